@@ -1,0 +1,151 @@
+# gpiolat: one Makefile for the whole project.
+#
+#   make                 the loader (./gpiolat), the user-space toggler and the toggle module
+#                        for the emulated target's kernel
+#   make deps            install every Debian package the project needs (run by the others)
+#   make target          the emulated target: Debian's kernel, its modules, the initramfs
+#   make test            every test: host tests, then tests inside the emulated target
+#   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
+#   make shell           a shell inside the emulated target
+#
+# Variables: KERNEL=std|rt (target kernel flavour), V=1 (show commands), ARCH, CROSS_COMPILE,
+# STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
+
+OUT := out
+KERNEL ?= std
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+
+CC := $(CROSS_COMPILE)gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+MAKEFLAGS += --no-print-directory
+endif
+
+BUILD := $(OUT)/build
+TARGET_DIR := $(OUT)/target/$(KERNEL)
+RESULTS := $(OUT)/results
+
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -MMD -MP
+LOADER_LIBS := libbpf libtracefs json-c
+LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_LIBS)) -lm
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+endif
+
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ibpf -I$(BUILD) \
+	-I$(BUILD)/include
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_OBJS := $(patsubst loader/%.c,$(BUILD)/loader/%.o,$(LOADER_SRCS))
+TOGGLER_SRCS := $(wildcard toggler/*.c)
+TOGGLERS := $(patsubst toggler/%.c,$(OUT)/bin/%,$(TOGGLER_SRCS))
+
+DEPS_STAMP := $(OUT)/.deps
+
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms \
+	shell clean format
+.DELETE_ON_ERROR:
+
+all: loader togglers kmod
+
+# ---- host packages ---------------------------------------------------------------------------
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): host/deps.sh
+	$(Q)sh host/deps.sh
+	$(Q)mkdir -p $(OUT) && touch $@
+
+# ---- the emulated target (host side) ---------------------------------------------------------
+# vm/kernel.sh is cheap when the kernel is current: it only asks apt for the ABI.
+target: $(TARGET_DIR)/initramfs.cpio.gz kmod
+
+$(TARGET_DIR)/release: FORCE | $(DEPS_STAMP)
+	$(Q)sh vm/kernel.sh $(KERNEL) $(TARGET_DIR)
+
+$(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh
+	$(call msg,INITRD,$@)
+	$(Q)sh vm/initramfs.sh $(TARGET_DIR) $@
+
+# ---- kmod/: the toggle module, built for the target kernel (kernel side) ---------------------
+kmod: $(TARGET_DIR)/toggle.ko
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
+$(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
+	$(call msg,KMOD,$@)
+	$(Q)rm -rf $(TARGET_DIR)/kmod && mkdir -p $(TARGET_DIR)/kmod && \
+		cp $(KMOD_SRCS) $(TARGET_DIR)/kmod/
+	$(Q)$(MAKE) -C /lib/modules/$$(cat $(TARGET_DIR)/release)/build \
+		M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules >$(TARGET_DIR)/kmod.log 2>&1 || \
+		{ cat $(TARGET_DIR)/kmod.log; exit 1; }
+	$(Q)$(if $(filter 1,$(V)),cat $(TARGET_DIR)/kmod.log;) grep -i warning $(TARGET_DIR)/kmod.log && \
+		{ echo "kmod: the module must build without warnings"; exit 1; } || true
+	$(Q)cp $(TARGET_DIR)/kmod/toggle.ko $@
+
+# ---- bpf/: CO-RE programs (kernel side) and their skeletons ----------------------------------
+$(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $(@:.o=.tmp.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
+	$(Q)rm -f $(@:.o=.tmp.o)
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf >$@
+
+# ---- loader/: gpiolat (user space, target) ---------------------------------------------------
+loader: gpiolat
+gpiolat: $(OUT)/bin/gpiolat
+	$(Q)ln -sf $< $@
+
+$(BUILD)/loader/%.o: loader/%.c $(SKELS) | $(BUILD) $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/bin/gpiolat: $(LOADER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
+
+# ---- toggler/: user-space togglers (user space, target) --------------------------------------
+togglers: $(TOGGLERS)
+$(OUT)/bin/%: toggler/%.c | $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@ $(shell $(PKG_CONFIG) --libs libgpiod)
+
+$(BUILD):
+	$(Q)mkdir -p $@
+
+# ---- tests (host side) -----------------------------------------------------------------------
+test: all target
+	$(Q)sh tests/run.sh
+
+test-host: all
+	$(Q)sh tests/run.sh host
+
+test-target: all target
+	$(Q)sh tests/run.sh target
+
+shell: all target
+	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
+
+format:
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h loader/*.c loader/*.h toggler/*.c)
+
+clean:
+	$(Q)rm -rf $(BUILD) $(OUT)/bin $(OUT)/vm gpiolat
+
+FORCE:
+
+-include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(OUT)/bin/*.d)
