@@ -1,0 +1,77 @@
+#!/bin/sh
+# Host side: run gpiolat's tests. Usage: tests/run.sh [host|target]
+#   host:   pytest tests/host (unit tests, and the loader on the host kernel)
+#   target: every tests/target/*.sh inside the emulated target, one boot each (KERNEL=std),
+#           then the ones marked "# kernels: std rt" again on the PREEMPT_RT kernel
+# Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
+set -u
+cd "$(dirname "$0")/.."
+what=${1:-all}
+passed=0
+failed=0
+skipped=0
+log=out/tests
+mkdir -p $log
+
+count() {
+	# count FILE: add the ok / not ok / skip lines of a TAP-like log
+	p=$(grep -c '^ok - ' "$1")
+	f=$(grep -c '^not ok - ' "$1")
+	s=$(grep -c '^skip - ' "$1")
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+}
+
+if [ "$what" = all ] || [ "$what" = host ]; then
+	echo "== host tests (pytest tests/host)"
+	python3 -m pytest -q -rs tests/host >$log/host.log 2>&1
+	rc=$?
+	cat $log/host.log
+	# pytest's summary: "3 passed, 1 skipped in 0.2s"
+	summary=$(tail -n 1 $log/host.log)
+	p=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p; s/^\([0-9][0-9]*\) passed.*/\1/p' | head -n 1)
+	f=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p; s/^\([0-9][0-9]*\) failed.*/\1/p' | head -n 1)
+	s=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p; s/^\([0-9][0-9]*\) skipped.*/\1/p' | head -n 1)
+	e=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) error.*/\1/p; s/^\([0-9][0-9]*\) error.*/\1/p' | head -n 1)
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0} + ${e:-0}))
+	skipped=$((skipped + ${s:-0}))
+	if [ $rc -ne 0 ] && [ $rc -ne 5 ] && [ -z "$f$e" ]; then
+		failed=$((failed + 1))
+	fi
+fi
+
+run_target() {
+	kernel=$1
+	t=$2
+	name=$(basename "$t" .sh)
+	echo "== target ($kernel): $name"
+	start=$(date +%s)
+	KERNEL=$kernel VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-600} vm/run sh "$t" </dev/null \
+		>$log/$kernel-$name.log 2>&1
+	rc=$?
+	cat $log/$kernel-$name.log
+	count $log/$kernel-$name.log
+	if [ $rc -ne 0 ] && ! grep -q '^not ok - ' $log/$kernel-$name.log; then
+		echo "not ok - $name exited with status $rc"
+		failed=$((failed + 1))
+	fi
+	echo "   ($(($(date +%s) - start)) s)"
+}
+
+if [ "$what" = all ] || [ "$what" = target ]; then
+	for t in tests/target/[0-9]*.sh; do
+		run_target std "$t"
+	done
+	rt_tests=$(grep -l '^# kernels:.*\brt\b' tests/target/[0-9]*.sh)
+	if [ -n "$rt_tests" ]; then
+		make -s target KERNEL=rt || { echo "not ok - building the PREEMPT_RT target"; failed=$((failed + 1)); rt_tests=; }
+		for t in $rt_tests; do
+			run_target rt "$t"
+		done
+	fi
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
