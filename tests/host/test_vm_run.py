@@ -1,0 +1,59 @@
+"""Host side: vm/run, the one command that runs anything inside the emulated target."""
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KERNEL = os.path.join(ROOT, "out", "target", "std")
+
+
+def vm_run(*args, env=None, cwd=ROOT):
+    e = dict(os.environ, VM_NOMAKE="1", VM_TIMEOUT="300", TOGGLE="0")
+    e.update(env or {})
+    return subprocess.run([os.path.join(ROOT, "vm", "run"), *args], cwd=cwd, env=e,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=400)
+
+
+pytestmark = pytest.mark.skipif(not os.path.exists(os.path.join(KERNEL, "initramfs.cpio.gz")),
+                                reason="no emulated target: run 'make target' first")
+
+
+def test_status_stdout_stderr_and_cwd_come_back_separately():
+    r = vm_run("sh", "-c", "pwd; uname -r; echo to-stderr >&2; exit 7",
+               cwd=os.path.join(ROOT, "tests"))
+    assert r.returncode == 7
+    out = r.stdout.splitlines()
+    assert out[0] == os.path.join(ROOT, "tests")
+    with open(os.path.join(KERNEL, "release")) as f:
+        assert out[1] == f.read().strip()
+    assert "to-stderr" in r.stderr
+    assert "to-stderr" not in r.stdout
+    # a failing command shows the target's last kernel messages on stderr
+    assert "the target's last kernel messages" in r.stderr
+
+
+def test_arguments_keep_their_quoting():
+    r = vm_run("printf", "<%s>\n", "a b", "it's", "$HOME", "")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["<a b>", "<it's>", "<$HOME>", "<>"]
+
+
+def test_project_is_writable_and_host_root_is_read_only(tmp_path_factory):
+    out = os.path.join(ROOT, "out", "tests")
+    os.makedirs(out, exist_ok=True)
+    marker = os.path.join(out, "vm-write-check")
+    if os.path.exists(marker):
+        os.unlink(marker)
+    r = vm_run("sh", "-c", f"echo written >{marker} && ! touch /usr/gpiolat-ro-check 2>/dev/null")
+    assert r.returncode == 0, r.stderr
+    with open(marker) as f:
+        assert f.read() == "written\n"
+    os.unlink(marker)
+    assert not os.path.exists("/usr/gpiolat-ro-check")
+
+
+def test_missing_command_reports_status_127():
+    r = vm_run("no-such-command-gpiolat")
+    assert r.returncode == 127
