@@ -13,7 +13,7 @@ if [ -f $T/kprobe_events ]; then ok "kprobe_events present"; else notok "no kpro
 check "hist triggers configured" sh -c "grep -q hist $T/README"
 check "function_graph tracer available" sh -c "grep -qw function_graph $T/available_tracers"
 if [ "${GPIOLAT_TARGET:-}" = emulated ]; then
-	check "target kernel modules available to modprobe" modprobe -n gpio-sim
+	check "target kernel modules available to modprobe" modprobe -n gpio-generic
 	check "toggle module loaded at boot" test -d /sys/module/toggle
 fi
 if [ "$(uname -v | grep -c PREEMPT_RT)" = 1 ]; then
