@@ -122,7 +122,7 @@ togglers: $(TOGGLERS)
 $(OUT)/bin/%: toggler/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@ $(shell $(PKG_CONFIG) --libs libgpiod)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@ $(shell $(PKG_CONFIG) --libs libgpiod) -lm
 
 $(BUILD):
 	$(Q)mkdir -p $@
