@@ -54,3 +54,151 @@ pulses() {
 		sleep 0.1
 	done
 }
+
+# ---- the toggle module's tests (tests/target/1*.sh, 2*.sh) ------------------------------------
+
+# toggle_gpio: the global number of the toggled line (from $D/gpio: "gpio=N chip=L line=O")
+toggle_gpio() {
+	sed -n 's/^gpio=\([0-9]*\) .*/\1/p' $D/gpio
+}
+# vchip_dev: the gpiochipN of the virtual chip (gpiodetect: "gpiochip0 [toggle-vchip] (8 lines)")
+vchip_dev() {
+	gpiodetect | sed -n 's/^\(gpiochip[0-9]*\) \[toggle-vchip\].*/\1/p'
+}
+# line_state: "lo" or "hi", the toggled line's level as gpiolib's debugfs shows it
+line_state() {
+	sed -n -E "s/^ *gpio-$(toggle_gpio) .* (lo|hi) *\$/\1/p" /sys/kernel/debug/gpio
+}
+
+# dmesg_mark: remember how far the kernel log went; dmesg_new: the lines logged since
+dmesg_mark() {
+	_dmesg_n=$(dmesg | wc -l)
+}
+dmesg_new() {
+	dmesg | tail -n +$((${_dmesg_n:-0} + 1))
+}
+# dmesg_bad: the new lines that report a kernel problem (the trace_printk() NOTICE banner,
+# printed whenever the module loads, is not one)
+dmesg_bad() {
+	dmesg_new | grep -E 'WARNING:|Oops|BUG:|Call Trace|general protection|RIP:|INFO: task|lockdep'
+}
+
+# Tracing: tr_event / tr_buffer change tracefs, tr_cleanup puts it back as found (events off,
+# filters cleared, buffer size restored, buffer cleared). Call tr_cleanup before done_testing.
+_tr_events=
+_tr_bufsize=
+# tr_event SYSTEM/EVENT [FILTER]: enable an event, with a filter when given
+tr_event() {
+	if [ -n "${2:-}" ]; then
+		echo "$2" >$T/events/$1/filter
+	fi
+	echo 1 >$T/events/$1/enable
+	_tr_events="$_tr_events $1"
+}
+# tr_event_off SYSTEM/EVENT: disable it again (tr_cleanup also clears its filter)
+tr_event_off() {
+	echo 0 >$T/events/$1/enable
+}
+# tr_buffer KB: the per-CPU ring buffer size for this test
+tr_buffer() {
+	if [ -z "$_tr_bufsize" ]; then
+		# "1410", or "7 (expanded: 1410)" before the buffer was first used
+		_tr_bufsize=$(sed -e 's/.*expanded: \([0-9]*\).*/\1/' $T/buffer_size_kb)
+	fi
+	echo "$1" >$T/buffer_size_kb
+}
+tr_clear() {
+	: >$T/trace
+}
+# tr_count ERE: the lines of the trace buffer that match
+tr_count() {
+	grep -c -E "$1" $T/trace
+}
+# tr_stat FIELD: the sum over the CPUs of one per_cpu/cpu*/stats field (entries, overrun,
+# commit overrun, dropped events)
+tr_stat() {
+	cat $T/per_cpu/cpu*/stats | awk -v f="$1:" \
+		'index($0, f) == 1 { n += substr($0, length(f) + 1) } END { print n + 0 }'
+}
+# tr_lost: events the ring buffer lost (overwritten, or dropped), over all CPUs
+tr_lost() {
+	echo $(($(tr_stat overrun) + $(tr_stat 'commit overrun') + $(tr_stat 'dropped events')))
+}
+tr_cleanup() {
+	for e in $_tr_events; do
+		echo 0 >$T/events/$e/enable
+		echo 0 >$T/events/$e/filter
+	done
+	_tr_events=
+	if [ -n "$_tr_bufsize" ]; then
+		echo "$_tr_bufsize" >$T/buffer_size_kb
+		_tr_bufsize=
+	fi
+	tr_clear
+}
+
+# batches_mean: mean ns per set over the batch ring, "ns/(2*pulses)" averaged over batches
+batches_mean() {
+	awk '{ s += $3 / (2 * $2); n++ } END { if (n) printf "%.0f\n", s / n; else print "-" }' $D/batches
+}
+
+# ---- utoggle and the ply/ scripts (tests/target/5*.sh, 6*.sh) ---------------------------------
+
+PROJ=$(cd "$(dirname "$0")/../.." && pwd)
+UTOGGLE=$PROJ/out/bin/utoggle
+
+# vchip_base: the global GPIO number of line 0 of the module's virtual chip (from
+# /sys/class/gpio/gpiochipBASE/label)
+vchip_base() {
+	for _c in /sys/class/gpio/gpiochip*; do
+		if [ "$(cat "$_c/label")" = toggle-vchip ]; then
+			cat "$_c/base"
+			return
+		fi
+	done
+}
+# vchip_ngpio: its number of lines
+vchip_ngpio() {
+	cat /sys/class/gpio/gpiochip"$(vchip_base)"/ngpio
+}
+
+# gpio:gpio_value sets of one line, counted by a hist trigger: the trace buffer, the event's
+# enable and filter are left alone, and the trigger goes when gv_count_stop is called.
+_gv=$T/events/gpio/gpio_value
+_gv_trigger=
+# gv_count_start GPIO
+gv_count_start() {
+	_gv_trigger="hist:keys=value:vals=hitcount if gpio == $1 && get == 0"
+	echo "$_gv_trigger" >>$_gv/trigger
+}
+# gv_count VALUE: sets to VALUE (0 or 1) since gv_count_start
+gv_count() {
+	_n=$(sed -n "s/^{ value: *$1 } hitcount: *\([0-9]*\).*/\1/p" $_gv/hist)
+	echo "${_n:-0}"
+}
+gv_count_stop() {
+	if [ -n "$_gv_trigger" ]; then
+		echo "!$_gv_trigger" >>$_gv/trigger
+		_gv_trigger=
+	fi
+}
+# gv_state: the event's enable, filter and trigger files, to check that a test left them as found
+gv_state() {
+	cat $_gv/enable $_gv/filter $_gv/trigger | tr '\n' ' '
+}
+
+# hist_total FILE: the sum of the counts of every log2 histogram row in FILE, bpftrace's hist()
+# ("[1K, 2K)    5 |@@  |") and ply's quantize() ("	[   1k,    2k)	       5 |#  |")
+hist_total() {
+	awk '{
+		if (match($0, /^[ \t]*[[(][^])]*[])][ \t]+[0-9]+/)) {
+			row = substr($0, 1, RLENGTH)
+			sub(/^[ \t]*[[(][^])]*[])][ \t]+/, "", row)
+			n += row
+		}
+	} END { print n + 0 }' "$1"
+}
+# comment FILE: FILE's lines as "# " comments in the test output
+comment() {
+	sed -e 's/^/# /' "$1"
+}
