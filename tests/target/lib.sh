@@ -126,6 +126,8 @@ tr_lost() {
 }
 tr_cleanup() {
 	for e in $_tr_events; do
+		# a module's events go with it
+		[ -d $T/events/$e ] || continue
 		echo 0 >$T/events/$e/enable
 		echo 0 >$T/events/$e/filter
 	done
