@@ -36,6 +36,7 @@ RESULTS := $(OUT)/results
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -MMD -MP
 LOADER_LIBS := libbpf libtracefs json-c
+CFLAGS_LOADER = $(shell $(PKG_CONFIG) --cflags $(LOADER_LIBS))
 LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_LIBS)) -lm
 ifeq ($(STATIC),1)
 LDFLAGS += -static
@@ -43,6 +44,8 @@ endif
 
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ibpf -I$(BUILD) \
 	-I$(BUILD)/include
+# uapi headers (linux/bpf.h needs asm/types.h): clang -target bpf skips the multiarch folder
+BPF_CFLAGS += -idirafter /usr/include/$(shell $(CC) -dumpmachine)
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
@@ -110,12 +113,20 @@ gpiolat: $(OUT)/bin/gpiolat
 $(BUILD)/loader/%.o: loader/%.c $(SKELS) | $(BUILD) $(DEPS_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) -c $< -o $@
 
 $(OUT)/bin/gpiolat: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
+
+# the talk's figures are embedded (.incbin) in the loader
+$(BUILD)/loader/baseline.o: data/baseline-klinger-elce2023.csv
+
+# test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
+$(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # ---- toggler/: user-space togglers (user space, target) --------------------------------------
 togglers: $(TOGGLERS)

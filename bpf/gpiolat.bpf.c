@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: in-kernel pulse-width histograms of GPIO lines.
+ *
+ * A set to 1 of a line stores the time; the next set to 0 of that line histograms the time
+ * since then and deletes the stored start. A set to 0 with no stored start is counted as
+ * unmatched and never histogrammed. A second set to 1 while a start is stored keeps the first
+ * start (the line went high then; a scope would measure from there) and is counted in
+ * rising_again.
+ *
+ * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
+ *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
+ *   kprobe/gpiod_set_value      (desc, value)
+ *   fentry/gpiod_set_value      (desc, value)
+ *
+ * Portability: no division and no atomic instructions (the 32-bit arm JIT rejects both, and
+ * 64-bit divides); every counter is per CPU and summed by the loader.
+ */
+#include "gpiolat_core.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "gpiolat.h"
+
+#define EEXIST 17
+
+/* Tunables, set by the loader through skel->rodata before load. */
+/* only lines the loader put in the hists map are traced (-l); else any line, up to its size */
+const volatile __u8 filter_lines = 0;
+/* ceil(2^32 / sizeof(struct gpio_desc)) of the running kernel: index = (bytes * magic) >> 32 */
+const volatile __u64 desc_magic = 0;
+/* linear buckets: width in ns (0: none), ceil(2^32 / width), and width * GPIOLAT_LINEAR_SLOTS */
+const volatile __u64 lin_width = 0;
+const volatile __u64 lin_magic = 0;
+const volatile __u64 lin_max = 0;
+
+/* line -> time of its stored rising edge (ns, bpf_ktime_get_ns) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, GPIOLAT_MAX_LINES);
+	__type(key, __u32);
+	__type(value, __u64);
+} starts SEC(".maps");
+
+/* line -> its histogram, per CPU; also the line filter when filter_lines is set */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, GPIOLAT_MAX_LINES);
+	__type(key, __u32);
+	__type(value, struct gpiolat_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GPIOLAT_DROP_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+/* the initial value of a line's histogram (too large for the BPF stack) */
+static const struct gpiolat_hist zero_hist;
+
+/* 0 for 0, else the number of significant bits (floor(log2(v)) + 1), without branches */
+static __always_inline __u64 log2_slot(__u64 v)
+{
+	__u64 x = v;
+	__u64 r, shift;
+
+	r = (x > 0xffffffffULL) << 5;
+	x >>= r;
+	shift = (x > 0xffff) << 4;
+	x >>= shift;
+	r |= shift;
+	shift = (x > 0xff) << 3;
+	x >>= shift;
+	r |= shift;
+	shift = (x > 0xf) << 2;
+	x >>= shift;
+	r |= shift;
+	shift = (x > 0x3) << 1;
+	x >>= shift;
+	r |= shift;
+	r |= (x >> 1);
+	r += (v != 0);
+	return r;
+}
+
+static __always_inline void count_drop(__u32 why)
+{
+	__u64 *c = bpf_map_lookup_elem(&drops, &why);
+
+	if (c)
+		(*c)++;
+}
+
+static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
+{
+	__u64 idx;
+	__u64 slot;
+
+	h->pairs++;
+	h->sum_ns += delta;
+	if (h->pairs == 1 || delta < h->min_ns)
+		h->min_ns = delta;
+	if (delta > h->max_ns)
+		h->max_ns = delta;
+	/* the bound checked on the register that indexes (barrier_var: clang must not copy it) */
+	slot = log2_slot(delta);
+	barrier_var(slot);
+	if (slot > GPIOLAT_LOG2_SLOTS - 1)
+		slot = GPIOLAT_LOG2_SLOTS - 1;
+	h->log2[slot]++;
+
+	if (!lin_width)
+		return;
+	if (delta >= lin_max) {
+		h->linear[GPIOLAT_LINEAR_SLOTS]++;
+		return;
+	}
+	/* delta / lin_width without a divide: the estimate is exact or one too high */
+	idx = (delta * lin_magic) >> 32;
+	if (idx * lin_width > delta)
+		idx--;
+	barrier_var(idx);
+	if (idx < GPIOLAT_LINEAR_SLOTS)
+		h->linear[idx]++;
+}
+
+static __always_inline int record(__u32 gpio, int value, __u64 now)
+{
+	struct gpiolat_hist *h;
+	__u64 *start;
+	long err;
+
+	h = bpf_map_lookup_elem(&hists, &gpio);
+	if (!h) {
+		if (filter_lines)
+			return 0;
+		bpf_map_update_elem(&hists, &gpio, &zero_hist, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &gpio);
+		if (!h) {
+			count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
+			return 0;
+		}
+	}
+	h->events++;
+
+	if (value) {
+		h->rising++;
+		err = bpf_map_update_elem(&starts, &gpio, &now, BPF_NOEXIST);
+		if (err == -EEXIST)
+			h->rising_again++;
+		else if (err)
+			h->start_lost++;
+		return 0;
+	}
+
+	h->falling++;
+	start = bpf_map_lookup_elem(&starts, &gpio);
+	if (!start) {
+		h->unmatched++;
+		return 0;
+	}
+	histogram(h, now - *start);
+	bpf_map_delete_elem(&starts, &gpio);
+	return 0;
+}
+
+/* the global GPIO number of a descriptor: gdev->base + (desc - gdev->descs), no divide */
+static __always_inline __u32 desc_gpio(int base, __u64 desc, __u64 descs)
+{
+	return base + (__u32)(((desc - descs) * desc_magic) >> 32);
+}
+
+SEC("tp/gpio/gpio_value")
+int gpiolat_tp(struct trace_event_raw_gpio_value *ctx)
+{
+	if (ctx->get)
+		return 0;
+	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns());
+}
+
+SEC("kprobe/gpiod_set_value")
+int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpio_device *gdev;
+
+	if (!desc)
+		return 0;
+	gdev = BPF_CORE_READ(desc, gdev);
+	if (!gdev)
+		return 0;
+	return record(desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc,
+				(__u64)BPF_CORE_READ(gdev, descs)),
+		      value, now);
+}
+
+/* BTF-typed arguments: the fields are read directly, no bpf_probe_read_kernel() */
+SEC("fentry/gpiod_set_value")
+int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpio_device *gdev;
+
+	if (!desc)
+		return 0;
+	gdev = desc->gdev;
+	if (!gdev)
+		return 0;
+	return record(desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs), value, now);
+}
+
+char LICENSE[] SEC("license") = "GPL";

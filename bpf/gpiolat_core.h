@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: the kernel types the BPF programs read, declared here rather than taken from a
+ * vmlinux.h. The build host's kernel has no GPIO subsystem, so its BTF (and any vmlinux.h made
+ * from it) has none of these types. Each struct carries preserve_access_index: clang records
+ * every field access as a CO-RE relocation, and libbpf fixes the offsets at load time against
+ * the running kernel's BTF (or the file given with --btf). Only the fields read are declared;
+ * their order and the struct sizes here do not matter.
+ *
+ * Every workaround for a kernel change goes here, citing the change.
+ */
+#ifndef GPIOLAT_CORE_H
+#define GPIOLAT_CORE_H
+
+#include <linux/types.h>
+#include <linux/bpf.h>
+/*
+ * struct pt_regs for PT_REGS_PARM*() of bpf_tracing.h (kprobe arguments). The uapi layout is
+ * the kernel's on x86_64 and arm64, but the 32-bit arm one is made of longs, which are 64 bits
+ * wide for clang -target bpf: declare the 32-bit layout there instead.
+ */
+#if defined(__TARGET_ARCH_arm)
+struct pt_regs {
+	__u32 uregs[18];
+};
+#else
+#include <asm/ptrace.h>
+#endif
+
+#define __core __attribute__((preserve_access_index))
+
+/*
+ * drivers/gpio/gpiolib.h. The global GPIO number of a descriptor is
+ * gdev->base + (desc - gdev->descs) (desc_to_gpio()). gdev->base has been there since
+ * v4.6 (ff2b13592299 "gpio: make the gpiochip a real device").
+ */
+struct gpio_device {
+	int base;
+	struct gpio_desc *descs;
+} __core;
+
+struct gpio_desc {
+	struct gpio_device *gdev;
+} __core;
+
+/*
+ * The record of the gpio:gpio_value trace event (include/trace/events/gpio.h): the 8-byte common
+ * header, then "unsigned gpio; int get; int value;". TRACE_EVENT() names its record struct
+ * trace_event_raw_<event>, which is how it appears in the kernel's BTF.
+ */
+struct trace_entry {
+	unsigned short type;
+	unsigned char flags;
+	unsigned char preempt_count;
+	int pid;
+} __core;
+
+struct trace_event_raw_gpio_value {
+	struct trace_entry ent;
+	unsigned int gpio;
+	int get;
+	int value;
+} __core;
+
+#endif /* GPIOLAT_CORE_H */

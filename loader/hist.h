@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: histograms and summaries for people (text), gnuplot (CSV) and machines (JSON).
+ * Pure functions of their arguments: no BPF, no files but the FILE * given; unit-tested by
+ * out/build/test-hist (loader/test/test-hist.c, tests/host/test_loader_hist.py).
+ */
+#ifndef GPIOLAT_HIST_H
+#define GPIOLAT_HIST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <json-c/json.h>
+#include "gpiolat.h"
+
+enum unit {
+	UNIT_NS,
+	UNIT_US,
+};
+
+struct bucket {
+	__u64 low; /* ns, inclusive */
+	__u64 high; /* ns, exclusive; UINT64_MAX: the overflow bucket (no upper bound) */
+	__u64 count;
+};
+
+/* one line's results, summed over the CPUs */
+struct line_result {
+	__u32 gpio;
+	char chip[64]; /* label of its chip, "" when unknown */
+	int offset; /* offset on that chip, -1 when unknown */
+	struct gpiolat_hist h;
+	bool minmax; /* h.min_ns / h.max_ns are valid (not for interval deltas) */
+};
+
+/* the figures of one line's summary; percentiles are bucket-resolution estimates */
+struct summary {
+	__u64 count;
+	double mean, p50, p90, p99; /* ns; NAN when count is 0 */
+	__u64 min, max; /* ns; valid when minmax */
+	bool minmax;
+};
+
+/* running mean and spread (Welford) */
+struct stat_acc {
+	__u64 n;
+	double mean, m2, min, max;
+};
+
+void stat_add(struct stat_acc *s, double x);
+double stat_sd(const struct stat_acc *s);
+
+/* sum per-CPU copies: min/max over the copies that saw pairs */
+void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus);
+/* out = now - before, counter by counter (an interval); min/max are not carried */
+void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
+		const struct gpiolat_hist *before);
+
+/* the log2 slots and linear buckets as [low, high) buckets; return how many were written */
+int hist_log2_buckets(const struct gpiolat_hist *h, struct bucket *b, int max);
+int hist_linear_buckets(const struct gpiolat_hist *h, __u64 width, struct bucket *b, int max);
+/* the p-quantile (0 < p < 1) estimated from buckets: linear interpolation in its bucket */
+double buckets_quantile(const struct bucket *b, int n, double p);
+void hist_summary(const struct line_result *lr, __u64 lin_width, struct summary *s);
+
+/* "1234 ns", "1.234 us": a time in ns, in the unit given, with the unit */
+char *fmt_time(char *buf, size_t size, double ns, enum unit unit);
+const char *unit_name(enum unit unit);
+
+/* [low, high) count |bar| rows from the first to the last non-empty bucket */
+void print_buckets(FILE *f, const struct bucket *b, int n, enum unit unit);
+/* one line's histograms (log2, and linear when width > 0) and its summary line */
+void print_line_text(FILE *f, const struct line_result *lr, __u64 lin_width, enum unit unit);
+void print_summary_text(FILE *f, const struct line_result *lr, const struct summary *s,
+			enum unit unit);
+/* CSV: #-commented blocks (gnuplot "index"), one per line and kind */
+void print_line_csv(FILE *f, const struct line_result *lr, __u64 lin_width, enum unit unit);
+/* JSON (docs/output-format.md): one object per line */
+struct json_object *line_json(const struct line_result *lr, __u64 lin_width);
+
+/* the talk's figures (data/baseline-klinger-elce2023.csv), embedded in the binary */
+extern const char baseline_csv[];
+/* find the row "method,kind,..." in a CSV text: 0 and its value (and sd, NAN if empty) */
+int baseline_find(const char *csv, const char *method, const char *kind, double *value, double *sd,
+		  char *note, size_t note_size);
+
+#endif /* GPIOLAT_HIST_H */

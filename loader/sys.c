@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: what the running system offers (see sys.h). Features are found by looking for what
+ * the kernel exposes (tracefs, BTF, kallsyms, the kprobe PMU), never by its version.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/gpio.h>
+#include <bpf/btf.h>
+#include <tracefs.h>
+#include "sys.h"
+
+#define TOGGLE_DIR "/sys/kernel/debug/toggle"
+#define MAX_CHIPS 64
+
+struct btf *sys_load_btf(const char *custom, char *why, size_t size)
+{
+	struct btf *btf;
+
+	btf = custom ? btf__parse(custom, NULL) : btf__load_vmlinux_btf();
+	if (!btf)
+		snprintf(why, size, "%s: %s", custom ? custom : "/sys/kernel/btf/vmlinux",
+			 custom ?
+				 strerror(errno) :
+				 "no kernel BTF (CONFIG_DEBUG_INFO_BTF); give one with --btf FILE");
+	return btf;
+}
+
+__u32 sys_gpio_desc_size(const struct btf *btf, char *why, size_t size)
+{
+	__s32 id;
+	__s64 sz;
+
+	id = btf__find_by_name_kind(btf, "gpio_desc", BTF_KIND_STRUCT);
+	if (id < 0) {
+		snprintf(why, size, "struct gpio_desc is not in the BTF (no CONFIG_GPIOLIB?)");
+		return 0;
+	}
+	sz = btf__resolve_size(btf, id);
+	if (sz <= 0 || sz > 65536) {
+		snprintf(why, size, "struct gpio_desc has no usable size in the BTF (%lld)",
+			 (long long)sz);
+		return 0;
+	}
+	return sz;
+}
+
+/* tracefs, mounted by libtracefs if it is not; NULL when there is none */
+const char *sys_tracefs_dir(void)
+{
+	return tracefs_tracing_dir();
+}
+
+int sys_check_tracepoint(const struct btf *btf, char *why, size_t size)
+{
+	const char *dir;
+
+	if (btf && btf__find_by_name_kind(btf, "trace_event_raw_gpio_value", BTF_KIND_STRUCT) < 0) {
+		snprintf(why, size,
+			 "the tracepoint gpio:gpio_value is not in this kernel (no "
+			 "trace_event_raw_gpio_value in its BTF: no CONFIG_GPIOLIB?)");
+		return -1;
+	}
+	dir = sys_tracefs_dir();
+	if (!dir) {
+		snprintf(why, size,
+			 "tracefs is not available (no CONFIG_FTRACE, or it cannot be "
+			 "mounted at /sys/kernel/tracing)");
+		return -1;
+	}
+	if (!tracefs_event_file_exists(NULL, "gpio", "gpio_value", "id")) {
+		snprintf(why, size,
+			 "the tracepoint gpio:gpio_value is not available: no "
+			 "%s/events/gpio/gpio_value (no CONFIG_GPIOLIB?)",
+			 dir);
+		return -1;
+	}
+	return 0;
+}
+
+static bool kallsyms_has(const char *name)
+{
+	char line[512], sym[256];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char type;
+
+		if (sscanf(line, "%*s %c %255s", &type, sym) != 2)
+			continue;
+		if ((type == 'T' || type == 't') && !strcmp(sym, name)) {
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int sys_check_kprobe(const struct btf *btf, char *why, size_t size)
+{
+	const char *dir;
+	bool pmu, legacy = false;
+
+	pmu = !access("/sys/bus/event_source/devices/kprobe/type", R_OK);
+	if (!pmu) {
+		dir = sys_tracefs_dir();
+		legacy = dir && tracefs_file_exists(NULL, "kprobe_events");
+	}
+	if (!pmu && !legacy) {
+		snprintf(why, size,
+			 "kprobes are not supported by this kernel (no CONFIG_KPROBES): no "
+			 "/sys/bus/event_source/devices/kprobe and no kprobe_events in tracefs");
+		return -1;
+	}
+	if (!kallsyms_has("gpiod_set_value")) {
+		snprintf(why, size,
+			 "gpiod_set_value is not in this kernel (not in /proc/kallsyms: no "
+			 "CONFIG_GPIOLIB?), so there is nothing to put the kprobe on");
+		return -1;
+	}
+	return 0;
+}
+
+int sys_check_fentry(const struct btf *btf, char *why, size_t size)
+{
+	struct btf *vmlinux;
+	__s32 id;
+
+	/* fentry attaches by the kernel's own BTF id, whatever --btf says */
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		snprintf(why, size,
+			 "fentry needs the kernel's BTF (CONFIG_DEBUG_INFO_BTF): no "
+			 "/sys/kernel/btf/vmlinux");
+		return -1;
+	}
+	id = btf__find_by_name_kind(vmlinux, "gpiod_set_value", BTF_KIND_FUNC);
+	btf__free(vmlinux);
+	if (id < 0) {
+		snprintf(why, size,
+			 "gpiod_set_value is not in this kernel (not in its BTF: no "
+			 "CONFIG_GPIOLIB?), so there is nothing to attach fentry to");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- GPIO chips ----------------------------------------------------------------------------- */
+
+struct chip {
+	char name[32]; /* gpiochipN */
+	char label[64];
+	__u32 ngpio;
+	long base; /* -1: not known */
+};
+
+static int read_str(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, size, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+static int read_long(const char *path, long *v)
+{
+	char buf[64], *end;
+
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		return -1;
+	return 0;
+}
+
+/* base, label and lines of the chips in the GPIO sysfs class (CONFIG_GPIO_SYSFS) */
+static void chips_sysfs_class(struct chip *c, int n)
+{
+	char path[PATH_MAX], link[PATH_MAX], label[64];
+	struct dirent *e;
+	long base, ngpio;
+	ssize_t len;
+	DIR *d;
+	int i;
+
+	d = opendir("/sys/class/gpio");
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "gpiochip", 8))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/gpio/%s/device", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len < 0)
+			continue;
+		link[len] = '\0';
+		snprintf(path, sizeof(path), "/sys/class/gpio/%s/base", e->d_name);
+		if (read_long(path, &base))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/gpio/%s/ngpio", e->d_name);
+		if (read_long(path, &ngpio))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/gpio/%s/label", e->d_name);
+		if (read_str(path, label, sizeof(label)))
+			label[0] = '\0';
+		for (i = 0; i < n; i++) {
+			const char *b = strrchr(link, '/');
+
+			if (strcmp(b ? b + 1 : link, c[i].name))
+				continue;
+			c[i].base = base;
+			if (!c[i].ngpio)
+				c[i].ngpio = ngpio;
+			if (!c[i].label[0])
+				snprintf(c[i].label, sizeof(c[i].label), "%s", label);
+		}
+	}
+	closedir(d);
+}
+
+/* bases from debugfs: "gpiochip0: GPIOs 504-511, parent: ..., label:" */
+static void chips_debugfs(struct chip *c, int n)
+{
+	char line[512], name[32];
+	long lo, hi;
+	FILE *f;
+	int i;
+
+	f = fopen("/sys/kernel/debug/gpio", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31[^:]: GPIOs %ld-%ld", name, &lo, &hi) != 3)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(c[i].name, name) && c[i].base < 0)
+				c[i].base = lo;
+	}
+	fclose(f);
+}
+
+static int chips_list(struct chip *c, int max)
+{
+	struct gpiochip_info info;
+	char path[PATH_MAX];
+	struct dirent *e;
+	int n = 0, fd;
+	DIR *d;
+
+	d = opendir("/sys/bus/gpio/devices");
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		if (strncmp(e->d_name, "gpiochip", 8) || !isdigit((unsigned char)e->d_name[8]))
+			continue;
+		memset(&c[n], 0, sizeof(c[n]));
+		snprintf(c[n].name, sizeof(c[n].name), "%.31s", e->d_name);
+		c[n].base = -1;
+		snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			memset(&info, 0, sizeof(info));
+			if (!ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info)) {
+				snprintf(c[n].label, sizeof(c[n].label), "%.*s",
+					 (int)sizeof(info.label), info.label);
+				c[n].ngpio = info.lines;
+			}
+			close(fd);
+		}
+		n++;
+	}
+	closedir(d);
+	chips_sysfs_class(c, n);
+	chips_debugfs(c, n);
+	return n;
+}
+
+static void chips_describe(char *buf, size_t size, const struct chip *c, int n)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i++) {
+		if (c[i].base >= 0)
+			len += snprintf(buf + len, size - len, "%s%s [%s] lines %ld-%ld",
+					i ? ", " : "", c[i].name, c[i].label, c[i].base,
+					c[i].base + (long)c[i].ngpio - 1);
+		else
+			len += snprintf(buf + len, size - len, "%s%s [%s] %u lines", i ? ", " : "",
+					c[i].name, c[i].label, c[i].ngpio);
+	}
+}
+
+int sys_gpio_name(__u32 gpio, char *chip, size_t chip_size, int *offset)
+{
+	struct chip c[MAX_CHIPS];
+	int i, n = chips_list(c, MAX_CHIPS);
+
+	for (i = 0; i < n; i++) {
+		if (c[i].base < 0 || gpio < c[i].base || gpio >= c[i].base + c[i].ngpio)
+			continue;
+		snprintf(chip, chip_size, "%s", c[i].label[0] ? c[i].label : c[i].name);
+		*offset = gpio - c[i].base;
+		return 0;
+	}
+	return -1;
+}
+
+int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size, int *offset,
+		     char *why, size_t size)
+{
+	char list[160], name[64];
+	struct chip c[MAX_CHIPS];
+	const char *colon;
+	char *end;
+	long v;
+	int i, n;
+
+	n = chips_list(c, MAX_CHIPS);
+	chips_describe(list, sizeof(list), c, n);
+	colon = strrchr(spec, ':');
+	errno = 0;
+	v = strtol(colon ? colon + 1 : spec, &end, 10);
+	if (errno || *end || end == (colon ? colon + 1 : spec) || v < 0 || v > INT_MAX) {
+		snprintf(why, size,
+			 "bad line '%s': want a number, CHIPLABEL:OFFSET or gpiochipN:OFFSET",
+			 spec);
+		return -1;
+	}
+	if (!n) {
+		snprintf(why, size,
+			 "no GPIO line '%s': this system has no GPIO chips (none in "
+			 "/sys/bus/gpio/devices)",
+			 spec);
+		return -1;
+	}
+	if (!colon) {
+		chip[0] = '\0';
+		*offset = -1;
+		*gpio = v;
+		for (i = 0; i < n; i++)
+			if (c[i].base < 0)
+				return 0; /* cannot tell: take it as it is */
+		for (i = 0; i < n; i++) {
+			if (v >= c[i].base && v < c[i].base + c[i].ngpio) {
+				snprintf(chip, chip_size, "%s",
+					 c[i].label[0] ? c[i].label : c[i].name);
+				*offset = v - c[i].base;
+				return 0;
+			}
+		}
+		snprintf(why, size, "no GPIO line %ld here (chips: %s)", v, list);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].name, name) || !strcmp(c[i].label, name))
+			break;
+	if (i == n) {
+		snprintf(why, size, "no GPIO chip named or labelled '%s' (chips: %s)", name, list);
+		return -1;
+	}
+	if (v >= c[i].ngpio) {
+		snprintf(why, size, "no line %ld on %s [%s]: it has %u lines (0 to %u)", v,
+			 c[i].name, c[i].label, c[i].ngpio, c[i].ngpio ? c[i].ngpio - 1 : 0);
+		return -1;
+	}
+	if (c[i].base < 0) {
+		snprintf(why, size,
+			 "cannot find the first GPIO number of %s (neither GPIO sysfs "
+			 "nor debugfs)",
+			 c[i].name);
+		return -1;
+	}
+	*gpio = c[i].base + v;
+	snprintf(chip, chip_size, "%s", c[i].label[0] ? c[i].label : c[i].name);
+	*offset = v;
+	return 0;
+}
+
+/* ---- the system ----------------------------------------------------------------------------- */
+
+bool sys_emulated(void)
+{
+	const char *t = getenv("GPIOLAT_TARGET");
+	char vendor[64];
+
+	if (t && !strcmp(t, "emulated"))
+		return true;
+	return !read_str("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) &&
+	       strstr(vendor, "QEMU");
+}
+
+bool sys_privileged(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	__u64 eff;
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	eff = data[0].effective | (__u64)data[1].effective << 32;
+#define HAS(cap) (eff & (1ULL << (cap)))
+	return HAS(CAP_SYS_ADMIN) || (HAS(38 /* CAP_PERFMON */) && HAS(39 /* CAP_BPF */));
+#undef HAS
+}
+
+/* ---- the toggle module ---------------------------------------------------------------------- */
+
+bool toggle_present(void)
+{
+	return !access(TOGGLE_DIR "/edges", R_OK);
+}
+
+int toggle_edges(__u64 *rising, __u64 *falling)
+{
+	unsigned long long r, f;
+	char buf[128];
+
+	if (read_str(TOGGLE_DIR "/edges", buf, sizeof(buf)) ||
+	    sscanf(buf, "%llu %llu", &r, &f) != 2)
+		return -1;
+	*rising = r;
+	*falling = f;
+	return 0;
+}
+
+int toggle_gpio(__u32 *gpio)
+{
+	char buf[256];
+	unsigned int g;
+
+	if (read_str(TOGGLE_DIR "/gpio", buf, sizeof(buf)) || sscanf(buf, "gpio=%u", &g) != 1)
+		return -1;
+	*gpio = g;
+	return 0;
+}
+
+int toggle_enabled(void)
+{
+	long v;
+
+	if (read_long(TOGGLE_DIR "/enable", &v))
+		return -1;
+	return v != 0;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int toggle_start_pulses(__u64 n)
+{
+	char buf[32];
+	int err;
+
+	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)n);
+	err = write_str(TOGGLE_DIR "/pulses", buf);
+	if (!err)
+		err = write_str(TOGGLE_DIR "/enable", "1\n");
+	return err;
+}
+
+int toggle_stop(void)
+{
+	return write_str(TOGGLE_DIR "/enable", "0\n");
+}
+
+int toggle_batches(__s64 after, struct toggle_batch *b, int max)
+{
+	unsigned long long seq, pulses, ns;
+	char line[128];
+	int n = 0;
+	FILE *f;
+
+	f = fopen(TOGGLE_DIR "/batches", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llu %llu %llu", &seq, &pulses, &ns) != 3 ||
+		    (__s64)seq <= after || !pulses)
+			continue;
+		if (n == max) {
+			/* keep the newest */
+			memmove(b, b + 1, (max - 1) * sizeof(*b));
+			n--;
+		}
+		b[n].seq = seq;
+		b[n].pulses = pulses;
+		b[n].ns = ns;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+__s64 toggle_last_seq(void)
+{
+	unsigned long long seq;
+	__s64 last = -1;
+	char line[128];
+	FILE *f;
+
+	f = fopen(TOGGLE_DIR "/batches", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llu", &seq) == 1 && (__s64)seq > last)
+			last = seq;
+	fclose(f);
+	return last;
+}

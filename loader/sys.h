@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: what the running system offers: tracefs, kprobes, kernel BTF, GPIO chips, the toggle
+ * module's debugfs files. Each check says why not in a buffer the caller prints.
+ */
+#ifndef GPIOLAT_SYS_H
+#define GPIOLAT_SYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct btf;
+
+#define WHY_SIZE 256
+
+/* the kernel's BTF, or the file given (--btf); NULL and why */
+struct btf *sys_load_btf(const char *custom, char *why, size_t size);
+/* sizeof(struct gpio_desc) in that BTF, or 0 and why */
+__u32 sys_gpio_desc_size(const struct btf *btf, char *why, size_t size);
+
+/* tracefs, mounted if it is not; NULL when there is none */
+const char *sys_tracefs_dir(void);
+/* can each hook be attached here? 0, or -1 and why ("no CONFIG_KPROBES: ...") */
+int sys_check_tracepoint(const struct btf *btf, char *why, size_t size);
+int sys_check_kprobe(const struct btf *btf, char *why, size_t size);
+int sys_check_fentry(const struct btf *btf, char *why, size_t size);
+
+/* a --line argument: N, CHIPLABEL:OFFSET or gpiochipN:OFFSET; 0, or -1 and why */
+int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size, int *offset,
+		     char *why, size_t size);
+/* the chip label and offset of a global number, when a chip covers it */
+int sys_gpio_name(__u32 gpio, char *chip, size_t chip_size, int *offset);
+
+/* are we running under emulation (GPIOLAT_TARGET=emulated or a QEMU DMI vendor)? */
+bool sys_emulated(void);
+/* root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) */
+bool sys_privileged(void);
+
+/* the toggle module (docs/toggle-module.md) */
+struct toggle_batch {
+	__u64 seq, pulses, ns;
+};
+bool toggle_present(void);
+int toggle_edges(__u64 *rising, __u64 *falling);
+int toggle_gpio(__u32 *gpio);
+int toggle_enabled(void); /* 1, 0, or -1 */
+int toggle_start_pulses(__u64 n);
+int toggle_stop(void);
+/* the batches with seq > after, oldest first, at most max (the newest); how many, or -1 */
+int toggle_batches(__s64 after, struct toggle_batch *b, int max);
+/* the sequence number of the newest batch, -1 when there is none yet */
+__s64 toggle_last_seq(void);
+
+#endif /* GPIOLAT_SYS_H */
