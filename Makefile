@@ -6,9 +6,10 @@
 #   make target          the emulated target: Debian's kernel, its modules, the initramfs
 #   make test            every test: host tests, then tests inside the emulated target
 #   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
+#                        (on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native builds for it)
 #   make shell           a shell inside the emulated target
 #
-# Variables: KERNEL=std|rt (target kernel flavour), V=1 (show commands), ARCH, CROSS_COMPILE,
+# Variables: KERNEL=std|rt|native (target kernel flavour), V=1 (show commands), ARCH, CROSS_COMPILE,
 # STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
 
 OUT := out
@@ -73,8 +74,15 @@ $(DEPS_STAMP): host/deps.sh
 # vm/kernel.sh is cheap when the kernel is current: it only asks apt for the ABI.
 target: $(TARGET_DIR)/initramfs.cpio.gz kmod
 
+ifeq ($(KERNEL),native)
+# a board: the module is built for the running kernel, whose headers must be installed
+$(TARGET_DIR)/release: FORCE
+	$(Q)mkdir -p $(@D) && uname -r >$@.new && \
+		{ cmp -s $@.new $@ && rm $@.new || mv $@.new $@; }
+else
 $(TARGET_DIR)/release: FORCE | $(DEPS_STAMP)
 	$(Q)sh vm/kernel.sh $(KERNEL) $(TARGET_DIR)
+endif
 
 $(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh
 	$(call msg,INITRD,$@)
@@ -101,6 +109,8 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
 	$(Q)rm -f $(@:.o=.tmp.o)
 
+# kept (not an intermediate): bpftool gen min_core_btf and the tests use it
+.SECONDARY: $(BPF_OBJS)
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf >$@
@@ -147,6 +157,9 @@ test-host: all
 
 test-target: all target
 	$(Q)sh tests/run.sh target
+
+bpf-histograms: | $(DEPS_STAMP)
+	$(Q)sh host/bpf-histograms.sh
 
 shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run

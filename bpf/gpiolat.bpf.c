@@ -22,8 +22,6 @@
 #include <bpf/bpf_core_read.h>
 #include "gpiolat.h"
 
-#define EEXIST 17
-
 /* Tunables, set by the loader through skel->rodata before load. */
 /* only lines the loader put in the hists map are traced (-l); else any line, up to its size */
 const volatile __u8 filter_lines = 0;
@@ -130,7 +128,6 @@ static __always_inline int record(__u32 gpio, int value, __u64 now)
 {
 	struct gpiolat_hist *h;
 	__u64 *start;
-	long err;
 
 	h = bpf_map_lookup_elem(&hists, &gpio);
 	if (!h) {
@@ -145,18 +142,19 @@ static __always_inline int record(__u32 gpio, int value, __u64 now)
 	}
 	h->events++;
 
+	start = bpf_map_lookup_elem(&starts, &gpio);
 	if (value) {
 		h->rising++;
-		err = bpf_map_update_elem(&starts, &gpio, &now, BPF_NOEXIST);
-		if (err == -EEXIST)
+		if (start) {
 			h->rising_again++;
-		else if (err)
+			return 0;
+		}
+		if (bpf_map_update_elem(&starts, &gpio, &now, BPF_NOEXIST))
 			h->start_lost++;
 		return 0;
 	}
 
 	h->falling++;
-	start = bpf_map_lookup_elem(&starts, &gpio);
 	if (!start) {
 		h->unmatched++;
 		return 0;

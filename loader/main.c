@@ -101,16 +101,12 @@ static volatile sig_atomic_t exiting;
 static bool verbose;
 
 const char *argp_program_version = "gpiolat 0.1";
-const char *argp_program_bug_address = "<https://github.com/gpiolat/gpiolat/issues>";
 static const char doc[] =
 	"gpiolat: pulse widths of GPIO lines, histogrammed in the kernel with eBPF, and what "
 	"the tracing costs.\n"
 	"\n"
 	"A set to 1 of a line starts a pulse, the next set to 0 ends it; the time between goes "
 	"into a log2 histogram (and a linear one with --linear) of that line.\n"
-	"\n"
-	"USAGE: gpiolat [--tracepoint|--kprobe|--fentry] [-l LINE]... [-d TIME] [-i TIME] "
-	"[--linear WIDTH] [-u|-n] [--json|--csv] [--pulses N]\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  gpiolat -d 10s                 all lines, 10 seconds, via gpio:gpio_value\n"
@@ -137,6 +133,7 @@ enum {
 	OPT_SELF_TEST,
 	OPT_PULSES,
 	OPT_UNTRACED,
+	OPT_USAGE,
 };
 
 static const struct argp_option opts[] = {
@@ -171,7 +168,9 @@ static const struct argp_option opts[] = {
 	  "BTF of the kernel, for kernels without /sys/kernel/btf/vmlinux", 4 },
 	{ "self-test", OPT_SELF_TEST, NULL, 0, "report which hooks and facilities work here", 4 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug messages (and the verifier's)", 4 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "show this help", 4 },
+	{ "help", 'h', NULL, 0, "show this help", 4 },
+	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
+	{ "version", 'V', NULL, 0, "show the version", 4 },
 	{},
 };
 
@@ -256,8 +255,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
+		/* ARGP_NO_ERRS silences argp's own --help too: ours, with ARGP_NO_HELP */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
+		exit(EXIT_OK);
+	case OPT_USAGE:
+		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, "gpiolat");
+		exit(EXIT_OK);
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_OK);
 	case OPT_TRACEPOINT:
 		env->method = METHOD_TRACEPOINT;
 		break;
@@ -1011,7 +1017,7 @@ int main(int argc, char **argv)
 
 	/* JSON numbers: 0.1 ns is finer than any figure here */
 	json_c_set_serialization_double_format("%.1f", JSON_C_OPTION_GLOBAL);
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS, NULL, &env))
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &env))
 		return EXIT_USAGE;
 	verbose = env.verbose;
 	libbpf_set_print(libbpf_print_fn);

@@ -28,11 +28,17 @@ struct btf *sys_load_btf(const char *custom, char *why, size_t size)
 	struct btf *btf;
 
 	btf = custom ? btf__parse(custom, NULL) : btf__load_vmlinux_btf();
-	if (!btf)
-		snprintf(why, size, "%s: %s", custom ? custom : "/sys/kernel/btf/vmlinux",
-			 custom ?
-				 strerror(errno) :
-				 "no kernel BTF (CONFIG_DEBUG_INFO_BTF); give one with --btf FILE");
+	if (!btf && custom && access(custom, R_OK))
+		snprintf(why, size, "%s: %s", custom, strerror(errno));
+	else if (!btf && custom)
+		snprintf(why, size,
+			 "%s: no usable BTF in it (want a raw BTF file, or an ELF file "
+			 "with a .BTF section)",
+			 custom);
+	else if (!btf)
+		snprintf(why, size,
+			 "/sys/kernel/btf/vmlinux: no kernel BTF "
+			 "(CONFIG_DEBUG_INFO_BTF); give one with --btf FILE");
 	return btf;
 }
 

@@ -1,0 +1,137 @@
+"""The loader's histogram printing, CSV and JSON (loader/hist.c), through out/build/test-hist.
+
+test-hist builds one line's histogram from pulse widths given on stdin, with the plain bucket
+definitions, and prints it with the loader's functions.
+"""
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TEST_HIST = os.path.join(ROOT, "out", "build", "test-hist")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    r = subprocess.run(["make", "-s", "-C", ROOT, "out/build/test-hist"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def hist(mode, samples, *args):
+    r = subprocess.run([TEST_HIST, mode, *map(str, args)], input="".join(
+        f"{s}\n" for s in samples), capture_output=True, text=True, check=True)
+    return r.stdout
+
+
+ROW = re.compile(r"^\s+\[(\S+), (\S+)\)\s+: (\d+)\s+\|(\**)\s*\|$")
+
+
+def rows(text):
+    return [(lo, hi, int(c), len(bar)) for lo, hi, c, bar in
+            (m.groups() for m in map(ROW.match, text.splitlines()) if m)]
+
+
+def test_log2_rows_power_of_two_bounds():
+    out = hist("text", [1500, 3000, 3100, 5000])
+    assert rows(out) == [("1024", "2048", 1, 20), ("2048", "4096", 2, 40),
+                         ("4096", "8192", 1, 20)]
+
+
+def test_empty_rows_outside_the_data_are_dropped():
+    out = hist("text", [3000, 70000])
+    r = rows(out)
+    assert r[0][:2] == ("2048", "4096") and r[-1][:2] == ("65536", "131072")
+    # empty rows between the first and the last are kept, like ply and bpftrace
+    assert [x[2] for x in r] == [1, 0, 0, 0, 0, 1]
+
+
+def test_zero_and_one_ns():
+    r = rows(hist("text", [0, 1, 1]))
+    assert r == [("0", "1", 1, 20), ("1", "2", 2, 40)]
+
+
+def test_summary_line_has_units_and_exact_min_mean_max():
+    out = hist("text", [1000, 2000, 3000, "unmatched 2"])
+    s = [l for l in out.splitlines() if "count" in l and "pulses" in l][0]
+    assert "count 3 pulses" in s
+    assert "min 1000 ns" in s and "max 3000 ns" in s and "mean 2000 ns" in s
+    assert "unmatched 2 falling edges" in s
+    for p in ("p50", "p90", "p99"):
+        assert re.search(p + r" [0-9.]+ ns", s)
+
+
+def test_microseconds():
+    out = hist("text", [1500, 3000], 0, "us")
+    assert ("1.024", "2.048", 1, 40) in rows(out)
+    assert "min 1.500 us" in out and "max 3.000 us" in out
+
+
+def test_linear_buckets_and_overflow():
+    out = hist("text", [50, 150, 150, 9999, 10000, 123456], 100)
+    lin = out.split("linear buckets")[1]
+    r = rows(lin)
+    assert r[0] == ("0", "100", 1, 20)
+    assert r[1] == ("100", "200", 2, 40)
+    assert ("9900", "10000", 1, 20) in r
+    assert r[-1][:3] == ("10000", "inf", 2)   # overflow: counted, not dropped
+    assert sum(x[2] for x in r) == 6
+
+
+def test_json_values():
+    o = json.loads(hist("json", [1500, 3000, 3100, 250000, "unmatched 1"], 1000))
+    assert o["gpio"] == 1016 and o["chip"] == "toggle-vchip" and o["offset"] == 0
+    assert o["count"] == 4 and o["unmatched"] == 1
+    assert o["min_ns"] == 1500 and o["max_ns"] == 250000 and o["sum_ns"] == 257600
+    assert o["mean_ns"] == pytest.approx(64400)
+    assert o["log2"] == [
+        {"low_ns": 1024, "high_ns": 2048, "count": 1},
+        {"low_ns": 2048, "high_ns": 4096, "count": 2},
+        {"low_ns": 131072, "high_ns": 262144, "count": 1},
+    ]
+    lin = o["linear"]
+    assert lin["width_ns"] == 1000
+    assert lin["buckets"] == [{"low_ns": 1000, "high_ns": 2000, "count": 1},
+                              {"low_ns": 3000, "high_ns": 4000, "count": 2}]
+    assert lin["overflow_low_ns"] == 100000 and lin["overflow"] == 1
+    assert sum(b["count"] for b in lin["buckets"]) + lin["overflow"] == o["count"]
+    # quantiles: inside the bucket that holds them, within min and max
+    assert 3000 <= o["p50_ns"] < 4000
+    assert o["min_ns"] <= o["p50_ns"] <= o["p90_ns"] <= o["p99_ns"] <= o["max_ns"]
+
+
+def test_json_without_pulses():
+    o = json.loads(hist("json", ["unmatched 3"]))
+    assert o["count"] == 0 and o["unmatched"] == 3
+    assert o["min_ns"] is None and o["mean_ns"] is None and o["p50_ns"] is None
+    assert o["log2"] == [] and o["linear"] is None
+
+
+def test_csv_is_gnuplot_blocks():
+    out = hist("csv", [1500, 3000, 150000], 1000)
+    blocks = [b for b in out.split("\n\n\n") if b.strip()]
+    assert len(blocks) == 2
+    data = [[l for l in b.splitlines() if l and not l.startswith("#")] for b in blocks]
+    log2 = [tuple(map(int, l.split())) for l in data[0]]
+    assert (1024, 2048, 1) in log2 and (2048, 4096, 1) in log2 and (131072, 262144, 1) in log2
+    lin = [tuple(map(int, l.split())) for l in data[1]]
+    assert len(lin) == 100 and lin[1] == (1000, 2000, 1) and lin[3] == (3000, 4000, 1)
+    assert "# overflow low_ns=100000 count=1" in blocks[1]
+    summary = out.splitlines()[0]
+    assert summary.startswith("# summary gpio=1016 ")
+    assert "count=3" in summary and "min_ns=1500" in summary and "max_ns=150000" in summary
+
+
+@pytest.mark.parametrize("method,kind,value", [
+    ("event", "overhead", "1190"),
+    ("bpf-ply-tracepoint", "overhead", "3490"),
+    ("kprobe", "overhead", "2790"),
+    ("tracing-configured-rt", "pulse", "168.42"),
+])
+def test_embedded_baseline(method, kind, value):
+    out = subprocess.run([TEST_HIST, "baseline", method, kind], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split()[0] == value

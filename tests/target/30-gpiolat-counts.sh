@@ -1,0 +1,89 @@
+#!/bin/sh
+# Target: gpiolat loses nothing. For a fixed number of the toggle module's pulses, with each
+# hook (tracepoint, kprobe, fentry): pairs + unmatched == rising edges issued, sets seen ==
+# edges issued, and the linear buckets plus their overflow sum to the log2 total.
+. "$(dirname "$0")/lib.sh"
+
+GPIOLAT=${GPIOLAT:-./gpiolat}
+N=300
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+# sumfield NAME: a key=value of the CSV summary comment
+sumfield() {
+	sed -n "s/^# summary .* $1=\([0-9]*\).*/\1/p" "$out" | head -n 1
+}
+# block_sum KIND: the counts of a CSV block (log2 or linear), plus the overflow
+block_sum() {
+	awk -v kind="$1" '
+		/^# gpio=/ { inblk = ($0 ~ "kind=" kind " ") }
+		inblk && /^[0-9]/ { s += $3 }
+		inblk && /^# overflow/ { sub(/.*count=/, ""); s += $0 }
+		END { print s + 0 }' "$out"
+}
+ours_left() {
+	bpftool prog show 2>/dev/null | grep -c 'gpiolat_'
+}
+
+if [ ! -d "$D" ]; then
+	skip "gpiolat zero loss: the toggle module is not loaded"
+	done_testing
+fi
+for m in tracepoint kprobe fentry; do
+	set -- $(edges)
+	r0=$1 f0=$2
+	if ! $GPIOLAT --$m -l toggle-vchip:0 --pulses $N --untraced 0 --linear 1us --csv \
+		>"$out" 2>&1; then
+		notok "$m: gpiolat --pulses $N ran: $(tail -n 1 "$out")"
+		continue
+	fi
+	set -- $(edges)
+	rising=$(($1 - r0))
+	falling=$(($2 - f0))
+	count=$(sumfield count)
+	unmatched=$(sumfield unmatched)
+	events=$(sumfield events)
+	eq "$m: the module issued $N pulses" "$rising $falling" "$N $N"
+	eq "$m: pairs + unmatched == rising edges issued" "$((count + unmatched))" "$rising"
+	eq "$m: sets seen == edges issued" "$events" "$((rising + falling))"
+	eq "$m: log2 total == pairs" "$(block_sum log2)" "$count"
+	eq "$m: linear buckets + overflow == log2 total" "$(block_sum linear)" "$(block_sum log2)"
+	check "$m: gpiolat reports events lost 0" grep -q "sets seen: events lost 0$" "$out"
+	eq "$m: no program of ours left loaded" "$(ours_left)" 0
+done
+
+# the text output: rows, summary with units, overhead and the talk's figures
+if $GPIOLAT --pulses 100 -l toggle-vchip:0 >"$out" 2>&1; then
+	check "text: [low, high) count |bar| rows" grep -Eq '^ +\[[0-9]+, [0-9]+\) +: [0-9]+ +\|\**' "$out"
+	check "text: summary with count, min, mean, p50, p90, p99, max in ns" grep -Eq \
+		'count 100 pulses, min [0-9]+ ns, mean [0-9.]+ ns, p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, max [0-9]+ ns' "$out"
+	check "text: BPF run-time stats per program run" grep -Eq \
+		'^overhead: gpiolat_tp .* ran 200 times, mean [0-9.]+ ns per run' "$out"
+	check "text: pulse-width shift with count and spread" grep -Eq \
+		'^overhead: pulse-width shift [-+][0-9.]+ ns per set .*sd .* batches' "$out"
+	check "text: the talk's figures (1190 + 3490 ns)" grep -q 'event 1190 ns + ply histogram 3490 ns' "$out"
+	if [ "${GPIOLAT_TARGET:-}" = emulated ]; then
+		check "text: says the timings are emulated" grep -q 'emulated' "$out"
+	fi
+else
+	notok "text: gpiolat --pulses 100 ran: $(tail -n 1 "$out")"
+fi
+
+# JSON: valid, and the same counts
+if $GPIOLAT --kprobe --pulses 50 --untraced 0 --json >"$out" 2>&1; then
+	if command -v python3 >/dev/null; then
+		check "json: one valid document with 50 pulses and no loss" python3 -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+l = [x for x in o["lines"] if x["gpio"] == o["toggle"]["gpio"]][0]
+assert l["count"] == 50 and o["toggle"]["events_lost"] == 0, o
+assert sum(b["count"] for b in l["log2"]) == 50
+assert o["method"] == "kprobe" and o["overhead"]["program"]["run_cnt"] == 100
+' "$out"
+	else
+		skip "json: no python3 to parse it"
+	fi
+else
+	notok "json: gpiolat --json ran: $(tail -n 1 "$out")"
+fi
+done_testing
