@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Host side: turn the raw results of study/histograms.sh into the bpf-histograms report.
+
+    host/report.py RAWDIR OUTDIR
+
+Reads RAWDIR/gpiolat-METHOD.json (gpiolat --json, docs/output-format.md), RAWDIR/bpftrace-*.json
+(bpftrace -f json) with their .edges files, and the .unavailable reasons; writes
+OUTDIR/histograms.json, histograms.txt, histograms.csv and one PNG per histogram (gnuplot).
+"""
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+EMULATION_CAVEAT = ("timings measured in the emulated target (qemu TCG software emulation): "
+                    "not real-hardware timings; compare orderings, not absolute figures")
+
+
+def bpftrace_histograms(text):
+    """The hist() maps of bpftrace -f json output: {map name: {key: [(low, high, count)]}}.
+
+    bpftrace prints a hist bucket as {"min": a, "max": b, "count": n} with b inclusive; a
+    keyless map is a list, a keyed one an object of lists. Buckets become [low, high)."""
+    maps = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        rec = json.loads(line)
+        if rec.get("type") != "hist":
+            continue
+        for name, data in rec["data"].items():
+            keyed = data if isinstance(data, dict) else {"": data}
+            out = {}
+            for key, buckets in keyed.items():
+                rows = []
+                for b in buckets:
+                    if "min" not in b or "max" not in b:
+                        raise ValueError(f"{name}[{key}]: a bucket without bounds: {b}")
+                    rows.append((b["min"], b["max"] + 1, b["count"]))
+                out[key] = rows
+            maps[name] = out
+    return maps
+
+
+def quantile(buckets, p):
+    """The p-quantile estimated from [low, high) buckets, interpolating inside a bucket."""
+    total = sum(c for _, _, c in buckets)
+    if total == 0:
+        return None
+    rank = p * total
+    seen = 0
+    for low, high, count in buckets:
+        if count and seen + count >= rank:
+            return low + (high - low) * (rank - seen) / count
+        seen += count
+    return buckets[-1][1]
+
+
+def bucket_summary(buckets):
+    """count, mean, p50/p90/p99 and min/max bounds from buckets alone (no raw samples)."""
+    nonzero = [b for b in buckets if b[2]]
+    count = sum(c for _, _, c in buckets)
+    if not count:
+        return {"count": 0}
+    mean = sum((lo + hi) / 2 * c for lo, hi, c in nonzero) / count
+    return {
+        "count": count,
+        "min_ns_at_least": nonzero[0][0],
+        "max_ns_below": nonzero[-1][1],
+        "mean_ns": round(mean, 1),
+        "p50_ns": round(quantile(buckets, 0.50), 1),
+        "p90_ns": round(quantile(buckets, 0.90), 1),
+        "p99_ns": round(quantile(buckets, 0.99), 1),
+        "estimated_from_buckets": True,
+    }
+
+
+def from_gpiolat(doc, name):
+    """One histogram record per line of a gpiolat --json document."""
+    recs = []
+    for ln in doc["lines"]:
+        summary = {k: ln.get(k) for k in ("count", "min_ns", "max_ns", "mean_ns", "p50_ns",
+                                         "p90_ns", "p99_ns")}
+        toggle = doc.get("toggle") or {}
+        recs.append({
+            "name": name,
+            "tool": "gpiolat",
+            "method": doc["method"],
+            "hook": doc["hook"],
+            "line": {"gpio": ln["gpio"], "chip": ln.get("chip"), "offset": ln.get("offset")},
+            "unit": "ns",
+            "log2": [[b["low_ns"], b["high_ns"], b["count"]] for b in ln["log2"]],
+            "linear": ln.get("linear"),
+            "summary": summary,
+            "unmatched": ln["unmatched"],
+            "rising": ln["rising"],
+            "pulses_issued": toggle.get("rising"),
+            "events_lost": toggle.get("events_lost"),
+            "overhead": doc.get("overhead"),
+        })
+    return recs
+
+
+def from_bpftrace(text, name, script, method, pulses_issued):
+    recs = []
+    for mapname, keyed in bpftrace_histograms(text).items():
+        for key, buckets in keyed.items():
+            s = bucket_summary(buckets)
+            if re.fullmatch(r"-[0-9]+", key):
+                # bpftrace prints a u64 key (a kernel pointer: arg0) as a signed number
+                key = hex(int(key) & (2**64 - 1))
+            recs.append({
+                "name": name,
+                "tool": "bpftrace",
+                "script": script,
+                "method": method,
+                "map": mapname,
+                "line": {"key": key},
+                "unit": "ns",
+                "log2": [list(b) for b in buckets],
+                "linear": None,
+                "summary": s,
+                "pulses_issued": pulses_issued,
+                "events_lost": None if pulses_issued is None else pulses_issued - s["count"],
+            })
+    return recs
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "-"
+    if ns >= 10000000:
+        return f"{ns / 1000000:.2f} ms"
+    if ns >= 10000:
+        return f"{ns / 1000:.2f} us"
+    return f"{ns:.0f} ns"
+
+
+def text_block(rec):
+    """ply/bpftrace-like rows: [low, high) count |bar|, and the summary with units."""
+    out = []
+    line = rec["line"]
+    where = (f"gpio {line['gpio']} ({line.get('chip')}:{line.get('offset')})" if "gpio" in line
+             else f"key {line['key']}")
+    tool = rec["tool"] + (f" {rec['script']}" if rec.get("script") else f" --{rec['method']}")
+    out.append(f"== {rec['name']}: {tool}, {where}")
+    rows = dense_log2(rec["log2"])
+    while rows and not rows[-1][2]:
+        rows.pop()
+    top = max((c for _, _, c in rows), default=0)
+    for lo, hi, c in rows:
+        bar = "#" * (round(40 * c / top) if top else 0)
+        out.append(f"[{fmt_ns(lo):>10}, {fmt_ns(hi):>10}) {c:>9} |{bar:<40}|")
+    s = rec["summary"]
+    if s.get("count"):
+        est = " (bucket estimates)" if s.get("estimated_from_buckets") else ""
+        lo = s.get("min_ns", s.get("min_ns_at_least"))
+        hi = s.get("max_ns", s.get("max_ns_below"))
+        out.append(f"pulse width{est}: count {s['count']}, min {fmt_ns(lo)}, "
+                   f"mean {fmt_ns(s['mean_ns'])}, p50 {fmt_ns(s['p50_ns'])}, "
+                   f"p90 {fmt_ns(s['p90_ns'])}, p99 {fmt_ns(s['p99_ns'])}, max {fmt_ns(hi)}")
+    else:
+        out.append("pulse width: no pairs")
+    extra = []
+    if "unmatched" in rec:
+        extra.append(f"unmatched {rec['unmatched']}")
+    if rec.get("pulses_issued") is not None:
+        extra.append(f"pulses issued {rec['pulses_issued']}")
+    if rec.get("events_lost") is not None:
+        extra.append(f"lost {rec['events_lost']}")
+    if extra:
+        out.append(", ".join(extra))
+    ov = rec.get("overhead")
+    if ov:
+        p = ov.get("program") or {}
+        if p.get("run_cnt"):
+            out.append(f"BPF program {p['name']}: {p['mean_ns_per_run']:.1f} ns per run "
+                       f"(mean over {p['run_cnt']} runs, BPF run-time statistics)")
+        sh = ov.get("shift") or {}
+        if sh.get("shift_ns_per_set") is not None:
+            t, u = sh["traced"], sh["untraced"]
+            out.append(f"pulse-width shift: {sh['shift_ns_per_set']:.1f} ns per set "
+                       f"(traced {t['mean_ns_per_set']:.1f} ns sd {t['sd_ns_per_set']:.1f}, "
+                       f"n={t['batches']} batches; untraced {u['mean_ns_per_set']:.1f} ns "
+                       f"sd {u['sd_ns_per_set']:.1f}, n={u['batches']} batches)")
+        for r in ov.get("reference") or []:
+            out.append(f"talk (BeagleBone Black, oscilloscope): {r['method']} {r['kind']} "
+                       f"{fmt_ns(r['value_ns'])} ({r['note']})")
+    return out
+
+
+def csv_block(rec):
+    line = rec["line"]
+    where = line.get("gpio", line.get("key"))
+    out = [f"# {rec['name']} method={rec['method']} line={where} kind=log2 unit=ns",
+           "# low_ns high_ns count"]
+    out += [f"{lo} {hi} {c}" for lo, hi, c in rec["log2"]]
+    lin = rec.get("linear")
+    if lin:
+        out += ["", "", f"# {rec['name']} method={rec['method']} line={where} "
+                f"kind=linear width_ns={lin['width_ns']} overflow={lin['overflow']} unit=ns",
+                "# low_ns high_ns count"]
+        out += [f"{b['low_ns']} {b['high_ns']} {b['count']}" for b in lin["buckets"]]
+    return out
+
+
+def dense_log2(buckets):
+    """Log2 buckets with the empty ones between put back (gpiolat's JSON leaves them out)."""
+    out = []
+    for lo, hi, c in buckets:
+        while out and out[-1][1] < lo:
+            plo, phi = out[-1][1], out[-1][1] * 2
+            out.append((plo, phi, 0))
+        out.append((lo, hi, c))
+    return out
+
+
+def plot(rec, path, emulated):
+    """A PNG of one histogram: log2 buckets as bars, count on a log scale."""
+    rows = dense_log2(rec["log2"])
+    while rows and not rows[-1][2]:
+        rows.pop()
+    while rows and not rows[0][2]:
+        rows.pop(0)
+    if not rows:
+        return False
+    data = path + ".dat"
+    with open(data, "w") as f:
+        for lo, hi, c in rows:
+            f.write(f'"{fmt_ns(lo)}" {c}\n')
+    s = rec["summary"]
+    title = (f"{rec['name']}: pulse width, n={s.get('count')}, p50 {fmt_ns(s.get('p50_ns'))}, "
+             f"p99 {fmt_ns(s.get('p99_ns'))}")
+    if emulated:
+        title += "\\nemulated target (qemu TCG): not real-hardware timings"
+    script = f"""
+set terminal pngcairo size 900,500 noenhanced
+set output '{path}'
+set title "{title}"
+set style fill solid 0.6
+set boxwidth 0.8
+set logscale y
+set yrange [0.8:*]
+set xlabel 'pulse width, log2 bucket lower bound'
+set ylabel 'pulses'
+set xtics rotate by -45
+plot '{data}' using 0:2:xticlabels(1) with boxes notitle
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    os.unlink(data)
+    return True
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: host/report.py RAWDIR OUTDIR", file=sys.stderr)
+        return 2
+    raw, outdir = argv[1], argv[2]
+    if not os.path.isdir(raw):
+        print(f"report.py: no raw results in {raw}", file=sys.stderr)
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    recs, unavailable = [], []
+    emulated = False
+    for fn in sorted(os.listdir(raw)):
+        path = os.path.join(raw, fn)
+        m = re.fullmatch(r"(gpiolat|bpftrace)-(.+)\.(json|unavailable)", fn)
+        if not m:
+            continue
+        tool, what, kind = m.groups()
+        name = f"{tool}-{what}"
+        if kind == "unavailable":
+            with open(path) as f:
+                unavailable.append({"name": name, "reason": f.read().strip()})
+            continue
+        with open(path) as f:
+            text = f.read()
+        if tool == "gpiolat":
+            doc = json.loads(text)
+            emulated = emulated or bool(doc.get("emulated"))
+            recs += from_gpiolat(doc, name)
+        else:
+            issued = None
+            edges = os.path.join(raw, f"bpftrace-{what}.edges")
+            if os.path.exists(edges):
+                with open(edges) as f:
+                    r0, _, r1, _ = (int(x) for x in f.read().split())
+                issued = r1 - r0
+            method = "kprobe" if "kprobe" in what else "tracepoint"
+            recs += from_bpftrace(text, name, f"ply/{what}.bt", method, issued)
+    if not recs:
+        print(f"report.py: no histogram in {raw}", file=sys.stderr)
+        return 1
+    uname = ""
+    if os.path.exists(os.path.join(raw, "uname.txt")):
+        with open(os.path.join(raw, "uname.txt")) as f:
+            uname = f.read().strip()
+    report = {
+        "tool": "gpiolat",
+        "report": "bpf-histograms",
+        "format": 1,
+        "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "target": {"uname": uname, "emulated": emulated},
+        "caveat": EMULATION_CAVEAT if emulated else None,
+        "histograms": recs,
+        "unavailable": unavailable,
+    }
+    with open(os.path.join(outdir, "histograms.json"), "w") as f:
+        json.dump(report, f, indent=1)
+        f.write("\n")
+    text = [f"gpiolat bpf-histograms, {report['generated']}", f"target: {uname}"]
+    if emulated:
+        text.append("NOTE: " + EMULATION_CAVEAT)
+    for rec in recs:
+        text += [""] + text_block(rec)
+    for u in unavailable:
+        text += ["", f"== {u['name']}: not available: {u['reason']}"]
+    with open(os.path.join(outdir, "histograms.txt"), "w") as f:
+        f.write("\n".join(text) + "\n")
+    csv = [f"# gpiolat bpf-histograms, {report['generated']}, target: {uname}"]
+    if emulated:
+        csv.append("# " + EMULATION_CAVEAT)
+    for rec in recs:
+        csv += ["", ""] + csv_block(rec)
+    with open(os.path.join(outdir, "histograms.csv"), "w") as f:
+        f.write("\n".join(csv) + "\n")
+    for i, rec in enumerate(recs):
+        line = rec["line"]
+        tag = line.get("gpio", line.get("key"))
+        plot(rec, os.path.join(outdir, f"{rec['name']}-{tag}.png"), emulated)
+    print("\n".join(text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

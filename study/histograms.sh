@@ -1,0 +1,91 @@
+#!/bin/sh
+# Target side (POSIX sh): the measurements behind `make bpf-histograms`, run as root on the
+# target (the emulated one, or a board). Usage: study/histograms.sh OUTDIR
+#
+# With the toggle module loaded, for each hook gpiolat can use here (tracepoint, kprobe,
+# fentry) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
+# pulses, untraced phases before attach and after detach for the pulse-width shift), then each
+# bpftrace twin of the talk's ply scripts over N more pulses. Raw results go to OUTDIR:
+# gpiolat-METHOD.json or gpiolat-METHOD.unavailable (the reason), bpftrace-SCRIPT.json, and
+# self-test.txt. host/report.py turns them into the report.
+#
+# Environment: PULSES (default 20000), LINEAR_NS (linear bucket width, default 100 ns, the
+# talk's hist trigger), LINE (the toggled line for gpiolat -l; default: the module's line).
+set -u
+cd "$(dirname "$0")/.."
+
+out=${1:?usage: study/histograms.sh OUTDIR}
+pulses=${PULSES:-20000}
+linear=${LINEAR_NS:-100}
+D=/sys/kernel/debug/toggle
+gpiolat=./gpiolat
+
+die() {
+	echo "study/histograms.sh: $*" >&2
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "must run as root"
+[ -x "$gpiolat" ] || die "no ./gpiolat: run make first"
+[ -d $D ] || die "the toggle module is not loaded ($D missing)"
+[ "$(cat $D/enable)" = 0 ] || die "the toggler is already running"
+mkdir -p "$out" || die "cannot create $out"
+rm -f "$out"/gpiolat-* "$out"/bpftrace-*
+
+line=${LINE:-$(sed -n 's/.*gpio=\([0-9]*\).*/\1/p' $D/gpio)}
+uname -a >"$out/uname.txt"
+$gpiolat --self-test >"$out/self-test.txt" 2>&1
+
+for m in tracepoint kprobe fentry; do
+	echo "  RUN     gpiolat --$m --pulses $pulses" >&2
+	if $gpiolat --$m -l "$line" --pulses "$pulses" --linear "$linear" --json \
+		>"$out/gpiolat-$m.json" 2>"$out/gpiolat-$m.err"; then
+		rm -f "$out/gpiolat-$m.err"
+	else
+		# the first line gpiolat printed says why (e.g. no kprobes in this kernel)
+		head -n 1 "$out/gpiolat-$m.err" >"$out/gpiolat-$m.unavailable"
+		rm -f "$out/gpiolat-$m.json" "$out/gpiolat-$m.err"
+		echo "          not available: $(cat "$out/gpiolat-$m.unavailable")" >&2
+	fi
+done
+
+# wait_attached FILE PID: until bpftrace reports its probes attached (or exits)
+wait_attached() {
+	i=0
+	while ! grep -q '"attached_probes"' "$1" 2>/dev/null; do
+		kill -0 "$2" 2>/dev/null || return 1
+		i=$((i + 1))
+		[ $i -le 600 ] || return 1
+		sleep 0.1
+	done
+}
+
+for s in delta dt-kprobe; do
+	echo "  RUN     bpftrace ply/$s.bt, $pulses pulses" >&2
+	if ! command -v bpftrace >/dev/null; then
+		echo "bpftrace is not installed" >"$out/bpftrace-$s.unavailable"
+		continue
+	fi
+	bpftrace -f json "ply/$s.bt" >"$out/bpftrace-$s.json" 2>"$out/bpftrace-$s.err" &
+	pid=$!
+	if ! wait_attached "$out/bpftrace-$s.json" $pid; then
+		kill -INT $pid 2>/dev/null
+		wait $pid
+		grep -v RLIMIT_MEMLOCK "$out/bpftrace-$s.err" | head -n 1 >"$out/bpftrace-$s.unavailable"
+		rm -f "$out/bpftrace-$s.json"
+		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
+		continue
+	fi
+	before=$(cat $D/edges)
+	echo "$pulses" >$D/pulses
+	echo 1 >$D/enable
+	while [ "$(cat $D/enable)" != 0 ]; do
+		sleep 0.1
+	done
+	after=$(cat $D/edges)
+	kill -INT $pid
+	wait $pid
+	echo "$before $after" >"$out/bpftrace-$s.edges"
+	rm -f "$out/bpftrace-$s.err"
+done
+exit 0

@@ -1,0 +1,122 @@
+"""Host side: host/report.py, the bpf-histograms report (parsing, summaries, files)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+import report  # noqa: E402
+
+# the shape bpftrace 0.17 prints with -f json: a keyed hist and a keyless one
+BPFTRACE = "\n".join([
+    '{"type": "attached_probes", "data": {"probes": 1}}',
+    '',
+    '{"type": "hist", "data": {"@delta_ns": {"1016": [{"min": 1024, "max": 2047, "count": 6},'
+    ' {"min": 2048, "max": 4095, "count": 0}, {"min": 4096, "max": 8191, "count": 4}],'
+    ' "-64744237005831680": [{"min": 8, "max": 15, "count": 1}]}}}',
+    '{"type": "hist", "data": {"@all": [{"min": 0, "max": 0, "count": 2}]}}',
+])
+
+
+def test_bpftrace_buckets_become_half_open():
+    maps = report.bpftrace_histograms(BPFTRACE)
+    assert maps["@delta_ns"]["1016"] == [(1024, 2048, 6), (2048, 4096, 0), (4096, 8192, 4)]
+    assert maps["@all"][""] == [(0, 1, 2)]
+
+
+def test_bucket_bounds_are_required():
+    with pytest.raises(ValueError):
+        report.bpftrace_histograms('{"type": "hist", "data": {"@x": [{"max": 3, "count": 1}]}}')
+
+
+def test_quantiles_interpolate_inside_a_bucket():
+    b = [(0, 100, 50), (100, 200, 50)]
+    assert report.quantile(b, 0.5) == 100
+    assert report.quantile(b, 0.25) == 50
+    assert report.quantile(b, 0.75) == 150
+    assert report.quantile([(0, 1, 0)], 0.5) is None
+
+
+def test_bucket_summary_counts_every_bucket():
+    s = report.bucket_summary([(1024, 2048, 6), (2048, 4096, 0), (4096, 8192, 4)])
+    assert s["count"] == 10
+    assert s["min_ns_at_least"] == 1024 and s["max_ns_below"] == 8192
+    assert s["mean_ns"] == pytest.approx((1536 * 6 + 6144 * 4) / 10)
+    assert s["estimated_from_buckets"]
+
+
+def test_dense_log2_puts_empty_buckets_back():
+    assert report.dense_log2([(1024, 2048, 3), (8192, 16384, 1)]) == [
+        (1024, 2048, 3), (2048, 4096, 0), (4096, 8192, 0), (8192, 16384, 1)]
+
+
+def test_bpftrace_records_count_loss_and_show_pointer_keys_in_hex():
+    recs = report.from_bpftrace(BPFTRACE, "bpftrace-delta", "ply/delta.bt", "tracepoint", 12)
+    by_key = {r["line"]["key"]: r for r in recs}
+    assert by_key["1016"]["events_lost"] == 2
+    assert "0xff19fb75a0038200" in by_key
+
+
+def gpiolat_doc(method, count):
+    return {
+        "tool": "gpiolat", "format": 1, "method": method, "hook": f"x/{method}", "emulated": True,
+        "lines": [{"gpio": 1016, "chip": "toggle-vchip", "offset": 0, "events": 2 * count,
+                   "rising": count, "falling": count, "count": count, "unmatched": 0,
+                   "min_ns": 1500, "max_ns": 3000, "mean_ns": 1800.0, "p50_ns": 1700.0,
+                   "p90_ns": 2500.0, "p99_ns": 2900.0,
+                   "log2": [{"low_ns": 1024, "high_ns": 2048, "count": count - 1},
+                            {"low_ns": 2048, "high_ns": 4096, "count": 1}],
+                   "linear": None}],
+        "toggle": {"gpio": 1016, "rising": count, "falling": count, "events_lost": 0},
+        "overhead": {"program": {"name": "gpiolat_tp", "run_cnt": 2 * count,
+                                 "mean_ns_per_run": 400.0},
+                     "shift": {"shift_ns_per_set": 500.0,
+                               "traced": {"batches": 10, "mean_ns_per_set": 1500.0,
+                                          "sd_ns_per_set": 20.0},
+                               "untraced": {"batches": 10, "mean_ns_per_set": 1000.0,
+                                            "sd_ns_per_set": 10.0}},
+                     "reference": [{"method": "event", "kind": "overhead", "value_ns": 1190.0,
+                                    "note": "gpio:gpio_value enabled"}]},
+    }
+
+
+def test_report_files_from_a_raw_folder(tmp_path):
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "gpiolat-tracepoint.json").write_text(json.dumps(gpiolat_doc("tracepoint", 100)))
+    (raw / "gpiolat-fentry.unavailable").write_text("gpiolat: no BPF trampolines here\n")
+    (raw / "bpftrace-delta.json").write_text(BPFTRACE)
+    (raw / "bpftrace-delta.edges").write_text("0 0 12 12\n")
+    (raw / "uname.txt").write_text("Linux target 6.1.0\n")
+    out = tmp_path / "results"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"), str(raw),
+                        str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "histograms.json").read_text())
+    assert doc["target"]["emulated"] is True and "emulated" in doc["caveat"]
+    names = sorted((h["name"], h["line"].get("gpio", h["line"].get("key")))
+                   for h in doc["histograms"])
+    assert ("gpiolat-tracepoint", 1016) in names and ("bpftrace-delta", "1016") in names
+    assert doc["unavailable"] == [{"name": "gpiolat-fentry",
+                                   "reason": "gpiolat: no BPF trampolines here"}]
+    text = (out / "histograms.txt").read_text()
+    assert "NOTE: timings measured in the emulated target" in text
+    assert "pulse-width shift: 500.0 ns per set" in text
+    assert "not available: gpiolat: no BPF trampolines here" in text
+    csv = (out / "histograms.csv").read_text().splitlines()
+    assert "1024 2048 99" in csv
+    # one PNG per histogram, each a real PNG
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert "gpiolat-tracepoint-1016.png" in pngs and len(pngs) == len(doc["histograms"])
+    assert (out / "gpiolat-tracepoint-1016.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_no_raw_results_is_one_clear_error(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"),
+                        str(tmp_path / "none"), str(tmp_path / "out")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.count("\n") == 1 and "no raw results" in r.stderr
