@@ -18,7 +18,16 @@ rt) meta=linux-image-rt-amd64 ;;
 *) echo "vm/kernel.sh: unknown kernel flavour '$flavour' (std or rt)" >&2; exit 2 ;;
 esac
 
-pkg=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n 1)
+resolve() {
+	apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' |
+		head -n 1
+}
+pkg=$(resolve)
+if [ -z "$pkg" ]; then
+	# a machine whose package lists were never fetched
+	apt-get update -qq >/dev/null 2>&1 || true
+	pkg=$(resolve)
+fi
 if [ -z "$pkg" ]; then
 	echo "vm/kernel.sh: cannot resolve $meta (run 'apt-get update' first?)" >&2
 	exit 1
