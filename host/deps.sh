@@ -4,7 +4,7 @@
 set -eu
 
 pkgs="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libtracefs-dev libjson-c-dev libgpiod-dev gpiod
+libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod
 qemu-system-x86 busybox-static kmod cpio gzip xz-utils file dwarves
 bpftrace strace gnuplot-nox python3 python3-pytest clang-format"
 
