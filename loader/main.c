@@ -25,6 +25,7 @@
 #include "gpiolat.skel.h"
 #include "hist.h"
 #include "sys.h"
+#include "syscall_cost.h"
 
 #define EXIT_OK 0
 #define EXIT_ERROR 1
@@ -134,6 +135,7 @@ enum {
 	OPT_PULSES,
 	OPT_UNTRACED,
 	OPT_USAGE,
+	OPT_SYSCALL_COST,
 };
 
 static const struct argp_option opts[] = {
@@ -171,6 +173,9 @@ static const struct argp_option opts[] = {
 	{ "help", 'h', NULL, 0, "show this help", 4 },
 	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
 	{ "version", 'V', NULL, 0, "show the version", 4 },
+	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
+	  "what each tracing method adds to a syscall, natively (gpiolat --syscall-cost --help)",
+	  5 },
 	{},
 };
 
@@ -1017,6 +1022,9 @@ int main(int argc, char **argv)
 
 	/* JSON numbers: 0.1 ns is finer than any figure here */
 	json_c_set_serialization_double_format("%.1f", JSON_C_OPTION_GLOBAL);
+	/* --syscall-cost and its kin have their own options: loader/syscall_cost.c */
+	if (syscall_cost_wanted(argc, argv))
+		return syscall_cost_main(argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &env))
 		return EXIT_USAGE;
 	verbose = env.verbose;
