@@ -132,6 +132,7 @@ $(OUT)/bin/gpiolat: $(LOADER_OBJS)
 
 # the talk's figures are embedded (.incbin) in the loader
 $(BUILD)/loader/baseline.o: data/baseline-klinger-elce2023.csv
+$(BUILD)/loader/baseline_sc.o: data/baseline-tracepoint-cost-notebook.csv data/baseline-lttng-markers.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
 $(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o
