@@ -58,7 +58,7 @@ TOGGLERS := $(patsubst toggler/%.c,$(OUT)/bin/%,$(TOGGLER_SRCS))
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms \
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms bench \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -161,6 +161,11 @@ test-target: all target
 
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh
+
+# gpiolat's own cost, natively on this host (loader/bench.py), with a static build in out/static
+bench: | $(DEPS_STAMP)
+	$(Q)$(MAKE) OUT=$(OUT)/static STATIC=1 $(OUT)/static/bin/gpiolat
+	$(Q)python3 loader/bench.py $(OUT)/static/bin/gpiolat
 
 shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run

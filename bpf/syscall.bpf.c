@@ -25,6 +25,19 @@
 
 /* set by the loader through skel->rodata before load */
 const volatile __u8 naive = 0;
+/* tp_btf only: keep the start in task-local storage (no hash, no thread-id helper) */
+const volatile __u8 task_storage = 0;
+
+/* opaque: only its pointer is passed on (bpf_get_current_task_btf() is BTF-typed) */
+struct task_struct;
+
+/* the start per task, tp_btf: the loader creates this map only for that hook */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} sc_task_starts SEC(".maps");
 
 /* thread id -> time of its current syscall's entry (ns; 0: none) */
 struct {
@@ -58,18 +71,16 @@ static __always_inline int sc_enter(void)
 	return 0;
 }
 
-static __always_inline int sc_exit(void)
+/* histogram the time since *start (0: none) */
+static __always_inline int sc_record(__u64 *start, __u64 now, __u32 tid)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0;
 	struct sc_hist *h;
-	__u64 *start, delta, slot;
+	__u64 delta, slot;
 
 	h = bpf_map_lookup_elem(&sc_hists, &zero);
 	if (!h)
 		return 0;
-	start = bpf_map_lookup_elem(&sc_starts, &tid);
 	if (!start || !*start) {
 		h->unmatched++;
 		return 0;
@@ -90,16 +101,37 @@ static __always_inline int sc_exit(void)
 	return 0;
 }
 
+static __always_inline int sc_exit(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 now = bpf_ktime_get_ns();
+
+	return sc_record(bpf_map_lookup_elem(&sc_starts, &tid), now, tid);
+}
+
 SEC("tp_btf/sys_enter")
 int sc_btf_enter(void *ctx)
 {
-	return sc_enter();
+	__u64 *start;
+
+	if (!task_storage)
+		return sc_enter();
+	start = bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (start)
+		*start = bpf_ktime_get_ns();
+	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int sc_btf_exit(void *ctx)
 {
-	return sc_exit();
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!task_storage)
+		return sc_exit();
+	return sc_record(bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0, 0),
+			 now, 0);
 }
 
 SEC("raw_tp/sys_enter")

@@ -156,6 +156,7 @@ struct env {
 	__u64 duration_ns, interval_ns;
 	const char *raw_tp;
 	const char *bt_script;
+	int hook; /* the histogram's hook; -1: the cheapest that loads */
 	bool usage_printed;
 };
 
@@ -875,13 +876,16 @@ static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum hook h, int 
 }
 
 /* the histogram programs on the cheapest hook that loads: tp_btf, raw_tp, tp */
-static int hist_setup(struct state *s, bool naive, enum hook *hook, char *why, size_t size)
+static int hist_setup(struct state *s, bool naive, int only, enum hook *hook, char *why,
+		      size_t size)
 {
 	char buf[96], tried[3 * 120] = "";
 	size_t len = 0;
 	int h, i, err;
 
 	for (h = 0; h < HOOK_MAX; h++) {
+		if (only >= 0 && h != only)
+			continue;
 		s->hist = syscall_bpf__open();
 		if (!s->hist) {
 			snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
@@ -892,6 +896,10 @@ static int hist_setup(struct state *s, bool naive, enum hook *hook, char *why, s
 			bpf_program__set_autoload(hist_prog(s->hist, i, 1), i == h);
 		}
 		s->hist->rodata->naive = naive;
+		/* tp_btf: the start in task storage; elsewhere (and naive) in the LRU hash */
+		s->hist->rodata->task_storage =
+			h == HOOK_BTF && !naive && !getenv("GPIOLAT_SC_LRU");
+		bpf_map__set_autocreate(s->hist->maps.sc_task_starts, h == HOOK_BTF);
 		err = syscall_bpf__load(s->hist);
 		if (!err) {
 			*hook = h;
@@ -973,7 +981,7 @@ static int method_setup(struct state *s, const struct env *env, const struct met
 		*hook = m->arg;
 		return empty_setup(s, m->arg, why, size);
 	case K_BPF_HIST:
-		if (hist_setup(s, m->arg, hook, why, size))
+		if (hist_setup(s, m->arg, env->hook, hook, why, size))
 			return -1;
 		r->hook = hook_names[*hook];
 		return 0;
@@ -1512,6 +1520,7 @@ enum {
 	O_CPU,
 	O_JSON,
 	O_SCRIPT,
+	O_HOOK,
 };
 
 static const struct argp_option sc_opts[] = {
@@ -1527,6 +1536,9 @@ static const struct argp_option sc_opts[] = {
 	{ "cpu", O_CPU, "N", 0, "the worker's CPU (default: the last one allowed)", 2 },
 	{ "bpftrace-script", O_SCRIPT, "FILE", 0,
 	  "the bpftrace method's script (default: ply/syscall-hist.bt of the project)", 2 },
+	{ "hook", O_HOOK, "HOOK", 0,
+	  "the histogram's hook: tp_btf, raw_tp or tp (default: the first of these that loads)",
+	  2 },
 	{ "duration", 'd', "TIME", 0, "--syscall-hist, --empty-raw-tp: how long (N[ns|us|ms|s|m])",
 	  3 },
 	{ "interval", 'i', "TIME", 0, "--syscall-hist: print a histogram every TIME", 3 },
@@ -1663,6 +1675,16 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case O_SCRIPT:
 		env->bt_script = arg;
+		break;
+	case O_HOOK:
+		for (i = 0; i < HOOK_MAX; i++)
+			if (!strcmp(arg, hook_names[i]))
+				break;
+		if (i == HOOK_MAX) {
+			sc_usage_error(state, "unknown hook '%s': want tp_btf, raw_tp or tp", arg);
+			return EINVAL;
+		}
+		env->hook = i;
 		break;
 	case 'd':
 		if (parse_time(arg, &env->duration_ns)) {
@@ -1810,6 +1832,22 @@ static int hist_read(struct state *s, struct gpiolat_hist *out, __u64 *unmatched
 	return 0;
 }
 
+/* our peak resident set (VmHWM: this program's, not the parent's before exec), KiB; -1 */
+static long peak_rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
 static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u64 unmatched,
 		       enum hook hook, __u64 since_start_ns, double span_s)
 {
@@ -1833,6 +1871,7 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 		json_object_object_add(o, "p90_ns", jnum(buckets_quantile(b, n, 0.9)));
 		json_object_object_add(o, "p99_ns", jnum(buckets_quantile(b, n, 0.99)));
 		json_object_object_add(o, "since_start_ns", json_object_new_uint64(since_start_ns));
+		json_object_object_add(o, "peak_rss_kib", json_object_new_int64(peak_rss_kib()));
 		a = json_object_new_array();
 		for (i = 0; i < n; i++) {
 			if (!b[i].count)
@@ -1854,12 +1893,13 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 		       hook_names[hook], span_s);
 		print_buckets(stdout, b, n, UNIT_NS);
 		printf("syscalls: count %llu, mean %s, p50 %s, p90 %s, p99 %s (bucket "
-		       "estimates); %llu exits without a stored entry; %.1f ms after start\n",
+		       "estimates); %llu exits without a stored entry; %.1f ms after start; peak RSS "
+		       "%ld KiB\n",
 		       (unsigned long long)h->pairs, fmt_time(m, sizeof(m), mean, UNIT_NS),
 		       fmt_time(p50, sizeof(p50), buckets_quantile(b, n, 0.5), UNIT_NS),
 		       fmt_time(p90, sizeof(p90), buckets_quantile(b, n, 0.9), UNIT_NS),
 		       fmt_time(p99, sizeof(p99), buckets_quantile(b, n, 0.99), UNIT_NS),
-		       (unsigned long long)unmatched, since_start_ns / 1e6);
+		       (unsigned long long)unmatched, since_start_ns / 1e6, peak_rss_kib());
 	}
 	fflush(stdout);
 }
@@ -1877,7 +1917,7 @@ static int run_hist(struct state *s, const struct env *env, __u64 t_start)
 		fprintf(stderr, "gpiolat: out of memory\n");
 		goto out;
 	}
-	if (hist_setup(s, false, &hook, why, sizeof(why)) ||
+	if (hist_setup(s, false, env->hook, &hook, why, sizeof(why)) ||
 	    hist_attach(s, hook, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto out;
@@ -1989,7 +2029,7 @@ static void cleanup(struct state *s)
 int syscall_cost_main(int argc, char **argv)
 {
 	static const struct argp argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
-	struct env env = { .rounds = 5, .batches = 20, .iters = 200, .cpu = -1 };
+	struct env env = { .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
 	struct state s = { .cmd_fd = -1, .done_fd = -1, .stats_fd = -1 };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct result res[NMETHODS];
