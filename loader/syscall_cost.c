@@ -1177,14 +1177,23 @@ static double ci95(const struct stat_acc *s)
 	return s->n > 1 ? t95(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
 }
 
-static double mean_of(const double *v, int n)
+/*
+ * A run's figure: the median of its batches. On shared CPUs a batch that was preempted costs
+ * 10x the others; one in a baseline run would shift every difference of two rounds.
+ */
+static double run_figure(const double *v, int n)
 {
-	double sum = 0;
-	int i;
+	double *c = malloc(n * sizeof(*c)), m;
 
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	return n ? sum / n : NAN;
+	if (!c || !n) {
+		free(c);
+		return NAN;
+	}
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	m = quantile(c, n, 0.5);
+	free(c);
+	return m;
 }
 
 /* ---- the measurement --------------------------------------------------------------------- */
@@ -1214,7 +1223,7 @@ static int measure(struct state *s, const struct env *env, int mi, struct result
 	}
 	if (worker_run(s, env, base, why, sizeof(why)))
 		goto fail;
-	bprev = mean_of(base, env->batches);
+	bprev = run_figure(base, env->batches);
 	for (i = 0; i < env->batches; i++)
 		stat_add(untraced, base[i]);
 	for (rd = 0; rd < env->rounds && !exiting; rd++) {
@@ -1237,7 +1246,7 @@ static int measure(struct state *s, const struct env *env, int mi, struct result
 		method_detach(s, m, r);
 		if (worker_run(s, env, base, why, sizeof(why)))
 			goto fail;
-		bnext = mean_of(base, env->batches);
+		bnext = run_figure(base, env->batches);
 		for (i = 0; i < env->batches; i++) {
 			double b = (bprev + bnext) / 2;
 
@@ -1245,7 +1254,7 @@ static int measure(struct state *s, const struct env *env, int mi, struct result
 			stat_add(&r->traced, meth[i]);
 			r->added[r->nadded++] = meth[i] - b;
 		}
-		stat_add(&r->rounds, mean_of(meth, env->batches) - (bprev + bnext) / 2);
+		stat_add(&r->rounds, run_figure(meth, env->batches) - (bprev + bnext) / 2);
 		bprev = bnext;
 	}
 	if (exiting) {
@@ -1346,8 +1355,9 @@ static void print_text(const struct env *env, struct result *res, const struct s
 		       r->hook ? ", hook " : "", r->hook ? r->hook : "");
 	}
 	printf("\nmean: of the per-round differences (traced run - mean of the untraced runs "
-	       "before and after), 95%% CI: Student t over the rounds; p50/p90/p99: of the "
-	       "per-batch differences. BPF ns/run: BPF_ENABLE_STATS run time per program run "
+	       "before and after; a run's figure is the median of its batches), 95%% CI: Student "
+	       "t over the rounds; p50/p90/p99: of the per-batch differences to the same untraced "
+	       "figure. BPF ns/run: BPF_ENABLE_STATS run time per program run "
 	       "(runs, all CPUs; the stats add two clock reads to each run), for every BPF method.\n");
 	/* the notebook's figures ("?" when the data file lacks one) */
 	snprintf(a, sizeof(a), "?");
