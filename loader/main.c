@@ -26,6 +26,7 @@
 #include "hist.h"
 #include "sys.h"
 #include "syscall_cost.h"
+#include "overhead.h"
 
 #define EXIT_OK 0
 #define EXIT_ERROR 1
@@ -175,6 +176,10 @@ static const struct argp_option opts[] = {
 	{ "version", 'V', NULL, 0, "show the version", 4 },
 	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
 	  "what each tracing method adds to a syscall, natively (gpiolat --syscall-cost --help)",
+	  5 },
+	{ "overhead", 0x1ff, NULL, 0,
+	  "what each tracing method adds to a GPIO set (gpiolat --overhead --help); --cleanup "
+	  "removes what an interrupted run left",
 	  5 },
 	{},
 };
@@ -1025,6 +1030,9 @@ int main(int argc, char **argv)
 	/* --syscall-cost and its kin have their own options: loader/syscall_cost.c */
 	if (syscall_cost_wanted(argc, argv))
 		return syscall_cost_main(argc, argv);
+	/* --overhead and --cleanup likewise: loader/overhead.c */
+	if (overhead_wanted(argc, argv))
+		return overhead_main(argc, argv);
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &env))
 		return EXIT_USAGE;
 	verbose = env.verbose;

@@ -1,0 +1,1744 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat --overhead: what each tracing method adds to one GPIO set, in-system.
+ *
+ * The toggle module toggles in the talk's burst mode and times its own batches
+ * (/sys/kernel/debug/toggle/batches: ns per set = ns / (2 * pulses)). For each method the run
+ * alternates phases of exactly P pulses: reference, method, reference, ..., reference (the
+ * reference is "nothing attached", or the talk's own reference for that row, e.g. the bare
+ * event under a filter). A phase's figure is the median of its batches' ns per set after the
+ * first WARMUP batches (emulated batches have outliers of hundreds of us: a median, not a
+ * mean). Repetition i's overhead is method_i - (ref_i + ref_i+1) / 2; the report gives their
+ * mean and t-based 95 % confidence interval over the repetitions.
+ *
+ * Everything goes through libtracefs, in a tracefs instance of our own ("gpiolat") where the
+ * kernel allows; what only the top level has (function_graph) is saved to a state file first
+ * and restored on every way out. Every name we create starts with "gpiolat", so a run after a
+ * SIGKILL (or gpiolat --cleanup) finds the leftovers and removes them.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+#include <tracefs.h>
+#include "gpiolat.h"
+#include "gpiolat.skel.h"
+#include "empty_gpio.skel.h"
+#include "hist.h"
+#include "sys.h"
+#include "overhead.h"
+
+#define EXIT_OK 0
+#define EXIT_ERROR 1
+#define EXIT_USAGE 2
+
+#define INSTANCE "gpiolat"
+#define KP_SYSTEM "gpiolat"
+#define SYNTH_NAME "gpiolat_pulse"
+#define STATE_DIRS                             \
+	{                                      \
+		"/run/gpiolat", "/tmp/gpiolat" \
+	}
+#define TOGGLE_MODE "/sys/module/toggle/parameters/mode"
+#define MAX_REPS 100
+#define MAX_PHASE_BATCHES 4096
+#define MAX_BASE_PHASES 4096
+#define WARMUP 2
+#define CHAIN 10
+#define NEVENTS 10
+#define POLL_MS 20
+#define WHY 256
+
+struct opts {
+	bool overhead, cleanup, quick, json, verbose;
+	int reps;
+	long long pulses;
+	const char *only;
+	const char *btf_path;
+	bool usage_printed;
+};
+
+/* one measured (or not) row */
+struct row {
+	char name[40];
+	char group[16];
+	char against[40]; /* the reference phases: "untraced" or another row's name */
+	const char *talk; /* the talk's CSV row, or NULL */
+	const char *series; /* "events" or "kprobes", with k */
+	int k;
+	bool measured;
+	char why[WHY];
+	int reps;
+	double diff[MAX_REPS];
+	double mean, ci, sd;
+	double ref_mean; /* mean of the reference phases, ns per set */
+	__u64 batches, pulses;
+	/* BPF trust */
+	bool bpf;
+	__u64 run_cnt, run_time_ns;
+	bool hist_ok;
+	double hist_mean; /* the histogram's own mean pulse width, ns */
+};
+
+static volatile sig_atomic_t exiting;
+static struct opts o;
+static struct tracefs_instance *inst;
+static struct tep_handle *tep;
+static __u32 tgpio;
+static char state_dir[64];
+static int stats_fd = -1;
+static pid_t child = -1;
+
+/* untraced phases of every method: the noise floor */
+static double base_phase[MAX_BASE_PHASES];
+static int nbase_phase;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o.json)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+static void sig_handler(int sig)
+{
+	exiting = 1;
+}
+
+static bool nap(int ms)
+{
+	poll(NULL, 0, ms);
+	return !exiting;
+}
+
+/* ---- statistics ----------------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* two-sided 95 % quantile of Student's t with df degrees of freedom */
+static double t95(int df)
+{
+	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
+
+	if (df < 1)
+		return NAN;
+	return df <= 30 ? t[df] : 1.96 + 2.4 / df;
+}
+
+static void row_stats(struct row *r)
+{
+	struct stat_acc s = {};
+	int i;
+
+	for (i = 0; i < r->reps; i++)
+		stat_add(&s, r->diff[i]);
+	r->mean = s.mean;
+	r->sd = stat_sd(&s);
+	r->ci = r->reps > 1 ? t95(r->reps - 1) * r->sd / sqrt(r->reps) : NAN;
+}
+
+/* least squares y = a + b k over the measured rows of a series; R^2 */
+static int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2,
+		      int *npts)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, b, a, ssr = 0, sst = 0, my;
+	int i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!rows[i].measured || !rows[i].series || strcmp(rows[i].series, series))
+			continue;
+		sx += rows[i].k;
+		sy += rows[i].mean;
+		sxx += (double)rows[i].k * rows[i].k;
+		sxy += rows[i].k * rows[i].mean;
+		syy += rows[i].mean * rows[i].mean;
+		m++;
+	}
+	*npts = m;
+	if (m < 3 || m * sxx - sx * sx == 0)
+		return -1;
+	b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+	a = (sy - b * sx) / m;
+	my = sy / m;
+	for (i = 0; i < n; i++) {
+		double e;
+
+		if (!rows[i].measured || !rows[i].series || strcmp(rows[i].series, series))
+			continue;
+		e = rows[i].mean - (a + b * rows[i].k);
+		ssr += e * e;
+		sst += (rows[i].mean - my) * (rows[i].mean - my);
+	}
+	*slope = b;
+	*r2 = sst > 0 ? 1 - ssr / sst : NAN;
+	return 0;
+}
+
+/* ---- the toggle module's phases ------------------------------------------------------------- */
+
+static bool wait_idle(void)
+{
+	while (toggle_enabled() == 1)
+		if (!nap(POLL_MS))
+			return false;
+	return true;
+}
+
+/* one phase of o.pulses pulses: the median ns per set over its batches after the warm-up */
+static int phase(double *med, __u64 *nb, __u64 *np)
+{
+	static struct toggle_batch b[MAX_PHASE_BATCHES];
+	static double v[MAX_PHASE_BATCHES];
+	__s64 seq0 = toggle_last_seq();
+	int i, n, m = 0;
+
+	if (toggle_start_pulses(o.pulses))
+		return -1;
+	if (!wait_idle()) {
+		toggle_stop();
+		return -1;
+	}
+	n = toggle_batches(seq0, b, MAX_PHASE_BATCHES);
+	for (i = WARMUP; i < n; i++) {
+		v[m++] = (double)b[i].ns / (2.0 * b[i].pulses);
+		*np += b[i].pulses;
+	}
+	if (!m)
+		return -1;
+	*nb += m;
+	*med = median(v, m);
+	return 0;
+}
+
+/* ---- the state of tracefs: saving, restoring, cleaning up ------------------------------------ */
+
+static int state_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	return snprintf(buf, size, "%s/%s", dir, name) >= (int)size ? -1 : 0;
+}
+
+static int state_save(const char *name, const char *value)
+{
+	char p[128];
+	FILE *f;
+
+	if (state_path(p, sizeof(p), state_dir, name))
+		return -1;
+	f = fopen(p, "wx");
+	if (!f)
+		return errno == EEXIST ? 0 : -1; /* the first saved value is the one to restore */
+	fputs(value, f);
+	return fclose(f);
+}
+
+static char *file_slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	char tmp[4096];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NULL;
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+		char *nb = realloc(buf, len + n + 1);
+
+		if (!nb)
+			break;
+		buf = nb;
+		memcpy(buf + len, tmp, n);
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		buf = strdup("");
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+/* write a filter file back line by line ("#### all functions enabled ####": empty) */
+static void restore_filter_file(const char *file, const char *saved)
+{
+	char *copy, *line, *save = NULL;
+
+	tracefs_instance_file_clear(NULL, file);
+	if (!saved || strstr(saved, "#### all functions enabled"))
+		return;
+	copy = strdup(saved);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '#')
+			tracefs_instance_file_append(NULL, file, line);
+	free(copy);
+}
+
+/* put the top level back as the state files of dir say; remove them */
+static int restore_top(const char *dir, bool *found)
+{
+	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
+	char p[128], *v;
+	int i, err = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (state_path(p, sizeof(p), dir, names[i]))
+			continue;
+		v = file_slurp(p);
+		if (!v)
+			continue;
+		*found = true;
+		if (i == 1) {
+			restore_filter_file(names[i], v);
+		} else {
+			if (tracefs_instance_file_write(NULL, names[i], v) < 0)
+				err = -1;
+		}
+		free(v);
+		unlink(p);
+	}
+	rmdir(dir);
+	return err;
+}
+
+/* everything named gpiolat*: our instance, our kprobes and synthetic event, saved top state */
+static int cleanup_all(bool *found)
+{
+	static const char *const dirs[] = STATE_DIRS;
+	struct tracefs_dynevent **dev;
+	struct tracefs_instance *old;
+	int i, err = 0;
+
+	*found = false;
+	for (i = 0; i < 2; i++)
+		if (restore_top(dirs[i], found))
+			err = -1;
+	if (tracefs_instance_exists(INSTANCE)) {
+		*found = true;
+		old = tracefs_instance_alloc(NULL, INSTANCE);
+		if (old) {
+			/* removing the instance removes its events' triggers and filters */
+			tracefs_tracer_clear(old);
+			tracefs_event_disable(old, NULL, NULL);
+			if (tracefs_instance_destroy(old))
+				err = -1;
+			tracefs_instance_free(old);
+		}
+	}
+	dev = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE |
+					       TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
+				       KP_SYSTEM);
+	for (i = 0; dev && dev[i]; i++) {
+		*found = true;
+		if (tracefs_dynevent_destroy(dev[i], true))
+			err = -1;
+	}
+	tracefs_dynevent_list_free(dev);
+	dev = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_SYNTH, NULL);
+	for (i = 0; dev && dev[i]; i++) {
+		char *ev = NULL;
+
+		tracefs_dynevent_info(dev[i], NULL, &ev, NULL, NULL, NULL);
+		if (ev && !strncmp(ev, "gpiolat", 7)) {
+			*found = true;
+			if (tracefs_dynevent_destroy(dev[i], true))
+				err = -1;
+		}
+		free(ev);
+	}
+	tracefs_dynevent_list_free(dev);
+	return err;
+}
+
+static void child_stop(void)
+{
+	if (child > 0) {
+		kill(child, SIGINT);
+		waitpid(child, NULL, 0);
+		child = -1;
+	}
+}
+
+/* ---- methods -------------------------------------------------------------------------------- */
+
+struct method {
+	const char *name, *group, *against, *talk, *series;
+	int k;
+	/* set up once (0, or -1 and why), switch on and off per phase, tear down */
+	int (*setup)(const struct method *m, char *why);
+	int (*on)(const struct method *m);
+	int (*off)(const struct method *m);
+	void (*teardown)(const struct method *m);
+	int arg;
+};
+
+static int nop_setup(const struct method *m, char *why)
+{
+	return 0;
+}
+
+static int nop(const struct method *m)
+{
+	return 0;
+}
+
+static void nop_teardown(const struct method *m)
+{
+}
+
+static int need_instance(char *why)
+{
+	if (inst)
+		return 0;
+	snprintf(why, WHY,
+		 "no tracefs instance of our own (mkdir %s/instances/" INSTANCE
+		 " failed: instances need CONFIG_TRACING)",
+		 sys_tracefs_dir() ?: "tracefs");
+	return -1;
+}
+
+static int ev_setup(const struct method *m, char *why)
+{
+	if (need_instance(why))
+		return -1;
+	if (!tracefs_event_file_exists(inst, "gpio", "gpio_value", "enable")) {
+		snprintf(why, WHY, "no gpio:gpio_value event (no CONFIG_GPIOLIB?)");
+		return -1;
+	}
+	return 0;
+}
+
+static int ev_on(const struct method *m)
+{
+	return tracefs_event_enable(inst, "gpio", "gpio_value");
+}
+
+static int ev_off(const struct method *m)
+{
+	return tracefs_event_disable(inst, "gpio", "gpio_value");
+}
+
+static char filter_str[64];
+
+static int filter_on(const struct method *m)
+{
+	snprintf(filter_str, sizeof(filter_str), "gpio == %u", tgpio);
+	return tracefs_event_file_write(inst, "gpio", "gpio_value", "filter", filter_str) < 0;
+}
+
+static int filter_off(const struct method *m)
+{
+	return tracefs_event_file_write(inst, "gpio", "gpio_value", "filter", "0") < 0;
+}
+
+static int trigger_on(const struct method *m)
+{
+	return tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", "traceon") < 0;
+}
+
+static int trigger_off(const struct method *m)
+{
+	return tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", "!traceon") < 0;
+}
+
+static struct tracefs_hist *hist;
+
+static int hist_setup(const struct method *m, char *why)
+{
+	if (ev_setup(m, why))
+		return -1;
+	hist = tracefs_hist_alloc(tep, "gpio", "gpio_value", "value", TRACEFS_HIST_KEY_NORMAL);
+	if (!hist || tracefs_hist_start(inst, hist) || tracefs_hist_destroy(inst, hist)) {
+		char *log = tracefs_error_last(inst);
+
+		snprintf(why, WHY, "hist triggers do not work here (CONFIG_HIST_TRIGGERS?)%s%s",
+			 log ? ": " : "", log ? log : "");
+		free(log);
+		tracefs_hist_free(hist);
+		hist = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int hist_on(const struct method *m)
+{
+	return tracefs_hist_start(inst, hist);
+}
+
+static int hist_off(const struct method *m)
+{
+	return tracefs_hist_destroy(inst, hist);
+}
+
+static void hist_teardown(const struct method *m)
+{
+	tracefs_hist_free(hist);
+	hist = NULL;
+}
+
+/*
+ * The synthetic event gpiolat_pulse(gpio, delta): a hist on gpio_value saves the time of a set
+ * to 1, a second one at the set to 0 computes the delta and fires the synthetic event
+ * (onmatch().trace()), which has a hist of its own: the talk's set-up. The triggers are written
+ * into our instance, not with tracefs_synth_create(), which puts them at the top level where an
+ * interrupted run's leftovers could not be told from the user's own triggers.
+ */
+static struct tracefs_hist *synth_hist;
+#define SYNTH_DEF SYNTH_NAME " u32 gpio; u64 delta"
+#define SYNTH_START "hist:keys=gpio:gpiolat_t0=common_timestamp if value == 1 && get == 0"
+#define SYNTH_END                                                                                           \
+	"hist:keys=gpio:gpiolat_dt=common_timestamp-$gpiolat_t0:onmatch(gpio.gpio_value).trace(" SYNTH_NAME \
+	",gpio,$gpiolat_dt) if value == 0 && get == 0"
+static const char *synth_start = SYNTH_START, *synth_end = SYNTH_END;
+
+static int synth_setup(const struct method *m, char *why)
+{
+	struct tracefs_dynevent *d;
+
+	if (ev_setup(m, why))
+		return -1;
+	if (!tracefs_file_exists(NULL, "synthetic_events")) {
+		snprintf(why, WHY, "no synthetic_events in tracefs (no CONFIG_SYNTH_EVENTS)");
+		return -1;
+	}
+	if (tracefs_instance_file_append(NULL, "synthetic_events", SYNTH_DEF) < 0) {
+		char *log = tracefs_error_last(NULL);
+
+		snprintf(why, WHY, "cannot create the synthetic event '%s'%s%s", SYNTH_DEF,
+			 log ? ": " : "", log ? log : "");
+		free(log);
+		return -1;
+	}
+	d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, SYNTH_NAME);
+	tracefs_dynevent_free(d);
+	if (!d) {
+		snprintf(why, WHY, "the synthetic event " SYNTH_NAME " did not appear");
+		return -1;
+	}
+	tep_free(tep);
+	tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", "synthetic", NULL });
+	synth_hist = tep ? tracefs_hist_alloc(tep, "synthetic", SYNTH_NAME, "delta",
+					      TRACEFS_HIST_KEY_NORMAL) :
+			   NULL;
+	if (!synth_hist) {
+		snprintf(why, WHY, "cannot describe the hist of " SYNTH_NAME);
+		return -1;
+	}
+	return 0;
+}
+
+static int synth_on(const struct method *m)
+{
+	if (tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", synth_start) < 0 ||
+	    tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", synth_end) < 0 ||
+	    tracefs_event_enable(inst, "synthetic", SYNTH_NAME) ||
+	    tracefs_hist_start(inst, synth_hist))
+		return -1;
+	return 0;
+}
+
+static int synth_off(const struct method *m)
+{
+	char buf[1024];
+	int err = 0;
+
+	err |= tracefs_hist_destroy(inst, synth_hist);
+	err |= tracefs_event_disable(inst, "synthetic", SYNTH_NAME);
+	snprintf(buf, sizeof(buf), "!%s", synth_end);
+	err |= tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", buf) < 0;
+	snprintf(buf, sizeof(buf), "!%s", synth_start);
+	err |= tracefs_event_file_append(inst, "gpio", "gpio_value", "trigger", buf) < 0;
+	return err ? -1 : 0;
+}
+
+static void synth_teardown(const struct method *m)
+{
+	struct tracefs_dynevent *d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, SYNTH_NAME);
+
+	if (d)
+		tracefs_dynevent_destroy(d, true);
+	tracefs_dynevent_free(d);
+	tracefs_hist_free(synth_hist);
+	synth_hist = NULL;
+}
+
+/* kprobe events: gpiolat/gpiolat_gpiod_set_value, gpiolat/gpiolat_chain_1..10 */
+static struct tracefs_dynevent *kp[CHAIN + 1];
+
+static int kp_create(int i, const char *ev, const char *addr, char *why)
+{
+	if (kp[i])
+		return 0;
+	kp[i] = tracefs_kprobe_alloc(KP_SYSTEM, ev, addr, NULL);
+	if (!kp[i] || tracefs_dynevent_create(kp[i])) {
+		char *log = tracefs_error_last(NULL);
+
+		snprintf(why, WHY, "cannot create a kprobe event on %s (CONFIG_KPROBE_EVENTS?)%s%s",
+			 addr, log ? ": " : "", log ? log : "");
+		free(log);
+		tracefs_dynevent_free(kp[i]);
+		kp[i] = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void kp_destroy_all(void)
+{
+	int i;
+
+	for (i = 0; i <= CHAIN; i++) {
+		if (!kp[i])
+			continue;
+		tracefs_dynevent_destroy(kp[i], true);
+		tracefs_dynevent_free(kp[i]);
+		kp[i] = NULL;
+	}
+}
+
+static int kprobe_setup(const struct method *m, char *why)
+{
+	char ev[32], addr[32];
+	int i;
+
+	if (need_instance(why))
+		return -1;
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(why, WHY, "no kprobe_events in tracefs (no CONFIG_KPROBE_EVENTS)");
+		return -1;
+	}
+	if (!m->series)
+		return kp_create(0, "gpiolat_gpiod_set_value", "gpiod_set_value", why);
+	for (i = 1; i <= CHAIN; i++) {
+		snprintf(ev, sizeof(ev), "gpiolat_chain_%d", i);
+		snprintf(addr, sizeof(addr), "toggle_chain_%d", i);
+		if (kp_create(i, ev, addr, why))
+			return -1;
+	}
+	return 0;
+}
+
+static int kprobe_on(const struct method *m)
+{
+	char ev[32];
+	int i;
+
+	if (!m->series)
+		return tracefs_event_enable(inst, KP_SYSTEM, "gpiolat_gpiod_set_value");
+	for (i = 1; i <= m->k; i++) {
+		snprintf(ev, sizeof(ev), "gpiolat_chain_%d", i);
+		if (tracefs_event_enable(inst, KP_SYSTEM, ev))
+			return -1;
+	}
+	return 0;
+}
+
+static int kprobe_off(const struct method *m)
+{
+	return tracefs_event_disable(inst, KP_SYSTEM, NULL);
+}
+
+static void kprobe_teardown(const struct method *m)
+{
+	/* the series keeps its kprobes from k = 1 to k = 10 */
+	if (!m->series || m->k == CHAIN)
+		kp_destroy_all();
+}
+
+static int events_setup(const struct method *m, char *why)
+{
+	char ev[32];
+	int i;
+
+	if (need_instance(why))
+		return -1;
+	for (i = 0; i < m->k; i++) {
+		snprintf(ev, sizeof(ev), "toggle_ev%d", i);
+		if (!tracefs_event_file_exists(inst, "toggle", ev, "enable")) {
+			snprintf(why, WHY, "no toggle:%s event (an older toggle module?)", ev);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int events_on(const struct method *m)
+{
+	char ev[32];
+	int i;
+
+	for (i = 0; i < m->k; i++) {
+		snprintf(ev, sizeof(ev), "toggle_ev%d", i);
+		if (tracefs_event_enable(inst, "toggle", ev))
+			return -1;
+	}
+	return 0;
+}
+
+static int events_off(const struct method *m)
+{
+	return tracefs_event_disable(inst, "toggle", "toggle_ev.*");
+}
+
+static int function_setup(const struct method *m, char *why)
+{
+	char *t;
+
+	if (need_instance(why))
+		return -1;
+	t = tracefs_instance_file_read(inst, "available_tracers", NULL);
+	if (!t || !strstr(t, "function")) {
+		snprintf(why, WHY,
+			 "no function tracer in a tracefs instance (CONFIG_FUNCTION_TRACER)");
+		free(t);
+		return -1;
+	}
+	free(t);
+	if (tracefs_function_filter(inst, "gpiod*", NULL, TRACEFS_FL_RESET | TRACEFS_FL_CONTINUE) ||
+	    tracefs_function_filter(inst, NULL, NULL, 0)) {
+		snprintf(why, WHY, "set_ftrace_filter 'gpiod*' failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int function_on(const struct method *m)
+{
+	return tracefs_tracer_set(inst, TRACEFS_TRACER_FUNCTION);
+}
+
+static int tracer_off(const struct method *m)
+{
+	return tracefs_tracer_clear(m->arg ? NULL : inst);
+}
+
+static void function_teardown(const struct method *m)
+{
+	tracefs_tracer_clear(inst);
+	tracefs_instance_file_clear(inst, "set_ftrace_filter");
+}
+
+/* function_graph: the top level only (6.1 has no graph tracer in instances); saved first */
+static int graph_setup(const struct method *m, char *why)
+{
+	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
+	char *t;
+	int i;
+
+	t = tracefs_instance_file_read(NULL, "available_tracers", NULL);
+	if (!t || !strstr(t, "function_graph")) {
+		snprintf(why, WHY, "no function_graph tracer (CONFIG_FUNCTION_GRAPH_TRACER)");
+		free(t);
+		return -1;
+	}
+	free(t);
+	t = tracefs_instance_file_read(NULL, "current_tracer", NULL);
+	if (!t || strncmp(t, "nop", 3)) {
+		snprintf(why, WHY, "the top-level tracer is in use (current_tracer %s): left alone",
+			 t ? strtok(t, "\n") : "?");
+		free(t);
+		return -1;
+	}
+	free(t);
+	if (mkdir(state_dir, 0700) && errno != EEXIST) {
+		snprintf(why, WHY, "cannot save the top-level state in %s: %s", state_dir,
+			 strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 3; i++) {
+		t = tracefs_instance_file_read(NULL, names[i], NULL);
+		if (!t || state_save(names[i], t)) {
+			snprintf(why, WHY, "cannot save the top-level %s in %s", names[i],
+				 state_dir);
+			free(t);
+			return -1;
+		}
+		free(t);
+	}
+	tracefs_instance_file_clear(NULL, "set_graph_function");
+	if (tracefs_instance_file_write(NULL, "set_graph_function", "gpiod_set_value") < 0 ||
+	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0) {
+		snprintf(why, WHY, "set_graph_function gpiod_set_value failed: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int graph_on(const struct method *m)
+{
+	return tracefs_tracer_set(NULL, TRACEFS_TRACER_FUNCTION_GRAPH);
+}
+
+static void graph_teardown(const struct method *m)
+{
+	bool found;
+
+	restore_top(state_dir, &found);
+}
+
+static int printk_setup(const struct method *m, char *why)
+{
+	snprintf(why, WHY,
+		 "needs the toggle module reloaded with mode=printk against mode=continuous, which "
+		 "changes its chip's GPIO number: not done by --overhead (compare two gpiolat "
+		 "runs by hand)");
+	return -1;
+}
+
+/* BPF: gpiolat's own programs and empty ones, on the tracepoint, kprobe and fentry */
+enum { HOOK_TP, HOOK_KPROBE, HOOK_FENTRY };
+static struct gpiolat_bpf *gskel;
+static struct empty_gpio_bpf *eskel;
+static struct bpf_link *blink;
+static struct bpf_program *bprog;
+
+static int bpf_check(int hook, char *why)
+{
+	struct btf *btf = sys_load_btf(o.btf_path, why, WHY);
+	int err;
+
+	if (!btf)
+		return -1;
+	err = hook == HOOK_TP	  ? sys_check_tracepoint(btf, why, WHY) :
+	      hook == HOOK_KPROBE ? sys_check_kprobe(btf, why, WHY) :
+				    sys_check_fentry(btf, why, WHY);
+	btf__free(btf);
+	return err;
+}
+
+static int gpiolat_setup(const struct method *m, char *why)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o.btf_path);
+	struct bpf_program *p[3];
+	struct btf *btf;
+	__u32 size = 1;
+	int i, err;
+
+	if (bpf_check(m->arg, why))
+		return -1;
+	if (m->arg != HOOK_TP) {
+		btf = sys_load_btf(o.btf_path, why, WHY);
+		size = btf ? sys_gpio_desc_size(btf, why, WHY) : 0;
+		btf__free(btf);
+		if (!size)
+			return -1;
+	}
+	gskel = gpiolat_bpf__open_opts(&oo);
+	if (!gskel) {
+		snprintf(why, WHY, "opening gpiolat's BPF object failed: %s", strerror(errno));
+		return -1;
+	}
+	p[0] = gskel->progs.gpiolat_tp;
+	p[1] = gskel->progs.gpiolat_kprobe;
+	p[2] = gskel->progs.gpiolat_fentry;
+	for (i = 0; i < 3; i++)
+		bpf_program__set_autoload(p[i], i == m->arg);
+	gskel->rodata->desc_magic = ((1ULL << 32) + size - 1) / size;
+	err = gpiolat_bpf__load(gskel);
+	if (err) {
+		snprintf(why, WHY, "loading %s failed: %s", bpf_program__name(p[m->arg]),
+			 strerror(-err));
+		return -1;
+	}
+	bprog = p[m->arg];
+	return 0;
+}
+
+static int empty_setup(const struct method *m, char *why)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = o.btf_path);
+	struct bpf_program *p[3];
+	int i, err;
+
+	if (bpf_check(m->arg, why))
+		return -1;
+	eskel = empty_gpio_bpf__open_opts(&oo);
+	if (!eskel) {
+		snprintf(why, WHY, "opening the empty BPF object failed: %s", strerror(errno));
+		return -1;
+	}
+	p[0] = eskel->progs.empty_gpio_tp;
+	p[1] = eskel->progs.empty_gpio_kprobe;
+	p[2] = eskel->progs.empty_gpio_fentry;
+	for (i = 0; i < 3; i++)
+		bpf_program__set_autoload(p[i], i == m->arg);
+	err = empty_gpio_bpf__load(eskel);
+	if (err) {
+		snprintf(why, WHY, "loading %s failed: %s", bpf_program__name(p[m->arg]),
+			 strerror(-err));
+		return -1;
+	}
+	bprog = p[m->arg];
+	return 0;
+}
+
+static int bpf_on(const struct method *m)
+{
+	blink = bpf_program__attach(bprog);
+	return blink ? 0 : -1;
+}
+
+static int bpf_off(const struct method *m)
+{
+	bpf_link__destroy(blink);
+	blink = NULL;
+	return 0;
+}
+
+static void bpf_teardown(const struct method *m)
+{
+	bpf_off(m);
+	gpiolat_bpf__destroy(gskel);
+	empty_gpio_bpf__destroy(eskel);
+	gskel = NULL;
+	eskel = NULL;
+	bprog = NULL;
+}
+
+/* bpftrace twins of the talk's ply scripts: a child process, attached while on */
+static int bpftrace_setup(const struct method *m, char *why)
+{
+	if (system("command -v bpftrace >/dev/null 2>&1")) {
+		snprintf(why, WHY, "bpftrace is not installed (not on PATH)");
+		return -1;
+	}
+	if (access(m->arg ? "ply/dt-kprobe.bt" : "ply/delta.bt", R_OK)) {
+		snprintf(why, WHY, "no ply/%s.bt here (run from the project folder)",
+			 m->arg ? "dt-kprobe" : "delta");
+		return -1;
+	}
+	return 0;
+}
+
+static int bpftrace_on(const struct method *m)
+{
+	char out[128];
+	int fd, i;
+
+	snprintf(out, sizeof(out), "%s/bpftrace.out", state_dir);
+	if (mkdir(state_dir, 0700) && errno != EEXIST)
+		return -1;
+	unlink(out);
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0) {
+		/* it goes with us, even after a SIGKILL */
+		prctl(PR_SET_PDEATHSIG, SIGINT);
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execlp("bpftrace", "bpftrace", "-f", "json",
+		       m->arg ? "ply/dt-kprobe.bt" : "ply/delta.bt", (char *)NULL);
+		_exit(127);
+	}
+	/* until it says its probes are attached (bpftrace under TCG takes seconds) */
+	for (i = 0; i < 120 * 1000 / POLL_MS; i++) {
+		char *s = file_slurp(out);
+		bool up = s && strstr(s, "attached_probes");
+
+		free(s);
+		if (up)
+			return 0;
+		if (waitpid(child, NULL, WNOHANG) == child) {
+			child = -1;
+			return -1;
+		}
+		if (!nap(POLL_MS))
+			break;
+	}
+	child_stop();
+	return -1;
+}
+
+static int bpftrace_off(const struct method *m)
+{
+	child_stop();
+	return 0;
+}
+
+static int ply_setup(const struct method *m, char *why)
+{
+	if (system("command -v ply >/dev/null 2>&1"))
+		snprintf(why, WHY, "ply is not installed (no ply on PATH)");
+	else
+		snprintf(why, WHY, "ply is installed, but --overhead does not drive it yet");
+	return -1;
+}
+
+static int user_setup(const struct method *m, char *why)
+{
+	snprintf(why, WHY, "not measured yet: the user-space methods (utoggle) are to come");
+	return -1;
+}
+
+#define M(n, g, a, t, s, k, fs, fon, foff, ft, arg)      \
+	{                                                \
+		n, g, a, t, s, k, fs, fon, foff, ft, arg \
+	}
+#define SERIES(kind, k)                                                                          \
+	M("events-" #k, "tracefs", NULL, k == 1 ? "event-per-extra" : NULL, "events", k,         \
+	  events_setup, events_on, events_off, nop_teardown, 0),                                 \
+		M("kprobes-" #k, "tracefs", NULL, k == 1 ? "kprobe-per-extra" : NULL, "kprobes", \
+		  k, kprobe_setup, kprobe_on, kprobe_off, kprobe_teardown, 0)
+
+static const struct method methods[] = {
+	M("control", "control", NULL, NULL, NULL, 0, nop_setup, nop, nop, nop_teardown, 0),
+	M("event", "tracefs", NULL, "event", NULL, 0, ev_setup, ev_on, ev_off, nop_teardown, 0),
+	M("event-filter", "tracefs", "event", "event-filter", NULL, 0, ev_setup, filter_on,
+	  filter_off, nop_teardown, 0),
+	M("event-trigger", "tracefs", "event", "event-trigger", NULL, 0, ev_setup, trigger_on,
+	  trigger_off, nop_teardown, 0),
+	M("event-hist", "tracefs", "event", "event-hist", NULL, 0, hist_setup, hist_on, hist_off,
+	  hist_teardown, 0),
+	M("event-synthetic", "tracefs", "event", "event-synthetic", NULL, 0, synth_setup, synth_on,
+	  synth_off, synth_teardown, 0),
+	M("kprobe", "tracefs", "event", "kprobe", NULL, 0, kprobe_setup, kprobe_on, kprobe_off,
+	  kprobe_teardown, 0),
+	SERIES(events, 1),
+	SERIES(events, 2),
+	SERIES(events, 3),
+	SERIES(events, 4),
+	SERIES(events, 5),
+	SERIES(events, 6),
+	SERIES(events, 7),
+	SERIES(events, 8),
+	SERIES(events, 9),
+	SERIES(events, 10),
+	M("function", "tracefs", NULL, "function", NULL, 0, function_setup, function_on, tracer_off,
+	  function_teardown, 0),
+	M("function_graph", "tracefs", NULL, "function_graph", NULL, 0, graph_setup, graph_on,
+	  tracer_off, graph_teardown, 1),
+	M("trace_printk", "tracefs", NULL, "trace_printk", NULL, 0, printk_setup, nop, nop,
+	  nop_teardown, 0),
+	M("bpf-gpiolat-tracepoint", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, gpiolat_setup,
+	  bpf_on, bpf_off, bpf_teardown, HOOK_TP),
+	M("bpf-empty-tracepoint", "bpf", NULL, NULL, NULL, 0, empty_setup, bpf_on, bpf_off,
+	  bpf_teardown, HOOK_TP),
+	M("bpf-gpiolat-kprobe", "bpf", NULL, NULL, NULL, 0, gpiolat_setup, bpf_on, bpf_off,
+	  bpf_teardown, HOOK_KPROBE),
+	M("bpf-empty-kprobe", "bpf", NULL, NULL, NULL, 0, empty_setup, bpf_on, bpf_off,
+	  bpf_teardown, HOOK_KPROBE),
+	M("bpf-gpiolat-fentry", "bpf", NULL, NULL, NULL, 0, gpiolat_setup, bpf_on, bpf_off,
+	  bpf_teardown, HOOK_FENTRY),
+	M("bpf-empty-fentry", "bpf", NULL, NULL, NULL, 0, empty_setup, bpf_on, bpf_off,
+	  bpf_teardown, HOOK_FENTRY),
+	M("bpftrace-delta", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, bpftrace_setup, bpftrace_on,
+	  bpftrace_off, nop_teardown, 0),
+	M("bpftrace-dt-kprobe", "bpf", NULL, NULL, NULL, 0, bpftrace_setup, bpftrace_on,
+	  bpftrace_off, nop_teardown, 1),
+	M("ply", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, ply_setup, nop, nop, nop_teardown, 0),
+	M("user-ioctl-syscall-events", "user", NULL, "user-ioctl-syscall-events", NULL, 0,
+	  user_setup, nop, nop, nop_teardown, 0),
+	M("user-ioctl-uprobe", "user", NULL, "user-ioctl-uprobe", NULL, 0, user_setup, nop, nop,
+	  nop_teardown, 0),
+	M("user-ioctl-trace-marker", "user", NULL, "user-ioctl-trace-marker", NULL, 0, user_setup,
+	  nop, nop, nop_teardown, 0),
+	M("user-ioctl-strace", "user", NULL, "user-ioctl-strace", NULL, 0, user_setup, nop, nop,
+	  nop_teardown, 0),
+};
+
+#define NMETHODS (int)(sizeof(methods) / sizeof(methods[0]))
+
+static const struct method *method_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if (!strcmp(methods[i].name, name))
+			return &methods[i];
+	return NULL;
+}
+
+static bool selected(const struct method *m)
+{
+	char list[512], *t, *save = NULL;
+
+	if (!o.only)
+		return true;
+	snprintf(list, sizeof(list), "%s", o.only);
+	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(t);
+
+		/* NAME, or a prefix ending in '*' ("events-*") */
+		if (!strcmp(t, m->name) || (n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1)))
+			return true;
+	}
+	return false;
+}
+
+/* the BPF histogram's own mean pulse width of the toggled line */
+static void bpf_hist_mean(struct row *r)
+{
+	int ncpus = libbpf_num_possible_cpus(), c;
+	struct gpiolat_hist *pc;
+	__u64 sum = 0, pairs = 0;
+
+	if (!gskel)
+		return;
+	pc = calloc(ncpus, sizeof(*pc));
+	if (pc && !bpf_map_lookup_elem(bpf_map__fd(gskel->maps.hists), &tgpio, pc)) {
+		for (c = 0; c < ncpus; c++) {
+			sum += pc[c].sum_ns;
+			pairs += pc[c].pairs;
+		}
+		if (pairs) {
+			r->hist_ok = true;
+			r->hist_mean = (double)sum / pairs;
+		}
+	}
+	free(pc);
+}
+
+/* the alternation for one method */
+static void measure(const struct method *m, struct row *r)
+{
+	const struct method *ref = m->against ? method_by_name(m->against) : NULL;
+	struct stat_acc refs = {};
+	double b0, mv, b1;
+	int i;
+
+	snprintf(r->name, sizeof(r->name), "%s", m->name);
+	snprintf(r->group, sizeof(r->group), "%s", m->group);
+	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : "untraced");
+	r->talk = m->talk;
+	r->series = m->series;
+	r->k = m->k;
+	r->bpf = !strcmp(m->group, "bpf") && strncmp(m->name, "bpftrace", 8);
+	if (ref && ref->setup(ref, r->why)) {
+		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
+			 ref->name);
+		return;
+	}
+	if (m->setup(m, r->why)) {
+		m->teardown(m);
+		if (ref)
+			ref->teardown(ref);
+		return;
+	}
+	if (ref && ref->on(ref)) {
+		snprintf(r->why, WHY, "switching on its reference %s failed: %s", ref->name,
+			 strerror(errno));
+		goto out;
+	}
+	if (phase(&b0, &r->batches, &r->pulses))
+		goto fail;
+	for (i = 0; i < o.reps && !exiting; i++) {
+		if (m->on(m)) {
+			snprintf(r->why, WHY, "switching %s on failed: %s", m->name,
+				 strerror(errno ?: EIO));
+			m->off(m);
+			goto out;
+		}
+		if (phase(&mv, &r->batches, &r->pulses)) {
+			m->off(m);
+			goto fail;
+		}
+		m->off(m);
+		if (phase(&b1, &r->batches, &r->pulses))
+			goto fail;
+		r->diff[i] = mv - (b0 + b1) / 2;
+		stat_add(&refs, b0);
+		if (!ref && nbase_phase < MAX_BASE_PHASES)
+			base_phase[nbase_phase++] = b0;
+		b0 = b1;
+	}
+	if (exiting)
+		goto fail;
+	r->reps = i;
+	r->measured = true;
+	r->ref_mean = refs.mean;
+	row_stats(r);
+	if (r->bpf && bprog) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (stats_fd >= 0 && !bpf_obj_get_info_by_fd(bpf_program__fd(bprog), &info, &len)) {
+			r->run_cnt = info.run_cnt;
+			r->run_time_ns = info.run_time_ns;
+		}
+		bpf_hist_mean(r);
+	}
+	goto out;
+fail:
+	snprintf(r->why, WHY, "%s", exiting ? "interrupted" : "the toggle module's phase failed");
+out:
+	m->off(m);
+	m->teardown(m);
+	if (ref) {
+		ref->off(ref);
+		ref->teardown(ref);
+	}
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static struct json_object *jdouble(double v)
+{
+	return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+struct context {
+	char clock[128];
+	__u64 resolution_ns;
+	double untraced_mean, floor_sd;
+	int floor_n;
+	double noise_batch_iqr;
+	bool emulated;
+	double duration_s;
+};
+
+static void talk_figure(const struct row *r, double *v, char *against, size_t size)
+{
+	char note[256], line[512];
+	const char *p;
+
+	*v = NAN;
+	against[0] = '\0';
+	if (!r->talk ||
+	    baseline_find(baseline_csv, r->talk, "overhead", v, NULL, note, sizeof(note)))
+		return;
+	/* the "against" column: the 7th field of the row */
+	snprintf(line, sizeof(line), "\n%s,overhead,", r->talk);
+	p = strstr(baseline_csv, line);
+	if (p) {
+		int f = 0;
+
+		for (p++; *p && *p != '\n' && f < 6; p++)
+			f += *p == ',';
+		snprintf(against, size, "%.*s", (int)strcspn(p, ",\n"), p);
+	}
+}
+
+static void print_text(struct row *rows, int n, const struct context *cx)
+{
+	double v, slope, r2, tv, tsd;
+	char against[64];
+	int i, npts;
+
+	printf("gpiolat --overhead: what each tracing method adds to one GPIO set (ns per set)\n");
+	if (cx->emulated)
+		printf("TIMINGS ARE EMULATED (qemu TCG): compare the rows with each other, not with "
+		       "the talk's oscilloscope nanoseconds\n");
+	printf("clock: %s (resolution %llu ns)\n", cx->clock,
+	       (unsigned long long)cx->resolution_ns);
+	printf("method: alternating phases of %lld pulses (reference, method, reference, ...), "
+	       "%d repetitions; a phase = median ns per set of its batches after %d warm-up "
+	       "batches; overhead = method - mean of the adjacent references; 95 %% CI by "
+	       "Student's t over the repetitions\n",
+	       o.pulses, o.reps, WARMUP);
+	if (cx->floor_n)
+		printf("untraced: %.1f ns per set (mean of %d untraced phases); noise floor: sd "
+		       "%.1f ns between untraced phases\n",
+		       cx->untraced_mean, cx->floor_n, cx->floor_sd);
+	else
+		printf("untraced: no untraced phases in this selection (no noise floor)\n");
+	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
+		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
+		       tsd);
+	printf("\n%-26s %-14s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
+	       "ci95_ns", "%pulse", "reps", "batches", "talk (row, against)");
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+
+		if (!r->measured) {
+			printf("%-26s not available: %s\n", r->name, r->why);
+			continue;
+		}
+		talk_figure(r, &v, against, sizeof(against));
+		printf("%-26s %-14s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
+		if (cx->floor_n)
+			printf("%7.0f%% ", 100 * r->mean / cx->untraced_mean);
+		else
+			printf("%8s ", "-");
+		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
+		if (!isnan(v))
+			printf("%.0f ns (%s, against %s)\n", v, r->talk,
+			       against[0] ? against : "-");
+		else
+			printf("-\n");
+	}
+	printf("\nlinear cost model (least squares over k = 1..10):\n");
+	if (!series_fit(rows, n, "events", &slope, &r2, &npts))
+		printf("  module events: %.1f ns per additional event, R^2 %.3f (%d points); talk "
+		       "%s\n",
+		       slope, r2, npts,
+		       !baseline_find(baseline_csv, "event-per-extra", "overhead", &v, NULL, NULL,
+				      0) ?
+			       "1100 ns (row event-per-extra)" :
+			       "-");
+	else
+		printf("  module events: too few points (%d)\n", npts);
+	if (!series_fit(rows, n, "kprobes", &slope, &r2, &npts))
+		printf("  kprobes on the chain: %.1f ns per additional kprobe, R^2 %.3f (%d "
+		       "points); talk 2600 ns (row kprobe-per-extra)\n",
+		       slope, r2, npts);
+	else
+		printf("  kprobes on the chain: too few points (%d)\n", npts);
+	printf("\ntrust (BPF): pulse-width shift vs BPF run time per run vs the histogram's own "
+	       "pulse width minus the untraced set\n");
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		double run, h;
+		bool flag;
+
+		if (!r->measured || !r->bpf)
+			continue;
+		run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
+		h = r->hist_ok ? r->hist_mean - r->ref_mean : NAN;
+		flag = (!isnan(run) && fabs(run - r->mean) > 0.1 * fabs(r->mean)) ||
+		       (!isnan(h) && fabs(h - r->mean) > 0.1 * fabs(r->mean));
+		printf("  %-24s shift %8.1f ns  run time ", r->name, r->mean);
+		if (isnan(run))
+			printf("%8s ns", "-");
+		else
+			printf("%8.1f ns", run);
+		printf(" (%llu runs)  hist ", (unsigned long long)r->run_cnt);
+		if (isnan(h))
+			printf("%8s   ", "-");
+		else
+			printf("%8.1f ns", h);
+		printf("%s\n", flag ? "  DISAGREE > 10 %" : "");
+	}
+	printf("(BPF run time is the program alone, without the hook's dispatch: below the shift "
+	       "by design)\n");
+	printf("run time: %.0f s\n", cx->duration_s);
+}
+
+static void print_json(struct row *rows, int n, const struct context *cx)
+{
+	struct json_object *top = json_object_new_object(), *a = json_object_new_array(), *f;
+	double v, slope, r2;
+	char against[64];
+	int i, npts;
+	static const char *const series[] = { "events", "kprobes" };
+
+	json_object_object_add(top, "tool", json_object_new_string("gpiolat --overhead"));
+	json_object_object_add(top, "format", json_object_new_int(1));
+	json_object_object_add(top, "emulated", json_object_new_boolean(cx->emulated));
+	json_object_object_add(top, "clock", json_object_new_string(cx->clock));
+	json_object_object_add(top, "resolution_ns", json_object_new_uint64(cx->resolution_ns));
+	json_object_object_add(top, "pulses_per_phase", json_object_new_int64(o.pulses));
+	json_object_object_add(top, "repetitions", json_object_new_int(o.reps));
+	json_object_object_add(top, "warmup_batches", json_object_new_int(WARMUP));
+	json_object_object_add(
+		top, "phase_statistic",
+		json_object_new_string("median ns per set over the phase's batches"));
+	json_object_object_add(top, "untraced_ns_per_set", jdouble(cx->untraced_mean));
+	json_object_object_add(top, "noise_floor_sd_ns", jdouble(cx->floor_sd));
+	json_object_object_add(top, "noise_floor_phases", json_object_new_int(cx->floor_n));
+	json_object_object_add(top, "duration_s", json_object_new_double(cx->duration_s));
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		struct json_object *j = json_object_new_object(), *d;
+		int k;
+
+		json_object_object_add(j, "method", json_object_new_string(r->name));
+		json_object_object_add(j, "group", json_object_new_string(r->group));
+		json_object_object_add(j, "measured", json_object_new_boolean(r->measured));
+		if (!r->measured) {
+			json_object_object_add(j, "not_available", json_object_new_string(r->why));
+			json_object_array_add(a, j);
+			continue;
+		}
+		json_object_object_add(j, "against", json_object_new_string(r->against));
+		if (r->series) {
+			json_object_object_add(j, "series", json_object_new_string(r->series));
+			json_object_object_add(j, "k", json_object_new_int(r->k));
+		}
+		json_object_object_add(j, "overhead_ns", jdouble(r->mean));
+		json_object_object_add(j, "ci95_ns", jdouble(r->ci));
+		json_object_object_add(j, "sd_ns", jdouble(r->sd));
+		json_object_object_add(j, "percent_of_untraced",
+				       cx->floor_n ? jdouble(100 * r->mean / cx->untraced_mean) :
+						     NULL);
+		json_object_object_add(j, "reference_ns_per_set", jdouble(r->ref_mean));
+		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
+		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
+		json_object_object_add(j, "pulses", json_object_new_uint64(r->pulses));
+		d = json_object_new_array();
+		for (k = 0; k < r->reps; k++)
+			json_object_array_add(d, json_object_new_double(r->diff[k]));
+		json_object_object_add(j, "differences_ns", d);
+		talk_figure(r, &v, against, sizeof(against));
+		if (!isnan(v)) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "row", json_object_new_string(r->talk));
+			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
+			json_object_object_add(t, "against", json_object_new_string(against));
+			json_object_object_add(j, "talk", t);
+		}
+		if (r->bpf) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "shift_ns", jdouble(r->mean));
+			json_object_object_add(t, "run_cnt", json_object_new_uint64(r->run_cnt));
+			json_object_object_add(
+				t, "run_time_ns_per_run",
+				r->run_cnt ? json_object_new_double((double)r->run_time_ns /
+								    r->run_cnt) :
+					     NULL);
+			json_object_object_add(t, "hist_mean_pulse_ns",
+					       r->hist_ok ? json_object_new_double(r->hist_mean) :
+							    NULL);
+			json_object_object_add(
+				t, "hist_minus_untraced_ns",
+				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
+					     NULL);
+			json_object_object_add(j, "trust", t);
+		}
+		json_object_array_add(a, j);
+	}
+	json_object_object_add(top, "methods", a);
+	f = json_object_new_object();
+	for (i = 0; i < 2; i++) {
+		struct json_object *s = json_object_new_object();
+
+		if (!series_fit(rows, n, series[i], &slope, &r2, &npts)) {
+			json_object_object_add(s, "slope_ns", json_object_new_double(slope));
+			json_object_object_add(s, "r2", jdouble(r2));
+		}
+		json_object_object_add(s, "points", json_object_new_int(npts));
+		json_object_object_add(
+			s, "talk_row",
+			json_object_new_string(i ? "kprobe-per-extra" : "event-per-extra"));
+		if (!baseline_find(baseline_csv, i ? "kprobe-per-extra" : "event-per-extra",
+				   "overhead", &v, NULL, NULL, 0))
+			json_object_object_add(s, "talk_slope_ns", json_object_new_double(v));
+		json_object_object_add(f, series[i], s);
+	}
+	json_object_object_add(top, "linear_fits", f);
+	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY));
+	json_object_put(top);
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+enum {
+	OPT_OVERHEAD = 0x200,
+	OPT_CLEANUP,
+	OPT_QUICK,
+	OPT_JSON,
+	OPT_REPS,
+	OPT_PULSES,
+	OPT_ONLY,
+	OPT_BTF,
+	OPT_LIST,
+};
+
+static const struct argp_option opts[] = {
+	{ "overhead", OPT_OVERHEAD, NULL, 0, "measure what each tracing method adds to a set", 1 },
+	{ "cleanup", OPT_CLEANUP, NULL, 0,
+	  "remove what an interrupted run left (instance, kprobes, synthetic event, top-level "
+	  "tracer) and exit",
+	  1 },
+	{ "quick", OPT_QUICK, NULL, 0, "3 repetitions of 50-pulse phases (for tests)", 2 },
+	{ "reps", OPT_REPS, "N", 0, "repetitions per method (default 5; 2 to 100)", 2 },
+	{ "pulses", OPT_PULSES, "N", 0, "pulses per phase (default 100; 20 to 20000)", 2 },
+	{ "only", OPT_ONLY, "LIST", 0,
+	  "only these methods, comma-separated; NAME* for a prefix (see --list)", 2 },
+	{ "list", OPT_LIST, NULL, 0, "list the methods and exit", 2 },
+	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/overhead.md)", 3 },
+	{ "btf", OPT_BTF, "FILE", 0, "BTF for CO-RE (as gpiolat --btf)", 3 },
+	{ "verbose", 'v', NULL, 0, "libbpf's messages", 3 },
+	{ "help", 'h', NULL, 0, "show this help", 3 },
+	{},
+};
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpiolat: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see gpiolat --overhead --help)\n");
+	o.usage_printed = true;
+}
+
+static int count_arg(const char *s, long long min, long long max, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return (!*s || errno || *end || *v < min || *v > max) ? -1 : 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	long long v;
+	int i;
+
+	switch (key) {
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --overhead");
+		exit(EXIT_OK);
+	case OPT_OVERHEAD:
+		o.overhead = true;
+		break;
+	case OPT_CLEANUP:
+		o.cleanup = true;
+		break;
+	case OPT_QUICK:
+		o.quick = true;
+		break;
+	case OPT_JSON:
+		o.json = true;
+		break;
+	case 'v':
+		o.verbose = true;
+		break;
+	case OPT_BTF:
+		o.btf_path = arg;
+		break;
+	case OPT_ONLY:
+		o.only = arg;
+		break;
+	case OPT_LIST:
+		for (i = 0; i < NMETHODS; i++)
+			printf("%-26s %-8s %s\n", methods[i].name, methods[i].group,
+			       methods[i].against ? methods[i].against : "untraced");
+		exit(EXIT_OK);
+	case OPT_REPS:
+		if (count_arg(arg, 2, MAX_REPS, &v)) {
+			usage_error("bad repetition count '%s': want 2 to %d", arg, MAX_REPS);
+			return EINVAL;
+		}
+		o.reps = v;
+		break;
+	case OPT_PULSES:
+		if (count_arg(arg, 20, 20000, &v)) {
+			usage_error("bad pulses per phase '%s': want 20 to 20000", arg);
+			return EINVAL;
+		}
+		o.pulses = v;
+		break;
+	case ARGP_KEY_ARG:
+		usage_error("unexpected argument '%s'", arg);
+		return EINVAL;
+	case ARGP_KEY_END:
+		if (o.overhead && o.cleanup) {
+			usage_error("--overhead and --cleanup exclude each other");
+			return EINVAL;
+		}
+		break;
+	case ARGP_KEY_ERROR:
+		if (!o.usage_printed) {
+			int i = state->next > 0 ? state->next - 1 : 0;
+
+			usage_error("unknown option or missing argument: '%s'",
+				    i < state->argc ? state->argv[i] : "?");
+		}
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+bool overhead_wanted(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--overhead") || !strcmp(argv[i], "--cleanup"))
+			return true;
+	return false;
+}
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return o.verbose ? vfprintf(stderr, fmt, args) : 0;
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+static void read_clock(struct context *cx)
+{
+	char *s = file_slurp("/sys/kernel/debug/toggle/clock"), *p;
+	unsigned long long res = 0;
+
+	snprintf(cx->clock, sizeof(cx->clock), "%s", s ? strtok(s, "\n") ?: "" : "unknown");
+	p = strstr(cx->clock, "resolution_ns=");
+	if (p) {
+		errno = 0;
+		res = strtoull(p + 14, NULL, 10);
+		if (errno)
+			res = 0;
+	}
+	cx->resolution_ns = res;
+	free(s);
+}
+
+int overhead_main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = opts, .parser = parse_arg };
+	static const char *const dirs[] = STATE_DIRS;
+	struct sigaction sa = { .sa_handler = sig_handler };
+	struct context cx = {};
+	struct row *rows = NULL;
+	struct stat_acc fl = {};
+	struct timespec t0, t1;
+	bool found;
+	int i, n = 0, err = EXIT_ERROR;
+
+	o.reps = -1;
+	o.pulses = -1;
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL))
+		return EXIT_USAGE;
+	if (o.reps < 0)
+		o.reps = o.quick ? 3 : 5;
+	if (o.pulses < 0)
+		o.pulses = o.quick ? 50 : 100;
+	libbpf_set_print(print_fn);
+	if (!sys_privileged()) {
+		fprintf(stderr, "gpiolat: must run as root\n");
+		return EXIT_ERROR;
+	}
+	if (!sys_tracefs_dir()) {
+		fprintf(stderr, "gpiolat: tracefs is not available (not mounted and cannot be)\n");
+		return EXIT_ERROR;
+	}
+	/* where the top-level state is saved: the first writable of dirs */
+	snprintf(state_dir, sizeof(state_dir), "%s", dirs[0]);
+	if (access("/run", W_OK))
+		snprintf(state_dir, sizeof(state_dir), "%s", dirs[1]);
+
+	if (o.cleanup) {
+		if (cleanup_all(&found)) {
+			fprintf(stderr,
+				"gpiolat: --cleanup: some leftovers could not be removed\n");
+			return EXIT_ERROR;
+		}
+		printf("gpiolat: %s\n",
+		       found ? "removed the leftovers of an earlier run" : "nothing to clean up");
+		return EXIT_OK;
+	}
+	if (!toggle_present() || toggle_gpio(&tgpio)) {
+		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
+				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
+		return EXIT_ERROR;
+	}
+	if (toggle_enabled() != 0) {
+		/* a SIGKILLed run's last pulses end by themselves */
+		for (i = 0; i < 100 && toggle_enabled() == 1; i++)
+			nap(50);
+		if (toggle_enabled() != 0) {
+			fprintf(stderr, "gpiolat: the toggle module is toggling (echo 0 > "
+					"/sys/kernel/debug/toggle/enable first)\n");
+			return EXIT_ERROR;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (cleanup_all(&found)) {
+		fprintf(stderr, "gpiolat: leftovers of an earlier run could not be removed "
+				"(gpiolat --cleanup)\n");
+		return EXIT_ERROR;
+	}
+	if (found && !o.json)
+		printf("gpiolat: removed the leftovers of an earlier run\n");
+	inst = tracefs_instance_create(INSTANCE);
+	tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	read_clock(&cx);
+	cx.emulated = sys_emulated();
+	rows = calloc(NMETHODS, sizeof(*rows));
+	if (!rows)
+		goto out;
+	/* a first phase to warm up, not kept */
+	{
+		double d;
+		__u64 a = 0, b = 0;
+
+		if (phase(&d, &a, &b)) {
+			fprintf(stderr, "gpiolat: the toggle module's warm-up phase failed\n");
+			goto out;
+		}
+	}
+	for (i = 0; i < NMETHODS && !exiting; i++) {
+		if (!selected(&methods[i]))
+			continue;
+		say("  %-26s ", methods[i].name);
+		measure(&methods[i], &rows[n]);
+		if (rows[n].measured)
+			say("%+9.1f ns per set (95 %% CI +-%.1f, %d reps)\n", rows[n].mean,
+			    rows[n].ci, rows[n].reps);
+		else
+			say("not available: %s\n", rows[n].why);
+		n++;
+	}
+	if (exiting) {
+		fprintf(stderr, "gpiolat: interrupted: everything put back as found\n");
+		goto out;
+	}
+	for (i = 0; i < nbase_phase; i++)
+		stat_add(&fl, base_phase[i]);
+	cx.untraced_mean = fl.mean;
+	cx.floor_sd = stat_sd(&fl);
+	cx.floor_n = fl.n;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cx.duration_s = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (o.json)
+		print_json(rows, n, &cx);
+	else
+		print_text(rows, n, &cx);
+	err = EXIT_OK;
+out:
+	if (toggle_enabled() == 1)
+		toggle_stop();
+	child_stop();
+	if (stats_fd >= 0)
+		close(stats_fd);
+	tep_free(tep);
+	tracefs_instance_free(inst);
+	inst = NULL;
+	if (cleanup_all(&found)) {
+		fprintf(stderr,
+			"gpiolat: could not put tracefs back as found (gpiolat --cleanup)\n");
+		err = EXIT_ERROR;
+	}
+	free(rows);
+	return err;
+}
