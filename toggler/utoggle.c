@@ -42,6 +42,7 @@
 #define CONSUMER "utoggle"
 #define SYSFS_GPIO "/sys/class/gpio"
 #define NSEC_PER_SEC 1000000000LL
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A probe target: a real, global symbol that every pulse goes through. */
 #ifdef __clang__
@@ -153,7 +154,7 @@ static int parse_duration(const char *s, long long *ns)
 	v = strtoll(s, &end, 10);
 	if (errno || end == s || v <= 0)
 		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;
 		if (v > LLONG_MAX / units[i].ns)
@@ -191,10 +192,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "m:g:l:b:i:Cc:d:p:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			for (v = 0; v < 3; v++)
+			for (v = 0; v < ARRAY_SIZE(mode_names); v++)
 				if (!strcmp(optarg, mode_names[v]))
 					break;
-			if (v == 3)
+			if (v == ARRAY_SIZE(mode_names))
 				bad_usage("mode", optarg, "ioctl, libgpiod or sysfs");
 			o->mode = v;
 			break;
