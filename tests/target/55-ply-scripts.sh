@@ -42,7 +42,7 @@ traced() {
 		comment "$tmp/err"
 	fi
 	_total=$(hist_total "$tmp/out")
-	eq "$_name: histogram total count = $4 ($3 -c $N)" "$_total" "$4"
+	eq "$_name: histogram total count = $4 ($3 $N)" "$_total" "$4"
 	comment "$tmp/out"
 	if [ -f "$tmp/started" ]; then
 		awk -v t0="$_t0" -v t1="$_t1" -v s="$(cat "$tmp/started")" -v n="$_name" -v t="$_tool" \
