@@ -58,7 +58,7 @@ TOGGLERS := $(patsubst toggler/%.c,$(OUT)/bin/%,$(TOGGLER_SRCS))
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms bench \
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms bench microbench \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -166,6 +166,10 @@ bpf-histograms: | $(DEPS_STAMP)
 bench: | $(DEPS_STAMP)
 	$(Q)$(MAKE) OUT=$(OUT)/static STATIC=1 $(OUT)/static/bin/gpiolat
 	$(Q)python3 loader/bench.py $(OUT)/static/bin/gpiolat
+
+# the toggle module's cycle micro-benchmark in the emulated target (kmod/microbench.sh)
+microbench: all target
+	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run sh kmod/microbench.sh </dev/null
 
 shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run

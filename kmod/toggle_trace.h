@@ -4,7 +4,7 @@
  *
  * toggle_ev0 ... toggle_ev9 fire on every set of the toggled line, just before
  * gpiod_set_value(); each is switched on and off on its own in tracefs. toggle_batch fires
- * after each timed batch of pulses.
+ * after each timed batch of pulses. toggle_bench fires only in the micro-benchmark's loop.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM toggle
@@ -71,6 +71,28 @@ TRACE_EVENT(toggle_batch,
 
 	TP_printk("seq=%u pulses=%u ns=%llu", __entry->seq, __entry->pulses,
 		  (unsigned long long)__entry->ns)
+);
+/*
+ * The micro-benchmark's tracepoint (debugfs microbench, docs/toggle-module.md): an integer and
+ * a pointer, like the kernel-markers benchmark's MARK(subsys_mark1, "%d %p", 1, NULL).
+ */
+TRACE_EVENT(toggle_bench,
+
+	TP_PROTO(int value, void *ptr),
+
+	TP_ARGS(value, ptr),
+
+	TP_STRUCT__entry(
+		__field(int, value)
+		__field(void *, ptr)
+	),
+
+	TP_fast_assign(
+		__entry->value = value;
+		__entry->ptr = ptr;
+	),
+
+	TP_printk("value=%d ptr=%p", __entry->value, __entry->ptr)
 );
 /* clang-format on */
 

@@ -1,0 +1,157 @@
+#!/bin/sh
+# Target side: the toggle module's cycle micro-benchmark (the kernel-markers method), as root.
+#
+#   kmod/microbench.sh [--raw] [ITERATIONS [REPEATS]]     (make microbench runs it in the target)
+#
+# A loop with interrupts disabled (debugfs toggle/microbench) whose body is (a) nothing, (b) the
+# module's toggle_bench tracepoint, off (a static key), (c) the same with an empty BPF raw_tp
+# program attached (gpiolat --empty-raw-tp), (d) with the tracefs event on (in an instance of
+# our own), (e0) a call of the noinline toggle_bench_fn(), (e) the same under a kprobe event.
+# Each case runs REPEATS times (default 5) of ITERATIONS (default 100000); the table shows the
+# median cycles (get_cycles) and ns per iteration, min and max, beside the Pentium 4 figures of
+# the markers benchmark. --raw prints "CASE CYCLES NS" lines (medians) for tests.
+# Everything it changes is put back on every way out (event, kprobe event, instance, gpiolat).
+set -eu
+
+PROJ=$(cd "$(dirname "$0")/.." && pwd)
+GPIOLAT=${GPIOLAT:-$PROJ/gpiolat}
+T=/sys/kernel/tracing
+D=/sys/kernel/debug/toggle
+INST=$T/instances/gpiolat_mb
+raw=0
+if [ "${1:-}" = --raw ]; then
+	raw=1
+	shift
+fi
+iters=${1:-100000}
+reps=${2:-5}
+case $iters$reps in
+*[!0-9]*)
+	echo "microbench: ITERATIONS and REPEATS are numbers" >&2
+	exit 2
+	;;
+esac
+
+if [ ! -e $D/microbench ]; then
+	echo "microbench: no $D/microbench: load the toggle module (insmod toggle.ko)" >&2
+	exit 1
+fi
+[ -d $T/events ] || mount -t tracefs nodev $T
+
+gp=
+kprobe=0
+tmp=$(mktemp -d)
+cleanup() {
+	if [ -n "$gp" ]; then
+		kill -INT "$gp" 2>/dev/null || true
+		wait "$gp" 2>/dev/null || true
+		gp=
+	fi
+	if [ -d $INST ]; then
+		echo 0 >$INST/events/enable 2>/dev/null || true
+		rmdir $INST 2>/dev/null || true
+	fi
+	if [ $kprobe = 1 ]; then
+		echo '-:gpiolat_mb/bench' >>$T/kprobe_events 2>/dev/null || true
+		kprobe=0
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# measure CASE: "median_cycles min_cycles max_cycles median_ns" over the repeats
+measure() {
+	_i=0
+	while [ $_i -lt "$reps" ]; do
+		echo "$1 $iters" >$D/microbench
+		cat $D/microbench
+		_i=$((_i + 1))
+	done | sed -n 's/.*cycles_per_iter=\([0-9.]*\) ns_per_iter=\([0-9.]*\).*/\1 \2/p' |
+		sort -n | awk '{ c[NR] = $1; n[NR] = $2 }
+		END {
+			if (!NR) { print "- - - -"; exit }
+			m = int((NR + 1) / 2)
+			# the ns of the median-cycles run
+			printf "%s %s %s %s\n", c[m], c[1], c[NR], n[m]
+		}'
+}
+
+results=$tmp/results
+: >"$results"
+row() {
+	# row KEY CASE: measure and keep "KEY median min max ns"
+	echo "$1 $(measure "$2")" >>"$results"
+}
+
+row a empty
+row b tracepoint
+
+"$GPIOLAT" --empty-raw-tp toggle_bench -d 10m >$tmp/gpiolat.out 2>&1 &
+gp=$!
+i=0
+while ! grep -q '^attached' $tmp/gpiolat.out && [ $i -lt 300 ]; do
+	kill -0 $gp 2>/dev/null || break
+	sleep 0.1
+	i=$((i + 1))
+done
+if grep -q '^attached' $tmp/gpiolat.out; then
+	row c tracepoint
+else
+	echo "c - - - -" >>"$results"
+	echo "microbench: (c) not measured: $(head -n 1 $tmp/gpiolat.out)" >&2
+fi
+kill -INT $gp 2>/dev/null || true
+wait $gp 2>/dev/null || true
+gp=
+
+mkdir $INST
+echo 1 >$INST/events/toggle/toggle_bench/enable
+row d tracepoint
+echo 0 >$INST/events/toggle/toggle_bench/enable
+
+row e0 function
+if echo 'p:gpiolat_mb/bench toggle_bench_fn' >>$T/kprobe_events 2>/dev/null; then
+	kprobe=1
+	echo 1 >$INST/events/gpiolat_mb/bench/enable
+	row e function
+	echo 0 >$INST/events/gpiolat_mb/bench/enable
+	echo '-:gpiolat_mb/bench' >>$T/kprobe_events
+	kprobe=0
+else
+	echo "e - - - -" >>"$results"
+	echo "microbench: (e) not measured: cannot create a kprobe event on toggle_bench_fn" >&2
+fi
+rmdir $INST
+
+if [ $raw = 1 ]; then
+	awk '{ print $1, $2, $5 }' "$results"
+	exit 0
+fi
+
+awk -v iters="$iters" -v reps="$reps" -v emu="${GPIOLAT_TARGET:-}" '
+BEGIN {
+	label["a"] = "(a) empty loop"
+	label["b"] = "(b) tracepoint, off (static key)"
+	label["c"] = "(c) tracepoint + empty BPF raw_tp"
+	label["d"] = "(d) tracepoint + tracefs event on"
+	label["e0"] = "(e0) noinline function, no probe"
+	label["e"] = "(e) noinline function + kprobe event"
+	p4["a"] = "1.50 (empty loop)"
+	p4["b"] = "4.00 (marker, not connected)"
+	p4["c"] = "55.74 (marker + empty probe)"
+	p4["d"] = "-"
+	p4["e0"] = "-"
+	p4["e"] = "4233.97 (marker + kprobe)"
+	printf "toggle module micro-benchmark: %d iterations per run, interrupts off in chunks of 1000, %d runs per case\n", iters, reps
+	printf "%-38s %12s %21s %10s   %s\n", "case", "cycles/iter", "(min - max)", "ns/iter", "P4 3 GHz, 2.6.17 (cycles/loop)"
+}
+{
+	printf "%-38s %12s %21s %10s   %s\n", label[$1], $2, "(" $3 " - " $4 ")", $5, p4[$1]
+}
+END {
+	print "cycles: get_cycles(), medians over the runs; ns: ktime_get_ns() of the run with the median cycles."
+	print "P4 figures: Linux Kernel Markers micro-benchmarks (data/baseline-lttng-markers.csv): a marker with an empty probe 55 cycles, a kprobe 4178 cycles more."
+	if (emu == "emulated")
+		print "note: EMULATED (qemu TCG): the cycle counter and every instruction are emulated; compare the cases with each other (their order), not with the P4 cycles."
+}' "$results"

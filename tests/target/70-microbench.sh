@@ -1,0 +1,49 @@
+#!/bin/sh
+# The toggle module's cycle micro-benchmark (kmod/microbench.sh): every case runs, and the cases
+# come out in the order the markers benchmark found them: (a) empty <= (b) tracepoint off <
+# (c) with an empty BPF raw_tp program, (b) < (e) a function under a kprobe. Orderings only,
+# never absolute numbers (the target is emulated). (a) <= (b) allows noise: the two loops differ
+# by one NOP (the static key), so (a) may come out a little above (b).
+. "$(dirname "$0")/lib.sh"
+
+toggle_load
+out=$(mktemp)
+before_kp=$(cat $T/kprobe_events)
+if sh "$PROJ/kmod/microbench.sh" --raw 20000 3 >$out 2>$out.err; then
+	ok "kmod/microbench.sh runs"
+else
+	notok "kmod/microbench.sh runs: $(cat $out.err)"
+fi
+comment $out
+get() {
+	awk -v k="$1" '$1 == k { print $2 }' $out
+}
+a=$(get a)
+b=$(get b)
+c=$(get c)
+d=$(get d)
+e=$(get e)
+for k in a b c d e0 e; do
+	v=$(get $k)
+	case $v in
+	[0-9]*) ok "case $k measured ($v cycles per iteration)" ;;
+	*) notok "case $k measured: got '$v'" ;;
+	esac
+done
+# lt X Y: X < Y (decimal numbers)
+lt() {
+	awk -v x="$1" -v y="$2" 'BEGIN { exit !(x + 0 < y + 0) }'
+}
+check "(a) empty <= (b) tracepoint off, within noise ($a, $b)" lt "$a" "$(awk -v b="$b" 'BEGIN { print b * 1.25 + 1 }')"
+check "(b) tracepoint off < (c) with an empty BPF raw_tp ($b < $c)" lt "$b" "$c"
+check "(b) tracepoint off < (e) function under a kprobe ($b < $e)" lt "$b" "$e"
+check "(b) tracepoint off < (d) tracefs event on ($b < $d)" lt "$b" "$d"
+
+# left as found
+check "no instance gpiolat_mb left" test ! -d $T/instances/gpiolat_mb
+eq "kprobe_events as before" "$(cat $T/kprobe_events)" "$before_kp"
+eq "toggle_bench off" "$(cat $T/events/toggle/toggle_bench/enable)" 0
+check "no gpiolat left running" sh -c '! pgrep -x gpiolat >/dev/null'
+check "no BPF program left" sh -c '! bpftool prog show 2>/dev/null | grep -q empty_raw_any'
+rm -f $out $out.err
+done_testing
