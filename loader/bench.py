@@ -70,7 +70,7 @@ def main():
           f"{doc['batches_per_run']} batches of {doc['syscalls_per_batch']} syscalls per run; "
           f"untraced syscall {unt['mean_ns']:.1f} ns (sd {unt['sd_ns']:.1f} ns, "
           f"{unt['batches']} batches)")
-    print(f"  {'program (sys_enter + sys_exit)':44} {'ns/run':>8} {'runs':>9}   "
+    print(f"  {"program (sys_enter + sys_exit)":52} {'ns/run':>8} {'runs':>9}   "
           f"{'ns added/syscall':>18} {'p50':>8} {'p99':>8}")
     labels = {
         "bpf-empty-tp-btf": "empty program, tp_btf (the floor)",
@@ -83,7 +83,7 @@ def main():
     for m in methods:
         r = by.get(m)
         if not r or not r["available"]:
-            print(f"  {labels[m]:44} {(r or {}).get('reason', 'not run')}")
+            print(f"  {labels[m]:52} {(r or {}).get('reason', 'not run')}")
             continue
         b = r["bpf"] or {}
         a = r["added_ns_per_syscall"]
@@ -91,7 +91,7 @@ def main():
         per_run[m] = nsrun
         added[m] = a["mean_ns"]
         hook = f" [{r['hook']}]" if r.get("hook") else ""
-        print(f"  {labels[m] + hook:44} {nsrun if nsrun is not None else float('nan'):8.1f} "
+        print(f"  {labels[m] + hook:52} {nsrun if nsrun is not None else float('nan'):8.1f} "
               f"{b.get('run_cnt', 0):9d}   {a['mean_ns']:8.1f} ± {a['ci95_ns'] or 0:6.1f} "
               f"{a['p50_ns']:8.1f} {a['p99_ns']:8.1f}")
     print("  (ns/run: BPF_ENABLE_STATS, all CPUs, including the stats' own two clock reads; "

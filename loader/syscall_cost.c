@@ -1379,7 +1379,7 @@ static void print_text(const struct env *env, struct result *res, const struct s
 	if (!baseline_find(markers_csv, "marker-empty-probe", "cycles", &v, &sd, NULL, 0) &&
 	    !baseline_find(markers_csv, "kprobe", "cycles", &sd, NULL, NULL, 0))
 		printf("reference: kernel markers (Pentium 4 3 GHz, 2.6.17): enabled marker with "
-		       "an empty probe %.0f cycles, kprobe %.0f cycles per loop "
+		       "an empty probe %.2f cycles, kprobe %.2f cycles more per loop "
 		       "(data/baseline-lttng-markers.csv; make microbench measures these)\n",
 		       v, sd);
 	if (sys_emulated())
