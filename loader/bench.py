@@ -70,7 +70,7 @@ def main():
           f"{doc['batches_per_run']} batches of {doc['syscalls_per_batch']} syscalls per run; "
           f"untraced syscall {unt['mean_ns']:.1f} ns (sd {unt['sd_ns']:.1f} ns, "
           f"{unt['batches']} batches)")
-    print(f"  {"program (sys_enter + sys_exit)":52} {'ns/run':>8} {'runs':>9}   "
+    print(f"  {'program (sys_enter + sys_exit)':52} {'ns/run':>8} {'runs':>9}   "
           f"{'ns added/syscall':>18} {'p50':>8} {'p99':>8}")
     labels = {
         "bpf-empty-tp-btf": "empty program, tp_btf (the floor)",
