@@ -162,14 +162,14 @@ test-target: all target
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh
 
-# gpiolat's own cost, natively on this host (loader/bench.py), with a static build in out/static
+# gpiolat's own cost, natively on this host (host/bench.py), with a static build in out/static
 bench: | $(DEPS_STAMP)
 	$(Q)$(MAKE) OUT=$(OUT)/static STATIC=1 $(OUT)/static/bin/gpiolat
-	$(Q)python3 loader/bench.py $(OUT)/static/bin/gpiolat
+	$(Q)python3 host/bench.py $(OUT)/static/bin/gpiolat
 
-# the toggle module's cycle micro-benchmark in the emulated target (kmod/microbench.sh)
+# the toggle module's cycle micro-benchmark in the emulated target (study/microbench.sh)
 microbench: all target
-	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run sh kmod/microbench.sh </dev/null
+	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run sh study/microbench.sh </dev/null
 
 shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run

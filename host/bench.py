@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make bench: what gpiolat itself costs, measured natively on this machine, in one run.
 
-Usage: loader/bench.py GPIOLAT (a statically linked build: make STATIC=1)
+Usage: host/bench.py GPIOLAT (a statically linked build: make STATIC=1)
 
 Per event: gpiolat's syscall-latency histogram program against an empty BPF program on the
 same two tracepoints (the floor) and against the bpftrace script that builds the same
@@ -47,7 +47,7 @@ def run_loader(gpiolat, *args):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit("usage: loader/bench.py GPIOLAT")
+        sys.exit("usage: host/bench.py GPIOLAT")
     gpiolat = sys.argv[1]
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
     script = os.path.join(root, "ply", "syscall-hist.bt")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Target side: the toggle module's cycle micro-benchmark (the kernel-markers method), as root.
 #
-#   kmod/microbench.sh [--raw] [ITERATIONS [REPEATS]]     (make microbench runs it in the target)
+#   study/microbench.sh [--raw] [ITERATIONS [REPEATS]]     (make microbench runs it in the target)
 #
 # A loop with interrupts disabled (debugfs toggle/microbench) whose body is (a) nothing, (b) the
 # module's toggle_bench tracepoint, off (a static key), (c) the same with an empty BPF raw_tp

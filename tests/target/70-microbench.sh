@@ -1,5 +1,5 @@
 #!/bin/sh
-# The toggle module's cycle micro-benchmark (kmod/microbench.sh): every case runs, and the cases
+# The toggle module's cycle micro-benchmark (study/microbench.sh): every case runs, and the cases
 # come out in the order the markers benchmark found them: (a) empty <= (b) tracepoint off <
 # (c) with an empty BPF raw_tp program, (b) < (e) a function under a kprobe. Orderings only,
 # never absolute numbers (the target is emulated). (a) <= (b) allows noise: the two loops differ
@@ -9,10 +9,10 @@
 toggle_load
 out=$(mktemp)
 before_kp=$(cat $T/kprobe_events)
-if sh "$PROJ/kmod/microbench.sh" --raw 20000 3 >$out 2>$out.err; then
-	ok "kmod/microbench.sh runs"
+if sh "$PROJ/study/microbench.sh" --raw 20000 3 >$out 2>$out.err; then
+	ok "study/microbench.sh runs"
 else
-	notok "kmod/microbench.sh runs: $(cat $out.err)"
+	notok "study/microbench.sh runs: $(cat $out.err)"
 fi
 comment $out
 get() {
