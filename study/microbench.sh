@@ -62,6 +62,9 @@ trap 'exit 130' INT TERM
 
 # measure CASE: "median_cycles min_cycles max_cycles median_ns" over the repeats
 measure() {
+	# one discarded warm-up run: caches, branch predictors, and under emulation the
+	# translation of the loop's code (which would otherwise land in the first case measured)
+	echo "$1 $iters" >$D/microbench
 	_i=0
 	while [ $_i -lt "$reps" ]; do
 		echo "$1 $iters" >$D/microbench
