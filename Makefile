@@ -7,6 +7,7 @@
 #   make test            every test: host tests, then tests inside the emulated target
 #   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
 #                        (on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native builds for it)
+#   make overhead-report what each tracing method costs per GPIO set, out/results/overhead.*
 #   make shell           a shell inside the emulated target
 #
 # Variables: KERNEL=std|rt|native (target kernel flavour), V=1 (show commands), ARCH, CROSS_COMPILE,
@@ -58,7 +59,7 @@ TOGGLERS := $(patsubst toggler/%.c,$(OUT)/bin/%,$(TOGGLER_SRCS))
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms bench microbench \
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench microbench \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -161,6 +162,10 @@ test-target: all target
 
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh
+
+# what each tracing method adds to a GPIO set: out/results/overhead.{json,csv,txt,png}
+overhead-report: | $(DEPS_STAMP)
+	$(Q)sh host/overhead-report.sh
 
 # gpiolat's own cost, natively on this host (host/bench.py), with a static build in out/static
 bench: | $(DEPS_STAMP)

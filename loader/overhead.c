@@ -60,6 +60,7 @@
 #define MAX_PHASE_BATCHES 4096
 #define MAX_BASE_PHASES 4096
 #define WARMUP 2
+#define WARMUP_PHASES 3
 #define CHAIN 10
 #define NEVENTS 10
 #define POLL_MS 20
@@ -1626,6 +1627,8 @@ int overhead_main(int argc, char **argv)
 	o.pulses = -1;
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL))
 		return EXIT_USAGE;
+	/* ns to 0.1 ns and R^2 to 4 digits alike */
+	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
 	if (o.reps < 0)
 		o.reps = o.quick ? 3 : 5;
 	if (o.pulses < 0)
@@ -1687,8 +1690,8 @@ int overhead_main(int argc, char **argv)
 	rows = calloc(NMETHODS, sizeof(*rows));
 	if (!rows)
 		goto out;
-	/* a first phase to warm up, not kept */
-	{
+	/* warm-up phases, not kept: the first phases after start settle (seen under emulation) */
+	for (i = 0; i < WARMUP_PHASES; i++) {
 		double d;
 		__u64 a = 0, b = 0;
 

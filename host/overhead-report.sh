@@ -1,0 +1,38 @@
+#!/bin/sh
+# Host side: `make overhead-report`. On a machine without GPIO (or with TARGET=emulated) it runs
+# `gpiolat --overhead --json` in the emulated target; on a board (TARGET=native) it runs it
+# natively, with the toggle module already loaded on the board's line. Then host/overhead.py
+# writes out/results/overhead.{json,csv,txt} and overhead.png.
+# Environment: TARGET (emulated|native), KERNEL (std|rt), OVERHEAD_ARGS (e.g. "--quick").
+set -eu
+cd "$(dirname "$0")/.."
+results=out/results
+mkdir -p "$results/raw"
+raw=$results/raw/overhead.json
+
+if [ -z "${TARGET:-}" ]; then
+	TARGET=emulated
+	if ls /sys/bus/gpio/devices/gpiochip* >/dev/null 2>&1; then
+		TARGET=native
+	fi
+fi
+start=$(date +%s)
+case $TARGET in
+emulated)
+	make -s all target KERNEL="${KERNEL:-std}"
+	# shellcheck disable=SC2086
+	KERNEL=${KERNEL:-std} VM_NOMAKE=1 VM_TIMEOUT=900 vm/run ./gpiolat --overhead --json \
+		${OVERHEAD_ARGS:-} </dev/null >"$raw"
+	;;
+native)
+	make -s all KERNEL=native
+	# shellcheck disable=SC2086
+	./gpiolat --overhead --json ${OVERHEAD_ARGS:-} >"$raw"
+	;;
+*)
+	echo "overhead-report: TARGET must be emulated or native, not '$TARGET'" >&2
+	exit 2
+	;;
+esac
+python3 host/overhead.py "$raw" "$results"
+echo "overhead-report: $results/overhead.{json,csv,txt,png} in $(($(date +%s) - start)) s"

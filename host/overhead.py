@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Host side: turn `gpiolat --overhead --json` into the overhead report.
+
+    host/overhead.py RAW.json OUTDIR
+
+Writes OUTDIR/overhead.json (the raw document, plus the host's notes), overhead.csv (one row
+per method, #-commented header: gnuplot reads it as it is), overhead.txt (the table) and
+overhead.png (a bar chart of the measured overheads with their 95 % CI, the talk's figure
+beside each where it has one).
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+EMULATION_CAVEAT = ("TIMINGS ARE EMULATED (qemu TCG software emulation): not real-hardware "
+                    "timings; compare the rows with each other, not with the talk's "
+                    "oscilloscope nanoseconds")
+
+
+def fmt(v, spec=".1f"):
+    return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
+
+
+def table(d):
+    out = []
+    out.append("gpiolat --overhead: what each tracing method adds to one GPIO set")
+    if d["emulated"]:
+        out.append(EMULATION_CAVEAT)
+    out.append(f"clock: {d['clock']} (resolution {d['resolution_ns']} ns)")
+    out.append(f"phases of {d['pulses_per_phase']} pulses, {d['repetitions']} repetitions, "
+               f"{d['warmup_batches']} warm-up batches dropped per phase; phase statistic: "
+               f"{d['phase_statistic']}; 95 % CI: Student's t over the repetitions")
+    out.append(f"untraced: {fmt(d['untraced_ns_per_set'])} ns per set; noise floor: sd "
+               f"{fmt(d['noise_floor_sd_ns'])} ns over {d['noise_floor_phases']} untraced phases")
+    out.append(f"run time: {d['duration_s']:.0f} s")
+    out.append("")
+    out.append(f"{'method':<26} {'against':<10} {'overhead_ns':>11} {'ci95_ns':>9} "
+               f"{'%pulse':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
+    for r in d["methods"]:
+        if not r["measured"]:
+            out.append(f"{r['method']:<26} not available: {r['not_available']}")
+            continue
+        t = r.get("talk")
+        talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against'] or '-'})" if t else "-"
+        out.append(f"{r['method']:<26} {r['against']:<10} {fmt(r['overhead_ns']):>11} "
+                   f"{fmt(r['ci95_ns']):>9} {fmt(r.get('percent_of_untraced'), '.0f'):>6}% "
+                   f"{r['repetitions']:>4} {r['batches']:>7}  {talk}")
+    out.append("")
+    out.append("linear cost model (least squares over k = 1..10):")
+    for s, f in d["linear_fits"].items():
+        if "slope_ns" in f:
+            out.append(f"  {s}: {f['slope_ns']:.1f} ns per additional one, R^2 {fmt(f.get('r2'), '.3f')} "
+                       f"({f['points']} points); talk {fmt(f.get('talk_slope_ns'), '.0f')} ns "
+                       f"({f['talk_row']})")
+        else:
+            out.append(f"  {s}: too few points ({f['points']})")
+    out.append("")
+    out.append("trust (BPF): pulse-width shift | BPF run time per run | histogram pulse "
+               "minus the untraced set (flag: > 10 % apart)")
+    for r in d["methods"]:
+        t = r.get("trust")
+        if not r["measured"] or not t:
+            continue
+        shift = t["shift_ns"]
+        others = [v for v in (t.get("run_time_ns_per_run"), t.get("hist_minus_untraced_ns"))
+                  if v is not None]
+        flag = any(abs(v - shift) > 0.1 * abs(shift) for v in others)
+        out.append(f"  {r['method']:<24} {fmt(shift):>9} | {fmt(t.get('run_time_ns_per_run')):>9} "
+                   f"| {fmt(t.get('hist_minus_untraced_ns')):>9}{'  DISAGREE' if flag else ''}")
+    out.append("  (BPF run time is the program alone, without the hook's dispatch)")
+    return "\n".join(out) + "\n"
+
+
+def csv(d):
+    lines = ["# gpiolat --overhead" + (" (EMULATED timings)" if d["emulated"] else ""),
+             f"# clock: {d['clock']}",
+             "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
+    for r in d["methods"]:
+        if not r["measured"]:
+            lines.append(f"# not available: {r['method']}: {r['not_available']}")
+            continue
+        t = r.get("talk") or {}
+        lines.append(" ".join(str(x) for x in (
+            r["method"], r["group"], r["against"], fmt(r["overhead_ns"]), fmt(r["ci95_ns"]),
+            fmt(r.get("percent_of_untraced")), r["repetitions"], r["batches"],
+            fmt(t.get("overhead_ns"), ".0f") if t else "NaN", t.get("row", "-"))))
+    return "\n".join(lines).replace(" - ", " NaN ") + "\n"
+
+
+def plot(csv_path, png, emulated):
+    title = "gpiolat --overhead: ns added per GPIO set" + (" (EMULATED, qemu TCG)" if emulated else "")
+    script = f"""
+set terminal pngcairo size 1400,700
+set output '{png}'
+set title "{title}"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.6 border -1
+set xtics rotate by -60 font ",8"
+set ylabel "ns per set"
+set key top left
+set datafile missing "NaN"
+plot '{csv_path}' using 4:5:xtic(1) title "in-system (95 % CI)", \\
+     '' using 9:(0) title "talk (oscilloscope, BBB)"
+"""
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: host/overhead.py RAW.json OUTDIR")
+    d = json.load(open(sys.argv[1]))
+    out = sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    if d["emulated"]:
+        d["caveat"] = EMULATION_CAVEAT
+    with open(os.path.join(out, "overhead.json"), "w") as f:
+        json.dump(d, f, indent=1)
+    text = table(d)
+    with open(os.path.join(out, "overhead.txt"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "overhead.csv"), "w") as f:
+        f.write(csv(d))
+    plot(os.path.join(out, "overhead.csv"), os.path.join(out, "overhead.png"), d["emulated"])
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
