@@ -1,0 +1,45 @@
+#!/bin/sh
+# gpiolat --overhead --quick: the whole matrix completes, and every method is either measured
+# or "not available" with a reason; the untraced-vs-untraced control is 0 within its CI.
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+
+out=$PROJ/out/tests/80-overhead.json
+start=$(date +%s)
+./gpiolat --overhead --quick --json >"$out" 2>"$out.err"
+rc=$?
+eq "gpiolat --overhead --quick exits 0" "$rc" 0
+echo "# $(($(date +%s) - start)) s for the quick matrix (emulated)"
+n=$(./gpiolat --overhead --list | wc -l)
+# every method: measured with a figure and a CI, or not available with a reason
+python3 - "$out" "$n" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+want = int(sys.argv[2])
+rows = d["methods"]
+bad = 0
+def line(ok, what):
+    global bad
+    bad |= not ok
+    print(("ok - " if ok else "not ok - ") + what)
+line(len(rows) == want, f"one row per method ({len(rows)} of {want})")
+for r in rows:
+    if r["measured"]:
+        good = all(isinstance(r.get(k), (int, float)) for k in ("overhead_ns", "ci95_ns")) \
+            and r["repetitions"] >= 3 and r["batches"] > 0
+        line(good, f"{r['method']}: measured, {r['overhead_ns']:.0f} +- {r['ci95_ns']:.0f} ns "
+             f"over {r['repetitions']} reps, {r['batches']} batches")
+    else:
+        why = r.get("not_available", "")
+        line(len(why) > 10, f"{r['method']}: not available: {why}")
+c = [r for r in rows if r["method"] == "control"][0]
+line(abs(c["overhead_ns"]) <= c["ci95_ns"],
+     f"control (untraced vs untraced) is 0 within its 95 % CI: {c['overhead_ns']:.1f} +- {c['ci95_ns']:.1f} ns")
+line(d["emulated"] is True, "the report says the timings are emulated")
+line(d["resolution_ns"] > 0 and "CLOCK_MONOTONIC" in d["clock"], f"clock named: {d['clock']}")
+line(d["noise_floor_phases"] > 0 and d["noise_floor_sd_ns"] is not None,
+     f"noise floor: sd {d['noise_floor_sd_ns']:.1f} ns over {d['noise_floor_phases']} untraced phases")
+sys.exit(bad)
+PY
+[ $? = 0 ] || _failed=1
+done_testing

@@ -1,0 +1,65 @@
+#!/bin/sh
+# gpiolat --overhead: invariants that hold on any machine, emulated or not. More repetitions
+# than --quick where emulation is noisy (the kprobe series), rather than weaker checks.
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+
+out=$PROJ/out/tests/81-overhead
+# invariants PYTHON-CONDITIONS...: judged on the JSON in $1
+judge() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {r["method"]: r for r in d["methods"]}
+bad = 0
+def line(ok, what):
+    global bad
+    bad |= not ok
+    print(("ok - " if ok else "not ok - ") + what)
+def have(*names):
+    if any(n not in m for n in names):
+        return False  # not in this run
+    missing = [n for n in names if not m.get(n, {}).get("measured")]
+    for n in missing:
+        print(f"skip - {n}: {m.get(n, {}).get('not_available', 'not run')}")
+    return not missing
+def fig(n):
+    return f"{m[n]['overhead_ns']:.0f} +- {m[n]['ci95_ns']:.0f} ns"
+fits = d["linear_fits"]
+for s in ("events", "kprobes"):
+    f = fits[s]
+    if f["points"] >= 3 and "slope_ns" in f:
+        line(f["slope_ns"] > 0 and f["r2"] >= 0.9,
+             f"{s}: overhead grows with their number: {f['slope_ns']:.0f} ns each, R^2 {f['r2']:.3f} "
+             f"({f['points']} points; talk {f.get('talk_slope_ns')} ns)")
+if have("function", "function_graph"):
+    line(m["function_graph"]["overhead_ns"] > m["function"]["overhead_ns"],
+         f"function_graph ({fig('function_graph')}) > function ({fig('function')})")
+for n in ("event-filter", "event-trigger"):
+    if have(n):
+        line(m[n]["overhead_ns"] > 0, f"{n} costs more than the bare event: {fig(n)} on top of it")
+for h in ("tracepoint", "kprobe", "fentry"):
+    e, g = f"bpf-empty-{h}", f"bpf-gpiolat-{h}"
+    if have(e, g):
+        line(m[e]["overhead_ns"] <= m[g]["overhead_ns"],
+             f"{h}: empty BPF ({fig(e)}) <= gpiolat's program ({fig(g)})")
+if "control" in m:
+    c = m["control"]
+    line(abs(c["overhead_ns"]) <= c["ci95_ns"], f"control is 0 within its CI: {fig('control')}")
+sys.exit(bad)
+PY
+	[ $? = 0 ] || _failed=1
+}
+
+./gpiolat --overhead --json --pulses 50 --reps 6 --only 'events-*,kprobes-*' >"$out-series.json"
+eq "the series run exits 0" "$?" 0
+judge "$out-series.json"
+./gpiolat --overhead --json --pulses 50 --reps 4 \
+	--only 'event-filter,event-trigger,function,function_graph,bpf-*' >"$out-order.json"
+eq "the orderings run exits 0" "$?" 0
+judge "$out-order.json"
+# the control alone, with more repetitions: its CI is what the noise allows
+./gpiolat --overhead --json --pulses 50 --reps 10 --only control >"$out-control.json"
+eq "the control run exits 0" "$?" 0
+judge "$out-control.json"
+done_testing

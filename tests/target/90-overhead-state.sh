@@ -1,0 +1,88 @@
+#!/bin/sh
+# gpiolat --overhead leaves tracefs (and BPF) as found: after a run, after SIGINT mid-run, and
+# after SIGKILL mid-run followed by gpiolat --cleanup or by the next run.
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+
+# snapshot: every global setting --overhead may touch, and our programs and links
+snapshot() {
+	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
+		uprobe_events synthetic_events dynamic_events \
+		events/gpio/gpio_value/enable events/gpio/gpio_value/filter \
+		events/gpio/gpio_value/trigger events/toggle/enable; do
+		echo "== $f"
+		cat $T/$f
+	done
+	echo "== instances"
+	ls $T/instances
+	echo "== bpf_stats_enabled"
+	cat /proc/sys/kernel/bpf_stats_enabled
+	echo "== bpftool prog"
+	bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
+	echo "== bpftool link"
+	bpftool link show | sed -n 's/^[0-9]*: \([a-z_]*\) .*/\1/p' | sort
+	echo "== processes"
+	pgrep -l bpftrace
+}
+# same WHAT: the snapshot equals the one before, else show the difference
+same() {
+	snapshot >$tmp/after
+	if cmp -s $tmp/before $tmp/after; then
+		ok "$1: tracefs and BPF as found"
+	else
+		notok "$1: tracefs or BPF changed"
+		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
+	fi
+}
+# midrun SIGNAL: start a run, wait until function_graph is on (the top level changed), signal it
+midrun() {
+	./gpiolat --overhead --quick --only 'event-synthetic,kprobes-2,function_graph,bpftrace-delta' \
+		>$tmp/run.out 2>&1 &
+	pid=$!
+	i=0
+	while [ "$(cat $T/current_tracer)" != function_graph ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -"$1" $pid
+	wait $pid
+	rc=$?
+	while [ "$(cat $D/enable)" != 0 ]; do
+		sleep 0.1
+	done
+}
+
+tmp=$PROJ/out/tests/90-overhead
+mkdir -p $tmp
+snapshot >$tmp/before
+
+./gpiolat --overhead --quick --only 'event-*,kprobe,kprobes-1,function,function_graph,bpf-gpiolat-tracepoint,bpftrace-delta' \
+	>$tmp/run.out 2>&1
+eq "a run exits 0" "$?" 0
+same "after a run"
+
+midrun INT
+check "SIGINT mid-run: exit status not 0 ($rc), says interrupted" \
+	grep -q 'interrupted' $tmp/run.out
+same "after SIGINT mid-run"
+
+midrun KILL
+snapshot >$tmp/killed
+check "SIGKILL mid-run leaves something behind (the test is meaningful)" \
+	sh -c "! cmp -s $tmp/before $tmp/killed"
+./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+eq "gpiolat --cleanup exits 0" "$?" 0
+check "gpiolat --cleanup says it removed leftovers" grep -q 'removed the leftovers' $tmp/cleanup.out
+same "after SIGKILL mid-run and gpiolat --cleanup"
+
+midrun KILL
+./gpiolat --overhead --quick --only control >$tmp/next.out 2>&1
+eq "the next run after a SIGKILL exits 0" "$?" 0
+check "the next run says it removed the leftovers" grep -q 'removed the leftovers' $tmp/next.out
+same "after SIGKILL mid-run and the next run"
+
+./gpiolat --overhead --reps 1 >/dev/null 2>$tmp/bad.err
+eq "bad input: exit status 2" "$?" 2
+eq "bad input: one line" "$(wc -l <$tmp/bad.err)" 1
+same "after bad input"
+done_testing
