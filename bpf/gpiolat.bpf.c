@@ -21,6 +21,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "gpiolat.h"
+#include "log2.bpf.h"
 
 /* Tunables, set by the loader through skel->rodata before load. */
 /* only lines the loader put in the hists map are traced (-l); else any line, up to its size */
@@ -57,31 +58,6 @@ struct {
 
 /* the initial value of a line's histogram (too large for the BPF stack) */
 static const struct gpiolat_hist zero_hist;
-
-/* 0 for 0, else the number of significant bits (floor(log2(v)) + 1), without branches */
-static __always_inline __u64 log2_slot(__u64 v)
-{
-	__u64 x = v;
-	__u64 r, shift;
-
-	r = (x > 0xffffffffULL) << 5;
-	x >>= r;
-	shift = (x > 0xffff) << 4;
-	x >>= shift;
-	r |= shift;
-	shift = (x > 0xff) << 3;
-	x >>= shift;
-	r |= shift;
-	shift = (x > 0xf) << 2;
-	x >>= shift;
-	r |= shift;
-	shift = (x > 0x3) << 1;
-	x >>= shift;
-	r |= shift;
-	r |= (x >> 1);
-	r += (v != 0);
-	return r;
-}
 
 static __always_inline void count_drop(__u32 why)
 {

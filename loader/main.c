@@ -24,6 +24,7 @@
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
 #include "hist.h"
+#include "parse.h"
 #include "sys.h"
 #include "syscall_cost.h"
 #include "overhead.h"
@@ -34,7 +35,6 @@
 
 #define MAX_SPECS 64
 #define MAX_BATCHES 4096
-#define NSEC_PER_SEC 1000000000ULL
 #define POLL_MS 20
 #define FREE_PHASE_NS (500 * 1000000ULL) /* an untraced phase of a free-running toggler */
 #define DEFAULT_UNTRACED_MAX 2000
@@ -197,42 +197,6 @@ static void usage_error(struct argp_state *state, const char *fmt, ...)
 	env->usage_printed = true;
 }
 
-/* "10", "10s", "500ms", "2m", "250us", "100ns": a time in ns; def: the unit of a bare number */
-static int parse_time(const char *s, __u64 def, __u64 *ns)
-{
-	static const struct {
-		const char *suffix;
-		__u64 mult;
-	} units[] = { { "ns", 1 },
-		      { "us", 1000 },
-		      { "ms", 1000000 },
-		      { "s", NSEC_PER_SEC },
-		      { "m", 60 * NSEC_PER_SEC } };
-	unsigned long long v;
-	char *end;
-	__u64 mult = def;
-	size_t i;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	if (*end) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(end, units[i].suffix))
-				break;
-		if (i == sizeof(units) / sizeof(units[0]))
-			return -1;
-		mult = units[i].mult;
-	}
-	if (v == 0 || v > UINT64_MAX / mult)
-		return -1;
-	*ns = v * mult;
-	return 0;
-}
-
 /* N, or NAME:N with a non-empty NAME */
 static bool line_spec_ok(const char *s)
 {
@@ -241,21 +205,6 @@ static bool line_spec_ok(const char *s)
 	if (c == s || !*d)
 		return false;
 	return strspn(d, "0123456789") == strlen(d);
-}
-
-static int parse_count(const char *s, long long min, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
