@@ -76,8 +76,8 @@ for s in delta dt-kprobe; do
 		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
 		continue
 	fi
-	# bpftrace reports its probes attached a moment before the first run of the tracepoint's
-	# program: the first burst after boot was seen to go missing (4995 of 5000) without this
+	# when toggling began right after bpftrace reported its probes attached, the first burst
+	# after boot once went unseen (4995 of 5000 pulses; gpiolat's own runs lose none): wait
 	sleep 1
 	before=$(cat $D/edges)
 	echo "$pulses" >$D/pulses
