@@ -3,16 +3,18 @@
  * gpiolat: the syscall-latency histogram. sys_enter stores the time for the calling thread,
  * sys_exit histograms the time since then (log2 ns) in a per-CPU copy.
  *
- * One pair of programs per hook; the loader keeps the cheapest pair the kernel accepts
- * (tp_btf, then raw_tp, then the classic tracepoint; bpf_program__set_autoload), found by
- * trying to load them.
+ * One pair of programs per hook (raw_tp, tp_btf, the classic tracepoint); the loader tries
+ * them cheapest first and keeps the first the verifier accepts (bpf_program__set_autoload):
+ * raw_tp with the start in task storage first, as it costs what tp_btf costs per run and libbpf
+ * needs no vmlinux BTF for it (no CO-RE relocation here, no attach by BTF name).
  *
- * Hot path (docs/syscall-cost.md has the figures): the start is kept in place in an LRU hash
- * keyed by thread id, pre-sized, never deleted on exit (zeroed instead): a lookup per event,
- * an insert only on a thread's first syscall. The histogram is a per-CPU array (the lookup is
- * inlined by the verifier on x86_64 and arm64). The only helpers: the thread id and the clock.
- * naive (rodata, for the before/after figures) does what a bpftrace script does instead:
- * update on enter, lookup and delete on exit.
+ * Hot path (docs/syscall-cost.md has the figures), per syscall: two clock reads, the start
+ * found twice in the task's local storage (bpf_get_current_task_btf(), a pointer passed on,
+ * never read), one per-CPU array lookup, a branch-free log2 and two adds. Where task storage
+ * does not load (task_storage = 0): an LRU hash keyed by thread id, pre-sized, updated in
+ * place and zeroed instead of deleted. naive (rodata, for the before/after figures) does what
+ * a bpftrace script does instead: update on enter, lookup and delete on exit. Every rodata
+ * switch is a constant to the verifier, which drops the branches not taken.
  *
  * Portability: no division and no atomic instructions (the 32-bit arm JIT rejects both);
  * every counter is per CPU and summed by the loader.
@@ -25,13 +27,13 @@
 
 /* set by the loader through skel->rodata before load */
 const volatile __u8 naive = 0;
-/* tp_btf only: keep the start in task-local storage (no hash, no thread-id helper) */
+/* keep the start in task-local storage (no hash, no thread-id helper) */
 const volatile __u8 task_storage = 0;
 
 /* opaque: only its pointer is passed on (bpf_get_current_task_btf() is BTF-typed) */
 struct task_struct;
 
-/* the start per task, tp_btf: the loader creates this map only for that hook */
+/* the start per task (created only when task_storage is set) */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -39,7 +41,8 @@ struct {
 	__type(value, __u64);
 } sc_task_starts SEC(".maps");
 
-/* thread id -> time of its current syscall's entry (ns; 0: none) */
+/* thread id -> time of its current syscall's entry (ns; 0: none); created only without
+ * task storage */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, SC_MAX_THREADS);
@@ -54,12 +57,34 @@ struct {
 	__type(value, struct sc_hist);
 } sc_hists SEC(".maps");
 
-static __always_inline int sc_enter(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 now = bpf_ktime_get_ns();
-	__u64 *start;
+/*
+ * How much of the histogram runs: everything, or (only to measure what the parts cost, in
+ * programs of their own) the clock reads alone, or the clock reads and the start kept. A
+ * constant at compile time: no trace of it in the histogram's programs.
+ */
+#define SC_STAGE_CLOCK 1
+#define SC_STAGE_START 2
+#define SC_STAGE_FULL 3
 
+static __always_inline int sc_enter(const int stage)
+{
+	__u64 now, *start;
+	__u32 tid;
+
+	if (stage == SC_STAGE_CLOCK) {
+		bpf_ktime_get_ns();
+		return 0;
+	}
+	if (task_storage) {
+		start = bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0,
+					     BPF_LOCAL_STORAGE_GET_F_CREATE);
+		/* the clock last: the lookup is not part of the syscall's time */
+		if (start)
+			*start = bpf_ktime_get_ns();
+		return 0;
+	}
+	tid = (__u32)bpf_get_current_pid_tgid();
+	now = bpf_ktime_get_ns();
 	if (!naive) {
 		start = bpf_map_lookup_elem(&sc_starts, &tid);
 		if (start) {
@@ -71,13 +96,27 @@ static __always_inline int sc_enter(void)
 	return 0;
 }
 
-/* histogram the time since *start (0: none) */
-static __always_inline int sc_record(__u64 *start, __u64 now, __u32 tid)
+static __always_inline int sc_exit(const int stage)
 {
-	__u32 zero = 0;
+	/* the clock first: the lookups are not part of the syscall's time */
+	__u64 now = bpf_ktime_get_ns();
+	__u64 *start, delta, slot;
+	__u32 tid = 0, zero = 0;
 	struct sc_hist *h;
-	__u64 delta, slot;
 
+	if (stage == SC_STAGE_CLOCK)
+		return 0;
+	if (task_storage) {
+		start = bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0, 0);
+	} else {
+		tid = (__u32)bpf_get_current_pid_tgid();
+		start = bpf_map_lookup_elem(&sc_starts, &tid);
+	}
+	if (stage == SC_STAGE_START) {
+		if (start)
+			*start = 0;
+		return 0;
+	}
 	h = bpf_map_lookup_elem(&sc_hists, &zero);
 	if (!h)
 		return 0;
@@ -89,8 +128,7 @@ static __always_inline int sc_record(__u64 *start, __u64 now, __u32 tid)
 	if (naive)
 		bpf_map_delete_elem(&sc_starts, &tid);
 	else
-		*start = 0;
-	h->count++;
+		*start = 0; /* an exit without an entry (a missed run) stays unmatched */
 	h->sum_ns += delta;
 	slot = log2_slot(delta);
 	/* the bound checked on the register that indexes (barrier_var: clang must not copy it) */
@@ -101,61 +139,63 @@ static __always_inline int sc_record(__u64 *start, __u64 now, __u32 tid)
 	return 0;
 }
 
-static __always_inline int sc_exit(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 now = bpf_ktime_get_ns();
-
-	return sc_record(bpf_map_lookup_elem(&sc_starts, &tid), now, tid);
-}
-
-SEC("tp_btf/sys_enter")
-int sc_btf_enter(void *ctx)
-{
-	__u64 *start;
-
-	if (!task_storage)
-		return sc_enter();
-	start = bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0,
-				     BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (start)
-		*start = bpf_ktime_get_ns();
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int sc_btf_exit(void *ctx)
-{
-	__u64 now = bpf_ktime_get_ns();
-
-	if (!task_storage)
-		return sc_exit();
-	return sc_record(bpf_task_storage_get(&sc_task_starts, bpf_get_current_task_btf(), 0, 0),
-			 now, 0);
-}
-
 SEC("raw_tp/sys_enter")
 int sc_raw_enter(void *ctx)
 {
-	return sc_enter();
+	return sc_enter(SC_STAGE_FULL);
 }
 
 SEC("raw_tp/sys_exit")
 int sc_raw_exit(void *ctx)
 {
-	return sc_exit();
+	return sc_exit(SC_STAGE_FULL);
+}
+
+SEC("tp_btf/sys_enter")
+int sc_btf_enter(void *ctx)
+{
+	return sc_enter(SC_STAGE_FULL);
+}
+
+SEC("tp_btf/sys_exit")
+int sc_btf_exit(void *ctx)
+{
+	return sc_exit(SC_STAGE_FULL);
 }
 
 SEC("tp/raw_syscalls/sys_enter")
 int sc_tp_enter(void *ctx)
 {
-	return sc_enter();
+	return sc_enter(SC_STAGE_FULL);
 }
 
 SEC("tp/raw_syscalls/sys_exit")
 int sc_tp_exit(void *ctx)
 {
-	return sc_exit();
+	return sc_exit(SC_STAGE_FULL);
+}
+
+/*
+ * The cost breakdown (gpiolat --syscall-cost -m bpf-hist-clock, -m bpf-hist-start): the
+ * histogram's parts on raw_tp, loaded only for it; bpf-hist-start pairs sc_raw_enter with
+ * sc_start_exit.
+ */
+SEC("raw_tp/sys_enter")
+int sc_clock_enter(void *ctx)
+{
+	return sc_enter(SC_STAGE_CLOCK);
+}
+
+SEC("raw_tp/sys_exit")
+int sc_clock_exit(void *ctx)
+{
+	return sc_exit(SC_STAGE_CLOCK);
+}
+
+SEC("raw_tp/sys_exit")
+int sc_start_exit(void *ctx)
+{
+	return sc_exit(SC_STAGE_START);
 }
 
 char LICENSE[] SEC("license") = "GPL";

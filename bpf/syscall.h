@@ -11,9 +11,11 @@
 /* threads whose syscall start is kept at a time (LRU: the least recent goes first) */
 #define SC_MAX_THREADS 16384
 
-/* one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, one element), summed by the loader */
+/*
+ * one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, one element), summed by the loader; the count
+ * of syscalls histogrammed is the sum of the slots (one add less per event)
+ */
 struct sc_hist {
-	__u64 count; /* syscalls histogrammed: an exit with a stored start */
 	__u64 sum_ns;
 	__u64 unmatched; /* exits with no stored start (the thread entered before attach) */
 	__u64 slots[SC_LOG2_SLOTS];

@@ -98,13 +98,22 @@ enum hook {
 
 static const char *const hook_names[HOOK_MAX] = { "tp_btf", "raw_tp", "tp" };
 
+/* K_BPF_HIST: what of the histogram program runs */
+enum hist_variant {
+	HV_FULL, /* gpiolat's histogram */
+	HV_NAIVE, /* the start kept as bpftrace keeps it: update on enter, lookup+delete on exit */
+	HV_CLOCK, /* only the two clock reads (the cost breakdown) */
+	HV_START, /* the clock reads and the start kept, no histogram (the cost breakdown) */
+};
+
 struct method {
 	const char *name;
 	enum kind kind;
-	int arg; /* the hook of K_BPF_*; 1 for the naive histogram */
+	int arg; /* the hook of K_BPF_EMPTY; the hist_variant of K_BPF_HIST */
 	bool extra; /* only when asked for with -m */
 	const char *what;
 	const char *ref; /* the notebook's row for it, or NULL */
+	int hook; /* K_BPF_HIST: this hook only (HOOK_x + 1); 0: --hook, or the cheapest */
 };
 
 static const struct method methods[] = {
@@ -119,10 +128,16 @@ static const struct method methods[] = {
 	  "empty BPF program, raw_tp/sys_enter+sys_exit", NULL },
 	{ "bpf-empty-tp-btf", K_BPF_EMPTY, HOOK_BTF, false,
 	  "empty BPF program, tp_btf/sys_enter+sys_exit", NULL },
-	{ "bpf-hist", K_BPF_HIST, 0, false,
+	{ "bpf-hist", K_BPF_HIST, HV_FULL, false,
 	  "gpiolat's syscall-latency histogram (cheapest hook found)", NULL },
-	{ "bpf-hist-naive", K_BPF_HIST, 1, true,
+	{ "bpf-hist-naive", K_BPF_HIST, HV_NAIVE, true,
 	  "the same, start kept as bpftrace does (update/delete)", NULL },
+	{ "bpf-hist-tp-btf", K_BPF_HIST, HV_FULL, true, "the same on tp_btf", NULL,
+	  HOOK_BTF + 1 },
+	{ "bpf-hist-clock", K_BPF_HIST, HV_CLOCK, true,
+	  "the histogram's part: the two clock reads only", NULL },
+	{ "bpf-hist-start", K_BPF_HIST, HV_START, true,
+	  "the histogram's part: clock reads and the start kept, no histogram", NULL },
 	{ "kprobe-event", K_KPROBE_EVENT, 0, false,
 	  "tracefs kprobe events on the syscalls' kernel functions", "kprobe-event" },
 	{ "bpf-kprobe", K_BPF_KPROBE, 0, false,
@@ -165,6 +180,7 @@ struct result {
 	bool done;
 	char why[WHY_SIZE + 32]; /* "not available: ..." when !done */
 	const char *hook; /* the hook kept (bpf-hist) */
+	const char *start; /* where the histogram keeps the start (bpf-hist) */
 	struct stat_acc rounds; /* per round: method mean - baseline mean, ns per syscall */
 	double *added; /* per method batch, ns per syscall; sorted */
 	int nadded;
@@ -189,6 +205,7 @@ struct state {
 	char tool_out[64]; /* its output file */
 	struct empty_bpf *empty;
 	struct syscall_bpf *hist;
+	struct bpf_program *hist_progs[2]; /* the pair loaded: sys_enter, sys_exit */
 	struct bpf_link *links[MAX_LINKS];
 	int nlinks;
 	int stats_fd;
@@ -864,7 +881,9 @@ static int empty_attach(struct state *s, enum hook h, char *why, size_t size)
 	return 0;
 }
 
-static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum hook h, int exit_)
+/* the programs of variant v on hook h: enter (exit_ 0) or exit (exit_ 1) */
+static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum hist_variant v, enum hook h,
+				     int exit_)
 {
 	struct bpf_program *p[HOOK_MAX][2] = {
 		{ skel->progs.sc_btf_enter, skel->progs.sc_btf_exit },
@@ -872,54 +891,94 @@ static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum hook h, int 
 		{ skel->progs.sc_tp_enter, skel->progs.sc_tp_exit },
 	};
 
+	/* the cost breakdown's parts: raw_tp only */
+	if (v == HV_CLOCK)
+		return exit_ ? skel->progs.sc_clock_exit : skel->progs.sc_clock_enter;
+	if (v == HV_START)
+		return exit_ ? skel->progs.sc_start_exit : skel->progs.sc_raw_enter;
 	return p[h][exit_];
 }
 
-/* the histogram programs on the cheapest hook that loads: tp_btf, raw_tp, tp */
-static int hist_setup(struct state *s, bool naive, int only, enum hook *hook, char *why,
-		      size_t size)
-{
-	char buf[96], tried[3 * 120] = "";
-	size_t len = 0;
-	int h, i, err;
+/*
+ * The histogram's hook and where it keeps the start, cheapest first, each tried by loading it
+ * (the verifier decides, never the kernel version). raw_tp and tp_btf cost the same per run;
+ * raw_tp comes first because libbpf then needs no vmlinux BTF (tp_btf attaches by BTF name:
+ * libbpf parses the kernel's whole BTF, some 5 MiB, about 11 MiB of peak RSS). Task storage
+ * (bpf_get_current_task_btf(), bpf_task_storage_get()) beats the LRU hash by about 35 ns a
+ * run; kernels before 5.11 have no task storage, hence the hash.
+ */
+static const struct {
+	enum hook hook;
+	bool task_storage;
+} hist_choices[] = {
+	{ HOOK_RAW, true }, { HOOK_BTF, true }, { HOOK_RAW, false },
+	{ HOOK_TP, true },  { HOOK_TP, false },
+};
 
-	for (h = 0; h < HOOK_MAX; h++) {
-		if (only >= 0 && h != only)
+static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete" };
+
+/*
+ * the histogram programs (variant v) on the first of hist_choices that loads, on hook only
+ * if only >= 0; *start: where it keeps the start. GPIOLAT_SC_LRU=1 (a diagnostic): no task
+ * storage.
+ */
+static int hist_setup(struct state *s, enum hist_variant v, int only, enum hook *hook,
+		      const char **start, char *why, size_t size)
+{
+	char buf[96], tried[5 * 120] = "";
+	struct bpf_program *p;
+	size_t len = 0;
+	int c, h, err;
+	bool ts;
+
+	for (c = 0; c < (int)(sizeof(hist_choices) / sizeof(hist_choices[0])); c++) {
+		h = hist_choices[c].hook;
+		ts = hist_choices[c].task_storage;
+		if ((only >= 0 && h != only) ||
+		    (ts && (v == HV_NAIVE || getenv("GPIOLAT_SC_LRU"))) ||
+		    ((v == HV_CLOCK || v == HV_START) && h != HOOK_RAW))
 			continue;
 		s->hist = syscall_bpf__open();
 		if (!s->hist) {
 			snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
 			return -1;
 		}
-		for (i = 0; i < HOOK_MAX; i++) {
-			bpf_program__set_autoload(hist_prog(s->hist, i, 0), i == h);
-			bpf_program__set_autoload(hist_prog(s->hist, i, 1), i == h);
-		}
-		s->hist->rodata->naive = naive;
-		/* tp_btf: the start in task storage; elsewhere (and naive) in the LRU hash */
-		s->hist->rodata->task_storage =
-			h == HOOK_BTF && !naive && !getenv("GPIOLAT_SC_LRU");
-		bpf_map__set_autocreate(s->hist->maps.sc_task_starts, h == HOOK_BTF);
+		bpf_object__for_each_program(p, s->hist->obj)
+			bpf_program__set_autoload(p, false);
+		bpf_program__set_autoload(hist_prog(s->hist, v, h, 0), true);
+		bpf_program__set_autoload(hist_prog(s->hist, v, h, 1), true);
+		s->hist->rodata->naive = v == HV_NAIVE;
+		s->hist->rodata->task_storage = ts;
+		/* only the start's map in use is created (the LRU hash is pre-allocated) */
+		bpf_map__set_autocreate(s->hist->maps.sc_task_starts, ts);
+		bpf_map__set_autocreate(s->hist->maps.sc_starts, !ts);
 		err = syscall_bpf__load(s->hist);
 		if (!err) {
+			s->hist_progs[0] = hist_prog(s->hist, v, h, 0);
+			s->hist_progs[1] = hist_prog(s->hist, v, h, 1);
 			*hook = h;
+			*start = v == HV_CLOCK ? "none (clock reads only)" :
+						 start_names[v == HV_NAIVE ? 2 : ts];
 			return 0;
 		}
-		len += snprintf(tried + len, sizeof(tried) - len, "%s%s: %s", len ? "; " : "",
-				hook_names[h], errstr(err, buf, sizeof(buf)));
+		len += snprintf(tried + len, sizeof(tried) - len, "%s%s with the %s: %s",
+				len ? "; " : "", hook_names[h], start_names[ts],
+				errstr(err, buf, sizeof(buf)));
 		syscall_bpf__destroy(s->hist);
 		s->hist = NULL;
+		if (len >= sizeof(tried))
+			len = sizeof(tried) - 1;
 	}
 	snprintf(why, size, "no hook loads the histogram programs (%s)", tried);
 	return -1;
 }
 
-static int hist_attach(struct state *s, enum hook h, char *why, size_t size)
+static int hist_attach(struct state *s, char *why, size_t size)
 {
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		struct bpf_program *p = hist_prog(s->hist, h, i);
+		struct bpf_program *p = s->hist_progs[i];
 
 		if (link_add(s, bpf_program__attach(p), bpf_program__section_name(p), why, size))
 			return -1;
@@ -981,7 +1040,8 @@ static int method_setup(struct state *s, const struct env *env, const struct met
 		*hook = m->arg;
 		return empty_setup(s, m->arg, why, size);
 	case K_BPF_HIST:
-		if (hist_setup(s, m->arg, env->hook, hook, why, size))
+		if (hist_setup(s, m->arg, m->hook ? m->hook - 1 : env->hook, hook, &r->start, why,
+			       size))
 			return -1;
 		r->hook = hook_names[*hook];
 		return 0;
@@ -1057,7 +1117,7 @@ static int method_attach(struct state *s, const struct env *env, const struct me
 	case K_BPF_EMPTY:
 		return empty_attach(s, hook, why, size);
 	case K_BPF_HIST:
-		return hist_attach(s, hook, why, size);
+		return hist_attach(s, why, size);
 	case K_KPROBE_EVENT:
 	case K_UPROBE_EVENT:
 		return events_on(s, PROBE_GROUP, NULL, why, size);
@@ -1350,9 +1410,12 @@ static void print_text(const struct env *env, struct result *res, const struct s
 		if (methods[i].ref &&
 		    !baseline_find(notebook_csv, methods[i].ref, "overhead", &v, NULL, NULL, 0))
 			snprintf(f, sizeof(f), "+%.0f", v);
-		printf("%-19s %9s %9s %9s %9s %9s %7d %18s %8s  %s%s%s\n", methods[i].name, a, b, c,
+		printf("%-19s %9s %9s %9s %9s %9s %7d %18s %8s  %s%s%s", methods[i].name, a, b, c,
 		       d, e, r->nadded, bpf, f[0] ? f : "-", methods[i].what,
 		       r->hook ? ", hook " : "", r->hook ? r->hook : "");
+		if (r->start)
+			printf(", start in %s", r->start);
+		printf("\n");
 	}
 	printf("\nmean: of the per-round differences (traced run - mean of the untraced runs "
 	       "before and after; a run's figure is the median of its batches), 95%% CI: Student "
@@ -1447,6 +1510,8 @@ static void print_json(const struct env *env, struct result *res, const struct s
 		json_object_object_add(m, "reason",
 				       r->done ? NULL : json_object_new_string(r->why));
 		json_object_object_add(m, "hook", r->hook ? json_object_new_string(r->hook) : NULL);
+		json_object_object_add(m, "start",
+				       r->start ? json_object_new_string(r->start) : NULL);
 		ad = NULL;
 		if (r->done) {
 			ad = json_object_new_object();
@@ -1513,8 +1578,9 @@ static const char sc_doc[] =
 	"  gpiolat --empty-raw-tp toggle_bench -d 10s  an empty BPF program on a raw tracepoint\n"
 	"\n"
 	"Methods: control syscall-events raw-syscalls-event bpf-empty-tp bpf-empty-raw-tp "
-	"bpf-empty-tp-btf bpf-hist bpf-hist-naive kprobe-event bpf-kprobe uprobe-event bpf-uprobe "
-	"strace perf-trace bpftrace (default: all but bpf-hist-naive).\n"
+	"bpf-empty-tp-btf bpf-hist kprobe-event bpf-kprobe uprobe-event bpf-uprobe strace perf-trace "
+	"bpftrace (the default: all of these); only with -m: bpf-hist-naive bpf-hist-tp-btf "
+	"bpf-hist-clock bpf-hist-start.\n"
 	"\n"
 	"EXIT STATUS: 0 done, 1 error, 2 bad usage.\n"
 	"\n"
@@ -1547,7 +1613,7 @@ static const struct argp_option sc_opts[] = {
 	{ "bpftrace-script", O_SCRIPT, "FILE", 0,
 	  "the bpftrace method's script (default: ply/syscall-hist.bt of the project)", 2 },
 	{ "hook", O_HOOK, "HOOK", 0,
-	  "the histogram's hook: tp_btf, raw_tp or tp (default: the first of these that loads)",
+	  "the histogram's hook: raw_tp, tp_btf or tp (default: the cheapest that loads)",
 	  2 },
 	{ "duration", 'd', "TIME", 0, "--syscall-hist, --empty-raw-tp: how long (N[ns|us|ms|s|m])",
 	  3 },
@@ -1832,11 +1898,13 @@ static int hist_read(struct state *s, struct gpiolat_hist *out, __u64 *unmatched
 	memset(out, 0, sizeof(*out));
 	*unmatched = 0;
 	for (c = 0; c < ncpus; c++) {
-		out->pairs += h[c].count;
 		out->sum_ns += h[c].sum_ns;
 		*unmatched += h[c].unmatched;
-		for (i = 0; i < SC_LOG2_SLOTS && i < GPIOLAT_LOG2_SLOTS; i++)
+		/* the count is the sum of the slots (the program keeps no count of its own) */
+		for (i = 0; i < SC_LOG2_SLOTS && i < GPIOLAT_LOG2_SLOTS; i++) {
 			out->log2[i] += h[c].slots[i];
+			out->pairs += h[c].slots[i];
+		}
 	}
 	free(h);
 	return 0;
@@ -1859,7 +1927,7 @@ static long peak_rss_kib(void)
 }
 
 static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u64 unmatched,
-		       enum hook hook, __u64 since_start_ns, double span_s)
+		       enum hook hook, const char *start, __u64 since_start_ns, double span_s)
 {
 	struct bucket b[GPIOLAT_LOG2_SLOTS];
 	struct json_object *o, *a, *x;
@@ -1872,6 +1940,7 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 		json_object_object_add(o, "tool", json_object_new_string("gpiolat"));
 		json_object_object_add(o, "mode", json_object_new_string("syscall-hist"));
 		json_object_object_add(o, "hook", json_object_new_string(hook_names[hook]));
+		json_object_object_add(o, "start", json_object_new_string(start));
 		json_object_object_add(o, "span_s", json_object_new_double(span_s));
 		json_object_object_add(o, "count", json_object_new_uint64(h->pairs));
 		json_object_object_add(o, "unmatched", json_object_new_uint64(unmatched));
@@ -1898,9 +1967,9 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	} else {
-		printf("syscall latency, all threads (%s/sys_enter -> sys_exit), log2 buckets, "
-		       "%.3f s\n",
-		       hook_names[hook], span_s);
+		printf("syscall latency, all threads (%s/sys_enter -> sys_exit, start in %s), log2 "
+		       "buckets, %.3f s\n",
+		       hook_names[hook], start, span_s);
 		print_buckets(stdout, b, n, UNIT_NS);
 		printf("syscalls: count %llu, mean %s, p50 %s, p90 %s, p99 %s (bucket "
 		       "estimates); %llu exits without a stored entry; %.1f ms after start; peak RSS "
@@ -1919,6 +1988,7 @@ static int run_hist(struct state *s, const struct env *env, __u64 t_start)
 	struct gpiolat_hist *h = calloc(1, sizeof(*h)), *prev = calloc(1, sizeof(*prev));
 	struct gpiolat_hist *d = calloc(1, sizeof(*d));
 	__u64 t0, now, deadline, next, um, um_prev = 0;
+	const char *start;
 	enum hook hook;
 	char why[WHY_SIZE];
 	int err = EXIT_ERROR;
@@ -1927,8 +1997,8 @@ static int run_hist(struct state *s, const struct env *env, __u64 t_start)
 		fprintf(stderr, "gpiolat: out of memory\n");
 		goto out;
 	}
-	if (hist_setup(s, false, env->hook, &hook, why, sizeof(why)) ||
-	    hist_attach(s, hook, why, sizeof(why))) {
+	if (hist_setup(s, HV_FULL, env->hook, &hook, &start, why, sizeof(why)) ||
+	    hist_attach(s, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto out;
 	}
@@ -1945,7 +2015,7 @@ static int run_hist(struct state *s, const struct env *env, __u64 t_start)
 		if (next && now >= next) {
 			if (!hist_read(s, h, &um)) {
 				hist_delta(d, h, prev);
-				hist_print(env, d, um - um_prev, hook, mono_ns() - t_start,
+				hist_print(env, d, um - um_prev, hook, start, mono_ns() - t_start,
 					   env->interval_ns / 1e9);
 				*prev = *h;
 				um_prev = um;
@@ -1961,7 +2031,7 @@ static int run_hist(struct state *s, const struct env *env, __u64 t_start)
 	}
 	if (env->interval_ns)
 		printf(env->json ? "" : "--- totals\n");
-	hist_print(env, h, um, hook, mono_ns() - t_start, (mono_ns() - t0) / 1e9);
+	hist_print(env, h, um, hook, start, mono_ns() - t_start, (mono_ns() - t0) / 1e9);
 	err = EXIT_OK;
 out:
 	free(h);
