@@ -41,7 +41,8 @@ LOADER_LIBS := libbpf libtracefs json-c
 CFLAGS_LOADER = $(shell $(PKG_CONFIG) --cflags $(LOADER_LIBS))
 LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_LIBS)) -lm
 ifeq ($(STATIC),1)
-LDFLAGS += -static
+# what a user would ship (make bench measures it): static, stripped at link
+LDFLAGS += -static -s
 endif
 
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ibpf -I$(BUILD) \
