@@ -957,8 +957,8 @@ static int hist_setup(struct state *s, enum hist_variant v, int only, enum hook 
 			s->hist_progs[0] = hist_prog(s->hist, v, h, 0);
 			s->hist_progs[1] = hist_prog(s->hist, v, h, 1);
 			*hook = h;
-			*start = v == HV_CLOCK ? "none (clock reads only)" :
-						 start_names[v == HV_NAIVE ? 2 : ts];
+			/* the clock reads alone keep no start */
+			*start = v == HV_CLOCK ? NULL : start_names[v == HV_NAIVE ? 2 : ts];
 			return 0;
 		}
 		len += snprintf(tried + len, sizeof(tried) - len, "%s%s with the %s: %s",
