@@ -16,6 +16,10 @@
  *
  * toggle_ioctl_v2_once() (and its libgpiod and sysfs siblings) do one pulse each; they are
  * global and never inlined or cloned so that uprobes can attach to them by name.
+ *
+ * --trace-marker writes one line to trace_marker before each set (the talk's trace_write()).
+ * --control is for gpiolat --overhead: the line stays requested and runs of pulses are asked for
+ * on stdin, each answered with the per-batch figures on one line (docs/overhead.md).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -34,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/types.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +47,8 @@
 #define CONSUMER "utoggle"
 #define SYSFS_GPIO "/sys/class/gpio"
 #define NSEC_PER_SEC 1000000000LL
+#define TRACE_MARKER "/sys/kernel/tracing/trace_marker"
+#define MARK "utoggle: set\n"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A probe target: a real, global symbol that every pulse goes through. */
@@ -63,6 +70,8 @@ struct opts {
 	long long count; /* pulses; 0: no limit */
 	long long duration_ns; /* 0: no limit */
 	int prio; /* SCHED_FIFO priority; 0: leave the policy alone */
+	const char *marker; /* trace_marker file, or NULL */
+	bool control; /* runs asked for on stdin */
 };
 
 struct chip {
@@ -88,6 +97,9 @@ struct stats {
 };
 
 static volatile sig_atomic_t stop;
+/* trace_marker: open when asked for; written before each set while marking */
+static int marker_fd = -1;
+static bool marking;
 
 static void on_signal(int sig)
 {
@@ -116,6 +128,13 @@ static void usage(FILE *f)
 		"  -d, --duration=TIME   run for TIME, then exit; TIME is a number with an optional unit\n"
 		"                        ms, s (default), m or h\n"
 		"  -p, --priority=PRIO   run as SCHED_FIFO with priority PRIO (1 to 99)\n"
+		"  -M, --trace-marker[=FILE]  write a line to FILE before each set (the talk's\n"
+		"                        trace_write(); default " TRACE_MARKER ")\n"
+		"      --control         for gpiolat --overhead: print 'ready pid=P exe=PATH probe=FUNC\n"
+		"                        offset=0xOFF' once the line is requested, then read commands\n"
+		"                        on stdin: 'run N' (N pulses; 'run N marker': with the markers\n"
+		"                        of -M) answered with 'phase pulses=N batches=B\n"
+		"                        ns_per_set=X,Y,...' (one figure a batch), until EOF or 'quit'\n"
 		"  -h, --help            show this help and exit\n"
 		"\n"
 		"Exit status: 0 when done, 1 on a run-time error (chip, line, permission), 2 on bad\n"
@@ -183,13 +202,15 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{ "count", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "priority", required_argument, NULL, 'p' },
+		{ "trace-marker", optional_argument, NULL, 'M' },
+		{ "control", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "m:g:l:b:i:Cc:d:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:g:l:b:i:Cc:d:p:M::h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			for (v = 0; v < ARRAY_SIZE(mode_names); v++)
@@ -236,6 +257,14 @@ static void parse_args(int argc, char **argv, struct opts *o)
 				bad_usage("priority", optarg, "a SCHED_FIFO priority 1 to 99");
 			o->prio = v;
 			break;
+		case 'M':
+			if (optarg && !*optarg)
+				bad_usage("trace-marker", optarg, "a file");
+			o->marker = optarg ? optarg : TRACE_MARKER;
+			break;
+		case 'K':
+			o->control = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -246,6 +275,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, PROG ": unexpected argument '%s' (see --help)\n", argv[optind]);
+		exit(2);
+	}
+	if (o->control && (o->count || o->duration_ns)) {
+		fprintf(stderr, PROG ": --control excludes -c and -d (see --help)\n");
 		exit(2);
 	}
 }
@@ -517,6 +550,13 @@ static void toggler_release(struct toggler *t)
 		close(t->chip_fd);
 }
 
+/* the talk's trace_write(): one line to trace_marker, before a set */
+static inline void mark(void)
+{
+	if (marking && write(marker_fd, MARK, sizeof(MARK) - 1) < 0)
+		marking = false;
+}
+
 /*
  * One pulse with the chardev v2 uAPI: set 1, then set 0. (The talk's version sets 0, then 1;
  * here a pulse is the high phase, as in the toggle module, so a pulse ends with the line low.)
@@ -528,6 +568,7 @@ __probe_target int toggle_ioctl_v2_once(int fd)
 
 	for (i = 1; i >= 0; i--) {
 		val.bits = i;
+		mark();
 		if (ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &val) < 0)
 			return -errno;
 	}
@@ -537,7 +578,11 @@ __probe_target int toggle_ioctl_v2_once(int fd)
 /* One pulse with libgpiod 1.6 */
 __probe_target int toggle_libgpiod_once(struct gpiod_line *line)
 {
-	if (gpiod_line_set_value(line, 1) < 0 || gpiod_line_set_value(line, 0) < 0)
+	mark();
+	if (gpiod_line_set_value(line, 1) < 0)
+		return -errno;
+	mark();
+	if (gpiod_line_set_value(line, 0) < 0)
 		return -errno;
 	return 0;
 }
@@ -545,7 +590,11 @@ __probe_target int toggle_libgpiod_once(struct gpiod_line *line)
 /* One pulse through sysfs: FD is the open value file */
 __probe_target int toggle_sysfs_once(int fd)
 {
-	if (pwrite(fd, "1", 1, 0) != 1 || pwrite(fd, "0", 1, 0) != 1)
+	mark();
+	if (pwrite(fd, "1", 1, 0) != 1)
+		return -errno;
+	mark();
+	if (pwrite(fd, "0", 1, 0) != 1)
 		return -errno;
 	return 0;
 }
@@ -591,11 +640,22 @@ static void stats_add(struct stats *s, double x)
 	s->m2 += d * (x - s->mean);
 }
 
-/* run: batches until the count, the duration or a signal; 0 or -errno of the failed set */
-static int run(struct toggler *t, const struct opts *o, struct stats *s, long long *elapsed)
+/* the per-batch samples of one run (--control), ns per set */
+struct samples {
+	double *v;
+	long n, max;
+};
+
+/*
+ * run: batches until COUNT pulses (0: no limit), the duration or a signal; each batch's sample
+ * into s and, when given, into sm; 0 or -errno of the failed set
+ */
+static int run(struct toggler *t, const struct opts *o, long long count, struct stats *s,
+	       struct samples *sm, long long *elapsed)
 {
 	struct timespec t0, t1, start;
-	long long deadline;
+	long long deadline, done = 0;
+	double x;
 	long n;
 	int ret = 0;
 
@@ -604,16 +664,20 @@ static int run(struct toggler *t, const struct opts *o, struct stats *s, long lo
 	t1 = start;
 	while (!stop) {
 		n = o->burst;
-		if (o->count && o->count - s->pulses < n)
-			n = o->count - s->pulses;
+		if (count && count - done < n)
+			n = count - done;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = batch(t, n);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (ret)
 			break;
-		stats_add(s, (double)(ts_ns(&t1) - ts_ns(&t0)) / (2 * n));
+		x = (double)(ts_ns(&t1) - ts_ns(&t0)) / (2 * n);
+		stats_add(s, x);
+		if (sm && sm->n < sm->max)
+			sm->v[sm->n++] = x;
 		s->pulses += n;
-		if (o->count && s->pulses >= o->count)
+		done += n;
+		if (count && done >= count)
 			break;
 		if (deadline && ts_ns(&t1) >= deadline)
 			break;
@@ -621,6 +685,88 @@ static int run(struct toggler *t, const struct opts *o, struct stats *s, long lo
 			usleep(o->interval_us);
 	}
 	*elapsed = ts_ns(&t1) - ts_ns(&start);
+	return ret;
+}
+
+/* the file offset of a function of ours in our executable, from /proc/self/maps; 0 if unknown */
+static unsigned long probe_offset(void *fn, const char *exe)
+{
+	unsigned long addr = (unsigned long)fn, lo, hi, off, found = 0;
+	char line[PATH_MAX + 128], path[PATH_MAX];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095s", &lo, &hi, &off, path) < 3)
+			continue;
+		if (addr >= lo && addr < hi && !strcmp(path, exe)) {
+			found = addr - lo + off;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * control: 'run N [marker]' on stdin, one answer line each on stdout, until EOF, 'quit' or a
+ * signal; 0 or -errno of a failed set
+ */
+static int control(struct toggler *t, const struct opts *o, struct stats *s, long long *elapsed)
+{
+	static const char *const probes[] = { "toggle_ioctl_v2_once", "toggle_libgpiod_once",
+					      "toggle_sysfs_once" };
+	void *const fns[] = { (void *)toggle_ioctl_v2_once, (void *)toggle_libgpiod_once,
+			      (void *)toggle_sysfs_once };
+	struct samples sm = {};
+	char exe[PATH_MAX], word[16], extra[16], *cmd = NULL;
+	size_t cap = 0;
+	long long n, e;
+	ssize_t len;
+	long i;
+	int ret = 0, k;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	printf("ready pid=%d exe=%s probe=%s offset=0x%lx\n", getpid(), exe, probes[t->mode],
+	       probe_offset(fns[t->mode], exe));
+	fflush(stdout);
+	*elapsed = 0;
+	while (!stop && !ret && (len = getline(&cmd, &cap, stdin)) > 0) {
+		k = sscanf(cmd, "%15s %lld %15s", word, &n, extra);
+		if (k == 1 && !strcmp(word, "quit"))
+			break;
+		if (k < 2 || strcmp(word, "run") || n < 1 || n > 10000000 ||
+		    (k == 3 && strcmp(extra, "marker")) || (k == 3 && marker_fd < 0)) {
+			cmd[strcspn(cmd, "\n")] = '\0';
+			printf("error bad command '%s': want 'run N', 'run N marker' (with -M) or "
+			       "'quit'\n",
+			       cmd);
+			fflush(stdout);
+			continue;
+		}
+		sm.max = n / o->burst + 1;
+		free(sm.v);
+		sm.v = calloc(sm.max, sizeof(*sm.v));
+		if (!sm.v) {
+			ret = -ENOMEM;
+			break;
+		}
+		sm.n = 0;
+		marking = k == 3;
+		ret = run(t, o, n, s, &sm, &e);
+		marking = false;
+		*elapsed += e;
+		printf("phase pulses=%lld batches=%ld ns_per_set=", n, sm.n);
+		for (i = 0; i < sm.n; i++)
+			printf("%s%.1f", i ? "," : "", sm.v[i]);
+		printf("\n");
+		fflush(stdout);
+	}
+	free(sm.v);
+	free(cmd);
 	return ret;
 }
 
@@ -717,8 +863,23 @@ int main(int argc, char **argv)
 		}
 	}
 
-	ret = run(&t, &o, &s, &elapsed);
+	if (o.marker) {
+		marker_fd = open(o.marker, O_WRONLY | O_CLOEXEC);
+		if (marker_fd < 0) {
+			fprintf(stderr, PROG ": cannot open the trace marker %s: %s\n", o.marker,
+				strerror(errno));
+			toggler_release(&t);
+			return 1;
+		}
+		marking = !o.control;
+	}
+	if (o.control)
+		ret = control(&t, &o, &s, &elapsed);
+	else
+		ret = run(&t, &o, o.count, &s, NULL, &elapsed);
 	toggler_release(&t);
+	if (marker_fd >= 0)
+		close(marker_fd);
 	summary(&o, &c, &s, elapsed);
 	if (ret) {
 		fprintf(stderr, PROG ": setting line %u of %s failed after %lld pulses: %s\n",
