@@ -49,6 +49,7 @@
 #include <tracefs.h>
 #include "empty.skel.h"
 #include "hist.h"
+#include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "syscall_cost.h"
@@ -58,7 +59,6 @@
 #define EXIT_ERROR 1
 #define EXIT_USAGE 2
 
-#define NSEC_PER_SEC 1000000000ULL
 #define SC_PER_ITER 3 /* read, write, ioctl */
 #define MAX_ROUNDS 100
 #define MAX_BATCHES 1000 /* per run */
@@ -1637,53 +1637,14 @@ static void sc_usage_error(struct argp_state *state, const char *fmt, ...)
 	env->usage_printed = true;
 }
 
+/* a long in [min, max]: parse_count() for the long fields of struct sc_env */
 static int parse_long(const char *s, long min, long max, long *out)
 {
-	char *end;
-	long v;
+	long long v;
 
-	if (!*s)
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
+	if (parse_count(s, min, max, &v))
 		return -1;
 	*out = v;
-	return 0;
-}
-
-static int parse_time(const char *s, __u64 *ns)
-{
-	static const struct {
-		const char *suffix;
-		__u64 mult;
-	} units[] = { { "ns", 1 },
-		      { "us", 1000 },
-		      { "ms", 1000000 },
-		      { "s", NSEC_PER_SEC },
-		      { "m", 60 * NSEC_PER_SEC } };
-	unsigned long long v;
-	__u64 mult = NSEC_PER_SEC;
-	char *end;
-	size_t i;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -1;
-	if (*end) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(end, units[i].suffix))
-				break;
-		if (i == sizeof(units) / sizeof(units[0]))
-			return -1;
-		mult = units[i].mult;
-	}
-	if (v == 0 || v > UINT64_MAX / mult)
-		return -1;
-	*ns = v * mult;
 	return 0;
 }
 
@@ -1763,7 +1724,7 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		env->hook = i;
 		break;
 	case 'd':
-		if (parse_time(arg, &env->duration_ns)) {
+		if (parse_time(arg, NSEC_PER_SEC, &env->duration_ns)) {
 			sc_usage_error(state,
 				       "bad duration '%s': want a positive number with an optional "
 				       "unit (ns, us, ms, s, m)",
@@ -1772,7 +1733,7 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'i':
-		if (parse_time(arg, &env->interval_ns)) {
+		if (parse_time(arg, NSEC_PER_SEC, &env->interval_ns)) {
 			sc_usage_error(state,
 				       "bad interval '%s': want a positive number with an optional "
 				       "unit (ns, us, ms, s, m)",
