@@ -16,7 +16,9 @@
  * and restored on every way out. Every name we create starts with "gpiolat", so a run after a
  * SIGKILL (or gpiolat --cleanup) finds the leftovers and removes them.
  */
+#define _GNU_SOURCE
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -94,8 +97,14 @@ struct row {
 	bool bpf;
 	__u64 run_cnt, run_time_ns;
 	bool hist_ok;
-	double hist_mean; /* the histogram's own mean pulse width, ns */
+	double hist_mean, hist_p50; /* the histogram's own pulse width, ns */
+	__u64 hist_pairs;
+	char disagree[128]; /* the trust check's flag, "" when the figures agree */
+	bool own_ref; /* % of its own reference (the untraced ioctl toggler), not of the module's */
 };
+
+#define USER_REF "untraced ioctl toggler"
+#define PRINTK_REF "mode=continuous"
 
 static volatile sig_atomic_t exiting;
 static struct opts o;
@@ -106,9 +115,15 @@ static char state_dir[64];
 static int stats_fd = -1;
 static pid_t child = -1;
 
+/* --baseline: the user's own scope figures, as the talk's CSV */
+static char *user_csv;
+static const char *user_csv_path;
+
 /* untraced phases of every method: the noise floor */
 static double base_phase[MAX_BASE_PHASES];
 static int nbase_phase;
+/* the last warm-up phase: the untraced set before any method, ns */
+static double untraced_guess;
 
 static void say(const char *fmt, ...)
 {
@@ -335,7 +350,26 @@ static int restore_top(const char *dir, bool *found)
 	return err;
 }
 
+static int kmod_restore_saved(const char *dir, bool *found);
+
 /* everything named gpiolat*: our instance, our kprobes and synthetic event, saved top state */
+#define PROBES                                                                            \
+	(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE | TRACEFS_DYNEVENT_UPROBE | \
+	 TRACEFS_DYNEVENT_URETPROBE)
+
+/* what the last cleanup could not remove */
+static char cleanup_why[WHY];
+
+static int cleanup_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cleanup_why, sizeof(cleanup_why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static int cleanup_all(bool *found)
 {
 	static const char *const dirs[] = STATE_DIRS;
@@ -345,8 +379,10 @@ static int cleanup_all(bool *found)
 
 	*found = false;
 	for (i = 0; i < 2; i++)
-		if (restore_top(dirs[i], found))
-			err = -1;
+		if (kmod_restore_saved(dirs[i], found) || restore_top(dirs[i], found))
+			err = cleanup_fail(
+				"the state saved in %s (the module, the top-level tracer)",
+				dirs[i]);
 	if (tracefs_instance_exists(INSTANCE)) {
 		*found = true;
 		old = tracefs_instance_alloc(NULL, INSTANCE);
@@ -354,18 +390,29 @@ static int cleanup_all(bool *found)
 			/* removing the instance removes its events' triggers and filters */
 			tracefs_tracer_clear(old);
 			tracefs_event_disable(old, NULL, NULL);
-			if (tracefs_instance_destroy(old))
-				err = -1;
+			/* a killed run's utoggle may hold its trace_marker open a moment longer */
+			for (i = 0; tracefs_instance_destroy(old) && i < 150; i++)
+				poll(NULL, 0, 20);
+			if (i == 150)
+				err = cleanup_fail("the instance " INSTANCE ": %s",
+						   strerror(errno));
 			tracefs_instance_free(old);
 		}
 	}
-	dev = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE |
-					       TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE,
-				       KP_SYSTEM);
+	/* removing a uprobe can take its uretprobe on the same place along: list again after */
+	dev = tracefs_dynevent_get_all(PROBES, KP_SYSTEM);
 	for (i = 0; dev && dev[i]; i++) {
 		*found = true;
-		if (tracefs_dynevent_destroy(dev[i], true))
-			err = -1;
+		tracefs_dynevent_destroy(dev[i], true);
+	}
+	tracefs_dynevent_list_free(dev);
+	dev = tracefs_dynevent_get_all(PROBES, KP_SYSTEM);
+	if (dev && dev[0]) {
+		char *ev = NULL;
+
+		tracefs_dynevent_info(dev[0], NULL, &ev, NULL, NULL, NULL);
+		err = cleanup_fail("the probe event " KP_SYSTEM "/%s", ev ? ev : "?");
+		free(ev);
 	}
 	tracefs_dynevent_list_free(dev);
 	dev = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_SYNTH, NULL);
@@ -376,7 +423,8 @@ static int cleanup_all(bool *found)
 		if (ev && !strncmp(ev, "gpiolat", 7)) {
 			*found = true;
 			if (tracefs_dynevent_destroy(dev[i], true))
-				err = -1;
+				err = cleanup_fail("the synthetic event %s: %s", ev,
+						   strerror(errno));
 		}
 		free(ev);
 	}
@@ -384,13 +432,21 @@ static int cleanup_all(bool *found)
 	return err;
 }
 
+/* SIGINT, and SIGKILL when it has not gone within 10 s */
 static void child_stop(void)
 {
-	if (child > 0) {
-		kill(child, SIGINT);
+	int i;
+
+	if (child <= 0)
+		return;
+	kill(child, SIGINT);
+	for (i = 0; i < 500 && waitpid(child, NULL, WNOHANG) == 0; i++)
+		poll(NULL, 0, 20);
+	if (i == 500) {
+		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
-		child = -1;
 	}
+	child = -1;
 }
 
 /* ---- methods -------------------------------------------------------------------------------- */
@@ -812,13 +868,213 @@ static void graph_teardown(const struct method *m)
 	restore_top(state_dir, &found);
 }
 
+/*
+ * trace_printk: the module's printk mode against its continuous mode. Its mode is a load-time
+ * parameter, so each phase reloads the module (which gives its chip a new GPIO number: tgpio
+ * is read again). Its original parameters are saved to state_dir/KMOD_STATE first; they are
+ * put back after the row, on every way out, and by the next run or --cleanup after a SIGKILL.
+ */
+#define KMOD_PARAMS "/sys/module/toggle/parameters/"
+#define KMOD_STATE "toggle_params"
+
+static char kmod_file[PATH_MAX]; /* the toggle.ko to reload: --kmod or $GPIOLAT_KMOD */
+static char kmod_orig[512]; /* its parameters as loaded, "mode=burst burst=5 ..." */
+static bool kmod_changed; /* reloaded at least once: to be put back */
+static const char mode_printk[] = "printk", mode_continuous[] = "continuous";
+static const char *kmod_mode; /* the mode we last loaded it with */
+
+/* the loaded module's parameters, as insmod takes them; 0, or -1 and why */
+static int kmod_params(char *buf, size_t size, char *why)
+{
+	static const char *const names[] = { "mode", "burst", "nlines", "line", "chip", "prio" };
+	char p[128], *v;
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		snprintf(p, sizeof(p), KMOD_PARAMS "%s", names[i]);
+		v = file_slurp(p);
+		if (!v) {
+			if (i == 0) {
+				snprintf(why, WHY,
+					 "cannot read the toggle module's parameters (%s)", p);
+				return -1;
+			}
+			continue;
+		}
+		v[strcspn(v, "\n")] = '\0';
+		if (*v && strcmp(v, "(null)") && !strchr(v, ' '))
+			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s=%s",
+					len ? " " : "", names[i], v);
+		free(v);
+	}
+	if (len >= size) {
+		snprintf(why, WHY, "the toggle module's parameters are too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* PARAMS with mode=MODE in place of its mode */
+static void kmod_with_mode(char *out, size_t size, const char *params, const char *mode)
+{
+	char copy[512], *t, *save = NULL;
+	size_t len = snprintf(out, size, "mode=%s", mode);
+
+	snprintf(copy, sizeof(copy), "%s", params);
+	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		if (strncmp(t, "mode=", 5) && len < size)
+			len += snprintf(out + len, size - len, " %s", t);
+}
+
+/* rmmod toggle (when loaded), insmod FILE PARAMS, and the new GPIO number; 0, or -1 and why */
+static int kmod_load(const char *file, const char *params, char *why)
+{
+	int fd, i;
+
+	if (!access("/sys/module/toggle", F_OK) &&
+	    syscall(__NR_delete_module, "toggle", O_NONBLOCK)) {
+		snprintf(why, WHY, "the toggle module cannot be unloaded: %s%s", strerror(errno),
+			 errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK ?
+				 " (busy: in use, or a line of its chip is held)" :
+				 "");
+		return -1;
+	}
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(__NR_finit_module, fd, params, 0)) {
+		snprintf(why, WHY, "cannot load %.100s %.100s: %s", file, params, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	/* its debugfs files, and the new number of the toggled line */
+	for (i = 0; i < 250 && toggle_gpio(&tgpio); i++)
+		poll(NULL, 0, 20);
+	if (i == 250) {
+		snprintf(why, WHY, "the toggle module loaded with '%.150s' has no debugfs files",
+			 params);
+		return -1;
+	}
+	return 0;
+}
+
+/* the saved parameters of an interrupted run, put back; the state file removed */
+static int kmod_restore_saved(const char *dir, bool *found)
+{
+	char p[128], now[512], why[WHY], *v, *nl;
+	int err = 0;
+
+	if (state_path(p, sizeof(p), dir, KMOD_STATE))
+		return 0;
+	v = file_slurp(p);
+	if (!v)
+		return 0;
+	*found = true;
+	nl = strchr(v, '\n');
+	if (nl) {
+		*nl = '\0';
+		nl[strcspn(nl + 1, "\n") + 1] = '\0';
+		/* loaded as it was: nothing to do */
+		if (access("/sys/module/toggle", F_OK) || kmod_params(now, sizeof(now), why) ||
+		    strcmp(now, nl + 1)) {
+			if (kmod_load(v, nl + 1, why)) {
+				fprintf(stderr, "gpiolat: putting the toggle module back: %s\n",
+					why);
+				err = -1;
+			}
+		}
+	}
+	free(v);
+	if (!err)
+		unlink(p);
+	return err;
+}
+
 static int printk_setup(const struct method *m, char *why)
 {
-	snprintf(why, WHY,
-		 "needs the toggle module reloaded with mode=printk against mode=continuous, which "
-		 "changes its chip's GPIO number: not done by --overhead (compare two gpiolat "
-		 "runs by hand)");
-	return -1;
+	const char *env = getenv("GPIOLAT_KMOD");
+	char p[128], params[600];
+	FILE *f;
+
+	if (!kmod_file[0] && env)
+		snprintf(kmod_file, sizeof(kmod_file), "%s", env);
+	if (!kmod_file[0]) {
+		snprintf(why, WHY,
+			 "no toggle.ko to reload it with mode=printk (give --kmod FILE or "
+			 "GPIOLAT_KMOD)");
+		return -1;
+	}
+	if (access(kmod_file, R_OK)) {
+		snprintf(why, WHY, "cannot read %.150s: %s", kmod_file, strerror(errno));
+		return -1;
+	}
+	if (kmod_params(kmod_orig, sizeof(kmod_orig), why))
+		return -1;
+	if (strstr(kmod_orig, "chip=")) {
+		snprintf(why, WHY, "the toggle module drives a real chip (%.150s): not reloaded",
+			 kmod_orig);
+		return -1;
+	}
+	if ((mkdir(state_dir, 0700) && errno != EEXIST) ||
+	    state_path(p, sizeof(p), state_dir, KMOD_STATE)) {
+		snprintf(why, WHY, "cannot save the toggle module's parameters in %s", state_dir);
+		return -1;
+	}
+	f = fopen(p, "wx");
+	if (!f || fprintf(f, "%s\n%s\n", kmod_file, kmod_orig) < 0 || fclose(f)) {
+		snprintf(why, WHY, "cannot save the toggle module's parameters in %s: %s", p,
+			 strerror(errno));
+		return -1;
+	}
+	kmod_changed = true;
+	kmod_mode = mode_continuous;
+	kmod_with_mode(params, sizeof(params), kmod_orig, kmod_mode);
+	return kmod_load(kmod_file, params, why);
+}
+
+static int printk_switch(const char *mode)
+{
+	char params[600], why[WHY];
+
+	if (kmod_mode == mode)
+		return 0;
+	kmod_mode = mode;
+	kmod_with_mode(params, sizeof(params), kmod_orig, mode);
+	if (kmod_load(kmod_file, params, why)) {
+		fprintf(stderr, "gpiolat: %s\n", why);
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+static int printk_on(const struct method *m)
+{
+	return printk_switch(mode_printk);
+}
+
+static int printk_off(const struct method *m)
+{
+	return printk_switch(mode_continuous);
+}
+
+/* the module back as it was loaded; 0 or -1 */
+static int kmod_restore(void)
+{
+	bool found;
+
+	if (!kmod_changed)
+		return 0;
+	kmod_changed = false;
+	kmod_mode = NULL;
+	return kmod_restore_saved(state_dir, &found);
+}
+
+static void printk_teardown(const struct method *m)
+{
+	kmod_restore();
 }
 
 /* BPF: gpiolat's own programs and empty ones, on the tracepoint, kprobe and fentry */
@@ -870,6 +1126,11 @@ static int gpiolat_setup(const struct method *m, char *why)
 	for (i = 0; i < 3; i++)
 		bpf_program__set_autoload(p[i], i == m->arg);
 	gskel->rodata->desc_magic = ((1ULL << 32) + size - 1) / size;
+	/* linear buckets for the p50: 100 of a quarter of the untraced set each */
+	gskel->rodata->lin_width = untraced_guess > 40 ? (__u64)(untraced_guess / 4) : 10;
+	gskel->rodata->lin_magic =
+		((1ULL << 32) + gskel->rodata->lin_width - 1) / gskel->rodata->lin_width;
+	gskel->rodata->lin_max = gskel->rodata->lin_width * GPIOLAT_LINEAR_SLOTS;
 	err = gpiolat_bpf__load(gskel);
 	if (err) {
 		snprintf(why, WHY, "loading %s failed: %s", bpf_program__name(p[m->arg]),
@@ -931,65 +1192,132 @@ static void bpf_teardown(const struct method *m)
 	bprog = NULL;
 }
 
-/* bpftrace twins of the talk's ply scripts: a child process, attached while on */
-static int bpftrace_setup(const struct method *m, char *why)
+/* ---- child processes: bpftrace, ply, strace, the syscall histogram ------------------------ */
+
+static char child_out[128];
+static char tool_why[WHY]; /* why the last tool did not attach */
+
+/* NAME on PATH (or in /usr/sbin, which root's PATH may lack): its path */
+static bool on_path(const char *name, char *path, size_t size)
 {
-	if (system("command -v bpftrace >/dev/null 2>&1")) {
-		snprintf(why, WHY, "bpftrace is not installed (not on PATH)");
-		return -1;
+	const char *p = getenv("PATH");
+	char dirs[4096], *d, *save = NULL;
+
+	snprintf(dirs, sizeof(dirs), "%s", p && *p ? p : "/usr/local/bin:/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, size, "%s/%s", d, name);
+		if (!access(path, X_OK))
+			return true;
 	}
-	if (access(m->arg ? "ply/dt-kprobe.bt" : "ply/delta.bt", R_OK)) {
-		snprintf(why, WHY, "no ply/%s.bt here (run from the project folder)",
-			 m->arg ? "dt-kprobe" : "delta");
-		return -1;
-	}
-	return 0;
+	snprintf(path, size, "/usr/sbin/%s", name);
+	return !access(path, X_OK);
 }
 
-static int bpftrace_on(const struct method *m)
+/* start argv, its stdout and stderr to state_dir/OUT; it goes with us, even after a SIGKILL */
+static int tool_start(char *const argv[], const char *out)
 {
-	char out[128];
-	int fd, i;
+	int fd;
 
-	snprintf(out, sizeof(out), "%s/bpftrace.out", state_dir);
-	if (mkdir(state_dir, 0700) && errno != EEXIST)
+	if ((mkdir(state_dir, 0700) && errno != EEXIST) ||
+	    snprintf(child_out, sizeof(child_out), "%s/%s", state_dir, out) >=
+		    (int)sizeof(child_out))
 		return -1;
-	unlink(out);
+	unlink(child_out);
+	fflush(NULL);
 	child = fork();
 	if (child < 0)
 		return -1;
 	if (child == 0) {
-		/* it goes with us, even after a SIGKILL */
 		prctl(PR_SET_PDEATHSIG, SIGINT);
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (getppid() == 1)
+			_exit(127);
+		/* Ctrl-C reaches us, and we stop it ourselves */
+		setpgid(0, 0);
+		fd = open(child_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execlp("bpftrace", "bpftrace", "-f", "json",
-		       m->arg ? "ply/dt-kprobe.bt" : "ply/delta.bt", (char *)NULL);
+		execv(argv[0], argv);
 		_exit(127);
 	}
-	/* until it says its probes are attached (bpftrace under TCG takes seconds) */
-	for (i = 0; i < 120 * 1000 / POLL_MS; i++) {
-		char *s = file_slurp(out);
-		bool up = s && strstr(s, "attached_probes");
+	return 0;
+}
 
-		free(s);
-		if (up)
+static bool child_says(const char *word)
+{
+	char *s = file_slurp(child_out);
+	bool yes = s && strstr(s, word);
+
+	free(s);
+	return yes;
+}
+
+/* until ready() (at most timeout_ms); -1 when it died first, with its first line in why */
+static int tool_wait(bool (*ready)(void), int timeout_ms, const char *name, char *why)
+{
+	char *s;
+	int i;
+
+	for (i = 0; i < timeout_ms / POLL_MS; i++) {
+		if (ready()) {
+			nap(50); /* the last probes of the set */
 			return 0;
+		}
 		if (waitpid(child, NULL, WNOHANG) == child) {
 			child = -1;
+			s = file_slurp(child_out);
+			snprintf(why, WHY, "%s exited before it was attached: %.150s", name,
+				 s && *s ? strtok(s, "\n") : "(no output)");
+			free(s);
 			return -1;
 		}
 		if (!nap(POLL_MS))
 			break;
 	}
-	child_stop();
+	snprintf(why, WHY, exiting ? "interrupted" : "%s was not attached within %d s", name,
+		 timeout_ms / 1000);
 	return -1;
 }
 
-static int bpftrace_off(const struct method *m)
+/* the bpftrace twins of the talk's ply scripts, and ply itself: attached while on */
+static const char *const bt_scripts[] = { "ply/delta.bt", "ply/dt-kprobe.bt" };
+static const char *const ply_scripts[] = { "ply/delta.ply", "ply/dt-kprobe.ply" };
+static char tool_path[PATH_MAX];
+
+static int bpftrace_setup(const struct method *m, char *why)
+{
+	if (!on_path("bpftrace", tool_path, sizeof(tool_path))) {
+		snprintf(why, WHY, "bpftrace is not installed (not on PATH)");
+		return -1;
+	}
+	if (access(bt_scripts[m->arg], R_OK)) {
+		snprintf(why, WHY, "no %s here (run from the project folder)", bt_scripts[m->arg]);
+		return -1;
+	}
+	return 0;
+}
+
+static bool bpftrace_ready(void)
+{
+	return child_says("attached_probes");
+}
+
+static int bpftrace_on(const struct method *m)
+{
+	if (tool_start((char *const[]){ tool_path, "-f", "json", (char *)bt_scripts[m->arg], NULL },
+		       "bpftrace.out"))
+		return -1;
+	/* bpftrace under TCG takes seconds */
+	if (tool_wait(bpftrace_ready, 120000, "bpftrace", tool_why)) {
+		child_stop();
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+static int tool_off(const struct method *m)
 {
 	child_stop();
 	return 0;
@@ -997,17 +1325,412 @@ static int bpftrace_off(const struct method *m)
 
 static int ply_setup(const struct method *m, char *why)
 {
-	if (system("command -v ply >/dev/null 2>&1"))
+	if (!on_path("ply", tool_path, sizeof(tool_path))) {
 		snprintf(why, WHY, "ply is not installed (no ply on PATH)");
-	else
-		snprintf(why, WHY, "ply is installed, but --overhead does not drive it yet");
+		return -1;
+	}
+	if (access(ply_scripts[m->arg], R_OK)) {
+		snprintf(why, WHY, "no %s here (run from the project folder)", ply_scripts[m->arg]);
+		return -1;
+	}
+	return 0;
+}
+
+/* how many of the child's fds are LINK (e.g. "anon_inode:[perf_event]") */
+static int child_fds(const char *link)
+{
+	char path[64], l[128];
+	struct dirent *e;
+	int n = 0;
+	ssize_t len;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", child);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%.20s", child, e->d_name);
+		len = readlink(path, l, sizeof(l) - 1);
+		if (len <= 0)
+			continue;
+		l[len] = '\0';
+		n += !strcmp(l, link);
+	}
+	closedir(d);
+	return n;
+}
+
+/* ply says "ply: active" only with -d: its probes' perf events are open, the program on them */
+static bool ply_ready(void)
+{
+	return child_says("ply: active") || child_fds("anon_inode:[perf_event]") > 0;
+}
+
+static int ply_on(const struct method *m)
+{
+	if (tool_start((char *const[]){ tool_path, (char *)ply_scripts[m->arg], NULL }, "ply.out"))
+		return -1;
+	if (tool_wait(ply_ready, 60000, "ply", tool_why)) {
+		child_stop();
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- user space: utoggle on a free line of the module's chip ------------------------------ */
+
+/*
+ * utoggle --control (toggler/utoggle.c) holds a free line of toggle-vchip (1..7; 0 is the
+ * module's) and runs a phase of pulses on each "run N" we write, answering with the ns per
+ * set of each batch, timed with clock_gettime(CLOCK_MONOTONIC). SCHED_FIFO 60, 5 pulses a
+ * batch, usleep(1000) between batches: the talk's "chrt -f 60 ./utoggle".
+ */
+#define UT_PRIO "60"
+#define UT_LINES 8
+
+static struct {
+	pid_t pid;
+	FILE *to, *from;
+	char exe[PATH_MAX];
+	unsigned long off;
+	bool marker_ok, marker;
+} ut = { .pid = -1 };
+
+static int utoggle_path(char *path, size_t size)
+{
+	const char *env = getenv("GPIOLAT_UTOGGLE");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, size, "%s", env);
+		return access(path, X_OK);
+	}
+	/* beside us: out/bin/gpiolat and out/bin/utoggle */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(path, size, "%s/utoggle", self) < (int)size &&
+			    !access(path, X_OK))
+				return 0;
+		}
+	}
+	return on_path("utoggle", path, size) ? 0 : -1;
+}
+
+static void utoggle_stop(void)
+{
+	int i;
+
+	if (ut.to)
+		fclose(ut.to); /* EOF: it releases the line and exits */
+	ut.to = NULL;
+	if (ut.pid > 0) {
+		for (i = 0; i < 250 && waitpid(ut.pid, NULL, WNOHANG) == 0; i++)
+			poll(NULL, 0, 20);
+		if (i == 250) {
+			kill(ut.pid, SIGKILL);
+			waitpid(ut.pid, NULL, 0);
+		}
+	}
+	ut.pid = -1;
+	if (ut.from)
+		fclose(ut.from);
+	ut.from = NULL;
+}
+
+/* start utoggle --control on the first free line 1..7 of toggle-vchip */
+static int utoggle_start(char *why)
+{
+	char path[PATH_MAX], lstr[8], *marker = NULL, *line = NULL;
+	size_t cap = 0;
+	int in[2], out[2], l;
+	ssize_t len;
+
+	if (utoggle_path(path, sizeof(path))) {
+		snprintf(why, WHY,
+			 "no utoggle beside gpiolat or on PATH (make togglers, or set "
+			 "GPIOLAT_UTOGGLE)");
+		return -1;
+	}
+	if (inst) {
+		char *f = tracefs_instance_get_file(inst, "trace_marker");
+
+		if (f && asprintf(&marker, "--trace-marker=%s", f) < 0)
+			marker = NULL;
+		tracefs_put_tracing_file(f);
+	}
+	for (l = 1; l < UT_LINES; l++) {
+		snprintf(lstr, sizeof(lstr), "%d", l);
+		if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
+			snprintf(why, WHY, "pipe: %s", strerror(errno));
+			break;
+		}
+		fflush(NULL);
+		ut.pid = fork();
+		if (ut.pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGTERM);
+			if (getppid() == 1)
+				_exit(127);
+			setpgid(0, 0);
+			dup2(in[0], 0);
+			dup2(out[1], 1);
+			dup2(out[1], 2);
+			if (marker)
+				execl(path, "utoggle", "--control", "-g", "toggle-vchip", "-l",
+				      lstr, "-p", UT_PRIO, "-M", marker, (char *)NULL);
+			else
+				execl(path, "utoggle", "--control", "-g", "toggle-vchip", "-l",
+				      lstr, "-p", UT_PRIO, (char *)NULL);
+			_exit(127);
+		}
+		close(in[0]);
+		close(out[1]);
+		if (ut.pid < 0) {
+			close(in[1]);
+			close(out[0]);
+			snprintf(why, WHY, "fork: %s", strerror(errno));
+			break;
+		}
+		ut.to = fdopen(in[1], "w");
+		ut.from = fdopen(out[0], "r");
+		len = ut.from ? getline(&line, &cap, ut.from) : -1;
+		if (len > 0 && sscanf(line, "ready pid=%*d exe=%4095s probe=%*s offset=%lx", ut.exe,
+				      &ut.off) == 2) {
+			ut.marker_ok = marker;
+			free(line);
+			free(marker);
+			return 0;
+		}
+		utoggle_stop();
+		if (len > 0)
+			line[strcspn(line, "\n")] = '\0';
+		snprintf(why, WHY, "utoggle on line %d of toggle-vchip: %.180s", l,
+			 len > 0 ? line :
+			 exiting ? "interrupted" :
+				   "no answer");
+		if (len <= 0 || !strstr(line, "busy"))
+			break;
+	}
+	free(line);
+	free(marker);
 	return -1;
+}
+
+/* one phase of o.pulses pulses of utoggle: the median ns per set after the warm-up batches */
+static int utoggle_phase(double *med, __u64 *nb, __u64 *np)
+{
+	char *line = NULL, *p, *end;
+	double *v = NULL;
+	size_t cap = 0;
+	long long pulses;
+	long batches, i, m = 0;
+	int err = -1;
+
+	if (!ut.to || fprintf(ut.to, "run %lld%s\n", o.pulses, ut.marker ? " marker" : "") < 0 ||
+	    fflush(ut.to))
+		return -1;
+	if (getline(&line, &cap, ut.from) <= 0 ||
+	    sscanf(line, "phase pulses=%lld batches=%ld", &pulses, &batches) != 2 ||
+	    !(p = strstr(line, "ns_per_set=")) || batches <= WARMUP)
+		goto out;
+	v = calloc(batches, sizeof(*v));
+	if (!v)
+		goto out;
+	p += strlen("ns_per_set=");
+	for (i = 0; i < batches; i++) {
+		double x = strtod(p, &end);
+
+		if (end == p)
+			goto out;
+		if (i >= WARMUP)
+			v[m++] = x;
+		p = *end == ',' ? end + 1 : end;
+	}
+	*med = median(v, m);
+	*nb += m;
+	*np += pulses;
+	err = 0;
+out:
+	free(v);
+	free(line);
+	return err;
+}
+
+enum { U_EVENTS, U_UPROBE, U_MARKER, U_STRACE, U_SCHIST };
+static struct tracefs_dynevent *uprobe[2];
+
+static pid_t strace_target;
+
+static bool traced(void)
+{
+	char path[64], *s, *t;
+	bool yes = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", strace_target);
+	s = file_slurp(path);
+	t = s ? strstr(s, "TracerPid:") : NULL;
+	if (t)
+		yes = strtol(t + 10, NULL, 10) != 0;
+	free(s);
+	return yes;
+}
+
+static bool schist_ready(void)
+{
+	return child_says("Tracing syscalls");
+}
+
+static void user_teardown(const struct method *m)
+{
+	int i;
+
+	child_stop();
+	utoggle_stop();
+	for (i = 0; i < 2; i++) {
+		if (!uprobe[i])
+			continue;
+		tracefs_event_disable(inst, KP_SYSTEM, NULL);
+		tracefs_dynevent_destroy(uprobe[i], true);
+		tracefs_dynevent_free(uprobe[i]);
+		uprobe[i] = NULL;
+	}
 }
 
 static int user_setup(const struct method *m, char *why)
 {
-	snprintf(why, WHY, "not measured yet: the user-space methods (utoggle) are to come");
+	switch (m->arg) {
+	case U_EVENTS:
+		if (need_instance(why))
+			return -1;
+		if (!tracefs_event_file_exists(inst, "syscalls", "sys_enter_ioctl", "enable")) {
+			snprintf(why, WHY,
+				 "no syscalls:sys_enter_ioctl event (CONFIG_FTRACE_SYSCALLS)");
+			return -1;
+		}
+		break;
+	case U_UPROBE:
+		if (need_instance(why))
+			return -1;
+		if (!tracefs_file_exists(NULL, "uprobe_events")) {
+			snprintf(why, WHY, "no uprobe_events in tracefs (no CONFIG_UPROBE_EVENTS)");
+			return -1;
+		}
+		break;
+	case U_MARKER:
+		if (need_instance(why))
+			return -1;
+		break;
+	case U_STRACE:
+		if (!on_path("strace", tool_path, sizeof(tool_path))) {
+			snprintf(why, WHY, "strace not installed (no strace on PATH)");
+			return -1;
+		}
+		break;
+	case U_SCHIST:
+		if (readlink("/proc/self/exe", tool_path, sizeof(tool_path) - 1) <= 0) {
+			snprintf(why, WHY, "cannot find gpiolat itself: %s", strerror(errno));
+			return -1;
+		}
+		break;
+	}
+	if (utoggle_start(why))
+		return -1;
+	if (m->arg == U_MARKER && !ut.marker_ok) {
+		snprintf(why, WHY, "no trace_marker in our instance");
+		return -1;
+	}
+	if (m->arg == U_UPROBE) {
+		static const char *const names[] = { "gpiolat_utoggle", "gpiolat_utoggle_ret" };
+		int i;
+
+		if (!ut.off) {
+			snprintf(why, WHY, "utoggle did not find toggle_ioctl_v2_once in %.150s",
+				 ut.exe);
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			uprobe[i] = (i ? tracefs_uretprobe_alloc : tracefs_uprobe_alloc)(
+				KP_SYSTEM, names[i], ut.exe, ut.off, NULL);
+			if (!uprobe[i] || tracefs_dynevent_create(uprobe[i])) {
+				char *log = tracefs_error_last(NULL);
+
+				snprintf(why, WHY,
+					 "cannot create the uprobe event %s on %.100s:0x%lx%s%s",
+					 names[i], ut.exe, ut.off, log ? ": " : "", log ? log : "");
+				free(log);
+				tracefs_dynevent_free(uprobe[i]);
+				uprobe[i] = NULL;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int user_on(const struct method *m)
+{
+	switch (m->arg) {
+	case U_EVENTS:
+		return tracefs_event_enable(inst, "syscalls", "sys_enter_ioctl") ||
+		       tracefs_event_enable(inst, "syscalls", "sys_exit_ioctl");
+	case U_UPROBE:
+		return tracefs_event_enable(inst, KP_SYSTEM, "gpiolat_utoggle.*");
+	case U_MARKER:
+		ut.marker = true;
+		return 0;
+	case U_STRACE: {
+		char pid[16];
+
+		snprintf(pid, sizeof(pid), "%d", ut.pid);
+		strace_target = ut.pid;
+		if (tool_start((char *const[]){ tool_path, "-o", "/dev/null", "-p", pid, NULL },
+			       "strace.out"))
+			return -1;
+		if (tool_wait(traced, 30000, "strace", tool_why)) {
+			child_stop();
+			errno = EIO;
+			return -1;
+		}
+		return 0;
+	}
+	case U_SCHIST:
+		if (tool_start((char *const[]){ tool_path, "--syscall-hist", NULL }, "schist.out"))
+			return -1;
+		if (tool_wait(schist_ready, 60000, "gpiolat --syscall-hist", tool_why)) {
+			child_stop();
+			errno = EIO;
+			return -1;
+		}
+		return 0;
+	}
 	return -1;
+}
+
+static int user_off(const struct method *m)
+{
+	switch (m->arg) {
+	case U_EVENTS:
+		return tracefs_event_disable(inst, "syscalls", "sys_enter_ioctl") |
+		       tracefs_event_disable(inst, "syscalls", "sys_exit_ioctl");
+	case U_UPROBE:
+		return tracefs_event_disable(inst, KP_SYSTEM, "gpiolat_utoggle.*");
+	case U_MARKER:
+		ut.marker = false;
+		return 0;
+	default:
+		child_stop();
+		/* strace detaches when it exits */
+		while (m->arg == U_STRACE && ut.pid > 0 && (strace_target = ut.pid) && traced())
+			if (!nap(POLL_MS))
+				return -1;
+		return 0;
+	}
 }
 
 #define M(n, g, a, t, s, k, fs, fon, foff, ft, arg)      \
@@ -1047,8 +1770,8 @@ static const struct method methods[] = {
 	  function_teardown, 0),
 	M("function_graph", "tracefs", NULL, "function_graph", NULL, 0, graph_setup, graph_on,
 	  tracer_off, graph_teardown, 1),
-	M("trace_printk", "tracefs", NULL, "trace_printk", NULL, 0, printk_setup, nop, nop,
-	  nop_teardown, 0),
+	M("trace_printk", "tracefs", NULL, "trace_printk", NULL, 0, printk_setup, printk_on,
+	  printk_off, printk_teardown, 0),
 	M("bpf-gpiolat-tracepoint", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, gpiolat_setup,
 	  bpf_on, bpf_off, bpf_teardown, HOOK_TP),
 	M("bpf-empty-tracepoint", "bpf", NULL, NULL, NULL, 0, empty_setup, bpf_on, bpf_off,
@@ -1062,18 +1785,23 @@ static const struct method methods[] = {
 	M("bpf-empty-fentry", "bpf", NULL, NULL, NULL, 0, empty_setup, bpf_on, bpf_off,
 	  bpf_teardown, HOOK_FENTRY),
 	M("bpftrace-delta", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, bpftrace_setup, bpftrace_on,
-	  bpftrace_off, nop_teardown, 0),
-	M("bpftrace-dt-kprobe", "bpf", NULL, NULL, NULL, 0, bpftrace_setup, bpftrace_on,
-	  bpftrace_off, nop_teardown, 1),
-	M("ply", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, ply_setup, nop, nop, nop_teardown, 0),
+	  tool_off, nop_teardown, 0),
+	M("bpftrace-dt-kprobe", "bpf", NULL, NULL, NULL, 0, bpftrace_setup, bpftrace_on, tool_off,
+	  nop_teardown, 1),
+	M("ply-delta", "bpf", NULL, "bpf-ply-tracepoint", NULL, 0, ply_setup, ply_on, tool_off,
+	  nop_teardown, 0),
+	M("ply-dt-kprobe", "bpf", NULL, NULL, NULL, 0, ply_setup, ply_on, tool_off, nop_teardown,
+	  1),
 	M("user-ioctl-syscall-events", "user", NULL, "user-ioctl-syscall-events", NULL, 0,
-	  user_setup, nop, nop, nop_teardown, 0),
-	M("user-ioctl-uprobe", "user", NULL, "user-ioctl-uprobe", NULL, 0, user_setup, nop, nop,
-	  nop_teardown, 0),
+	  user_setup, user_on, user_off, user_teardown, U_EVENTS),
+	M("user-ioctl-uprobe", "user", NULL, "user-ioctl-uprobe", NULL, 0, user_setup, user_on,
+	  user_off, user_teardown, U_UPROBE),
 	M("user-ioctl-trace-marker", "user", NULL, "user-ioctl-trace-marker", NULL, 0, user_setup,
-	  nop, nop, nop_teardown, 0),
-	M("user-ioctl-strace", "user", NULL, "user-ioctl-strace", NULL, 0, user_setup, nop, nop,
-	  nop_teardown, 0),
+	  user_on, user_off, user_teardown, U_MARKER),
+	M("user-ioctl-strace", "user", NULL, "user-ioctl-strace", NULL, 0, user_setup, user_on,
+	  user_off, user_teardown, U_STRACE),
+	M("user-ioctl-syscall-hist", "user", NULL, NULL, NULL, 0, user_setup, user_on, user_off,
+	  user_teardown, U_SCHIST),
 };
 
 #define NMETHODS (int)(sizeof(methods) / sizeof(methods[0]))
@@ -1105,27 +1833,66 @@ static bool selected(const struct method *m)
 	return false;
 }
 
-/* the BPF histogram's own mean pulse width of the toggled line */
-static void bpf_hist_mean(struct row *r)
+/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
+static void bpf_hist_stats(struct row *r)
 {
-	int ncpus = libbpf_num_possible_cpus(), c;
+	int ncpus = libbpf_num_possible_cpus();
+	struct line_result lr = { .gpio = tgpio, .offset = -1, .minmax = true };
 	struct gpiolat_hist *pc;
-	__u64 sum = 0, pairs = 0;
+	struct summary sm;
 
 	if (!gskel)
 		return;
 	pc = calloc(ncpus, sizeof(*pc));
 	if (pc && !bpf_map_lookup_elem(bpf_map__fd(gskel->maps.hists), &tgpio, pc)) {
-		for (c = 0; c < ncpus; c++) {
-			sum += pc[c].sum_ns;
-			pairs += pc[c].pairs;
-		}
-		if (pairs) {
+		hist_sum_cpus(&lr.h, pc, ncpus);
+		hist_summary(&lr, gskel->rodata->lin_width, &sm);
+		if (sm.count) {
 			r->hist_ok = true;
-			r->hist_mean = (double)sum / pairs;
+			r->hist_mean = sm.mean;
+			r->hist_p50 = sm.p50;
+			r->hist_pairs = sm.count;
 		}
 	}
 	free(pc);
+}
+
+/* compare like with like: the shift (medians) with the histogram's p50 and the run time */
+static void trust_check(struct row *r)
+{
+	double tol = fmax(0.1 * fabs(r->mean), isnan(r->ci) ? 0 : r->ci);
+	double h = r->hist_ok ? r->hist_p50 - r->ref_mean : NAN;
+
+	r->disagree[0] = '\0';
+	if (!isnan(h) && fabs(h - r->mean) > tol)
+		snprintf(r->disagree, sizeof(r->disagree),
+			 "hist p50 %.0f ns vs shift %.0f ns (more than %.0f ns apart)", h, r->mean,
+			 tol);
+	/* the run time is a mean (all BPF_ENABLE_STATS gives): shown, not judged */
+}
+
+/* what a method's reference phases are */
+static const char *ref_label(const struct method *m)
+{
+	if (m->against)
+		return m->against;
+	if (!strcmp(m->group, "user"))
+		return USER_REF;
+	return m->setup == printk_setup ? PRINTK_REF : "untraced";
+}
+
+/* the user-space rows' untraced phases (utoggle) */
+static struct stat_acc user_base;
+
+static bool is_user(const struct method *m)
+{
+	return !strcmp(m->group, "user");
+}
+
+/* a phase of the method's pulse source: the toggle module, or utoggle for the user rows */
+static int any_phase(const struct method *m, double *med, __u64 *nb, __u64 *np)
+{
+	return is_user(m) ? utoggle_phase(med, nb, np) : phase(med, nb, np);
 }
 
 /* the alternation for one method */
@@ -1138,7 +1905,12 @@ static void measure(const struct method *m, struct row *r)
 
 	snprintf(r->name, sizeof(r->name), "%s", m->name);
 	snprintf(r->group, sizeof(r->group), "%s", m->group);
-	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : "untraced");
+	snprintf(r->against, sizeof(r->against), "%s",
+		 ref			  ? ref->name :
+		 is_user(m)		  ? USER_REF :
+		 m->setup == printk_setup ? PRINTK_REF :
+					    "untraced");
+	r->own_ref = is_user(m);
 	r->talk = m->talk;
 	r->series = m->series;
 	r->k = m->k;
@@ -1159,25 +1931,35 @@ static void measure(const struct method *m, struct row *r)
 			 strerror(errno));
 		goto out;
 	}
-	if (phase(&b0, &r->batches, &r->pulses))
+	if (any_phase(m, &b0, &r->batches, &r->pulses))
 		goto fail;
 	for (i = 0; i < o.reps && !exiting; i++) {
+		tool_why[0] = '\0';
 		if (m->on(m)) {
-			snprintf(r->why, WHY, "switching %s on failed: %s", m->name,
-				 strerror(errno ?: EIO));
+			if (tool_why[0])
+				snprintf(r->why, WHY, "%s", tool_why);
+			else
+				snprintf(r->why, WHY, "switching %s on failed: %s", m->name,
+					 strerror(errno ?: EIO));
 			m->off(m);
 			goto out;
 		}
-		if (phase(&mv, &r->batches, &r->pulses)) {
+		if (any_phase(m, &mv, &r->batches, &r->pulses)) {
 			m->off(m);
 			goto fail;
 		}
-		m->off(m);
-		if (phase(&b1, &r->batches, &r->pulses))
+		if (m->off(m)) {
+			snprintf(r->why, WHY, "switching %s off failed: %s", m->name,
+				 strerror(errno ?: EIO));
+			goto out;
+		}
+		if (any_phase(m, &b1, &r->batches, &r->pulses))
 			goto fail;
 		r->diff[i] = mv - (b0 + b1) / 2;
 		stat_add(&refs, b0);
-		if (!ref && nbase_phase < MAX_BASE_PHASES)
+		if (is_user(m))
+			stat_add(&user_base, b0);
+		else if (!strcmp(r->against, "untraced") && nbase_phase < MAX_BASE_PHASES)
 			base_phase[nbase_phase++] = b0;
 		b0 = b1;
 	}
@@ -1195,7 +1977,8 @@ static void measure(const struct method *m, struct row *r)
 			r->run_cnt = info.run_cnt;
 			r->run_time_ns = info.run_time_ns;
 		}
-		bpf_hist_mean(r);
+		bpf_hist_stats(r);
+		trust_check(r);
 	}
 	goto out;
 fail:
@@ -1226,19 +2009,19 @@ struct context {
 	double duration_s;
 };
 
-static void talk_figure(const struct row *r, double *v, char *against, size_t size)
+/* the overhead row ROW of a baseline CSV: its value (NAN if none) and its "against" column */
+static void csv_figure(const char *csv, const char *row, double *v, char *against, size_t size)
 {
 	char note[256], line[512];
 	const char *p;
 
 	*v = NAN;
 	against[0] = '\0';
-	if (!r->talk ||
-	    baseline_find(baseline_csv, r->talk, "overhead", v, NULL, note, sizeof(note)))
+	if (!csv || !row || baseline_find(csv, row, "overhead", v, NULL, note, sizeof(note)))
 		return;
 	/* the "against" column: the 7th field of the row */
-	snprintf(line, sizeof(line), "\n%s,overhead,", r->talk);
-	p = strstr(baseline_csv, line);
+	snprintf(line, sizeof(line), "\n%s,overhead,", row);
+	p = strstr(csv, line);
 	if (p) {
 		int f = 0;
 
@@ -1248,10 +2031,26 @@ static void talk_figure(const struct row *r, double *v, char *against, size_t si
 	}
 }
 
+static void talk_figure(const struct row *r, double *v, char *against, size_t size)
+{
+	csv_figure(baseline_csv, r->talk, v, against, size);
+}
+
+/* --baseline: the user's own scope figure for a row, by our method's name or the talk's row */
+static const char *user_figure(const struct row *r, double *v, char *against, size_t size)
+{
+	csv_figure(user_csv, r->name, v, against, size);
+	if (!isnan(*v))
+		return r->name;
+	csv_figure(user_csv, r->talk, v, against, size);
+	return isnan(*v) ? NULL : r->talk;
+}
+
 static void print_text(struct row *rows, int n, const struct context *cx)
 {
-	double v, slope, r2, tv, tsd;
-	char against[64];
+	double v, uv, slope, r2, tv, tsd;
+	char against[64], uagainst[64];
+	const char *urow;
 	int i, npts;
 
 	printf("gpiolat --overhead: what each tracing method adds to one GPIO set (ns per set)\n");
@@ -1271,10 +2070,19 @@ static void print_text(struct row *rows, int n, const struct context *cx)
 		       cx->untraced_mean, cx->floor_n, cx->floor_sd);
 	else
 		printf("untraced: no untraced phases in this selection (no noise floor)\n");
+	if (user_base.n)
+		printf("untraced ioctl toggler (utoggle, GPIO_V2_LINE_SET_VALUES_IOCTL, "
+		       "clock_gettime CLOCK_MONOTONIC): %.1f ns per set (mean of %llu phases, sd "
+		       "%.1f ns); the user rows' %% is of this\n",
+		       user_base.mean, (unsigned long long)user_base.n, stat_sd(&user_base));
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
 		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
 		       tsd);
-	printf("\n%-26s %-14s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
+	if (user_csv)
+		printf("yours (--baseline %s): your scope's figures, by our method's name or the "
+		       "talk's row\n",
+		       user_csv_path);
+	printf("\n%-26s %-22s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
 	       "ci95_ns", "%pulse", "reps", "batches", "talk (row, against)");
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
@@ -1284,17 +2092,23 @@ static void print_text(struct row *rows, int n, const struct context *cx)
 			continue;
 		}
 		talk_figure(r, &v, against, sizeof(against));
-		printf("%-26s %-14s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
-		if (cx->floor_n)
+		printf("%-26s %-22s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
+		if (r->own_ref)
+			printf("%7.0f%% ", 100 * r->mean / r->ref_mean);
+		else if (cx->floor_n)
 			printf("%7.0f%% ", 100 * r->mean / cx->untraced_mean);
 		else
 			printf("%8s ", "-");
 		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
+		urow = user_figure(r, &uv, uagainst, sizeof(uagainst));
 		if (!isnan(v))
-			printf("%.0f ns (%s, against %s)\n", v, r->talk,
-			       against[0] ? against : "-");
+			printf("%.0f ns (%s, against %s)", v, r->talk, against[0] ? against : "-");
 		else
-			printf("-\n");
+			printf("-");
+		if (urow)
+			printf("  yours: %.0f ns (%s, against %s)", uv, urow,
+			       uagainst[0] ? uagainst : "-");
+		printf("\n");
 	}
 	printf("\nlinear cost model (least squares over k = 1..10):\n");
 	if (!series_fit(rows, n, "events", &slope, &r2, &npts))
@@ -1313,33 +2127,31 @@ static void print_text(struct row *rows, int n, const struct context *cx)
 		       slope, r2, npts);
 	else
 		printf("  kprobes on the chain: too few points (%d)\n", npts);
-	printf("\ntrust (BPF): pulse-width shift vs BPF run time per run vs the histogram's own "
-	       "pulse width minus the untraced set\n");
+	for (i = 0; i < n && !(rows[i].measured && rows[i].bpf); i++)
+		;
+	if (i < n)
+		printf("\ntrust (BPF), three figures of one cost, in ns per set:\n"
+		       "  shift: median-based pulse-width shift (the row's overhead, with its 95 %% CI): "
+		       "hook dispatch + program\n"
+		       "  run:   BPF run time per run (BPF_ENABLE_STATS): the program alone, no "
+		       "dispatch; a mean, so outliers pull it up: shown, not judged\n"
+		       "  hist:  the program's own histogram, p50 pulse minus the untraced set (like "
+		       "with like: medians); its mean beside it, pulled up by the emulation's outliers\n"
+		       "  flagged when hist is further from the shift than max(10 %%, its CI)\n");
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		double run, h;
-		bool flag;
+		double run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
 
 		if (!r->measured || !r->bpf)
 			continue;
-		run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
-		h = r->hist_ok ? r->hist_mean - r->ref_mean : NAN;
-		flag = (!isnan(run) && fabs(run - r->mean) > 0.1 * fabs(r->mean)) ||
-		       (!isnan(h) && fabs(h - r->mean) > 0.1 * fabs(r->mean));
-		printf("  %-24s shift %8.1f ns  run time ", r->name, r->mean);
-		if (isnan(run))
-			printf("%8s ns", "-");
-		else
-			printf("%8.1f ns", run);
-		printf(" (%llu runs)  hist ", (unsigned long long)r->run_cnt);
-		if (isnan(h))
-			printf("%8s   ", "-");
-		else
-			printf("%8.1f ns", h);
-		printf("%s\n", flag ? "  DISAGREE > 10 %" : "");
+		printf("  %-24s shift %8.1f +- %6.1f | run %8.1f (%llu runs), dispatch %8.1f | "
+		       "hist p50 %8.1f (mean %8.1f, %llu pulses)%s%s\n",
+		       r->name, r->mean, r->ci, run, (unsigned long long)r->run_cnt, r->mean - run,
+		       r->hist_ok ? r->hist_p50 - r->ref_mean : NAN,
+		       r->hist_ok ? r->hist_mean - r->ref_mean : NAN,
+		       (unsigned long long)r->hist_pairs, r->disagree[0] ? "  DISAGREE: " : "",
+		       r->disagree);
 	}
-	printf("(BPF run time is the program alone, without the hook's dispatch: below the shift "
-	       "by design)\n");
 	printf("run time: %.0f s\n", cx->duration_s);
 }
 
@@ -1348,6 +2160,7 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 	struct json_object *top = json_object_new_object(), *a = json_object_new_array(), *f;
 	double v, slope, r2;
 	char against[64];
+	const char *urow;
 	int i, npts;
 	static const char *const series[] = { "events", "kprobes" };
 
@@ -1365,7 +2178,15 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 	json_object_object_add(top, "untraced_ns_per_set", jdouble(cx->untraced_mean));
 	json_object_object_add(top, "noise_floor_sd_ns", jdouble(cx->floor_sd));
 	json_object_object_add(top, "noise_floor_phases", json_object_new_int(cx->floor_n));
+	if (user_base.n) {
+		json_object_object_add(top, "user_untraced_ns_per_set", jdouble(user_base.mean));
+		json_object_object_add(top, "user_noise_floor_sd_ns", jdouble(stat_sd(&user_base)));
+		json_object_object_add(top, "user_untraced_phases",
+				       json_object_new_uint64(user_base.n));
+	}
 	json_object_object_add(top, "duration_s", json_object_new_double(cx->duration_s));
+	if (user_csv_path)
+		json_object_object_add(top, "user_baseline", json_object_new_string(user_csv_path));
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		struct json_object *j = json_object_new_object(), *d;
@@ -1387,9 +2208,17 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 		json_object_object_add(j, "overhead_ns", jdouble(r->mean));
 		json_object_object_add(j, "ci95_ns", jdouble(r->ci));
 		json_object_object_add(j, "sd_ns", jdouble(r->sd));
-		json_object_object_add(j, "percent_of_untraced",
-				       cx->floor_n ? jdouble(100 * r->mean / cx->untraced_mean) :
-						     NULL);
+		if (r->own_ref) {
+			json_object_object_add(j, "percent_of_untraced",
+					       jdouble(100 * r->mean / r->ref_mean));
+			json_object_object_add(j, "percent_of", json_object_new_string(r->against));
+		} else {
+			json_object_object_add(
+				j, "percent_of_untraced",
+				cx->floor_n ? jdouble(100 * r->mean / cx->untraced_mean) : NULL);
+			json_object_object_add(j, "percent_of",
+					       json_object_new_string("untraced module set"));
+		}
 		json_object_object_add(j, "reference_ns_per_set", jdouble(r->ref_mean));
 		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
 		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
@@ -1398,6 +2227,15 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 		for (k = 0; k < r->reps; k++)
 			json_object_array_add(d, json_object_new_double(r->diff[k]));
 		json_object_object_add(j, "differences_ns", d);
+		urow = user_figure(r, &v, against, sizeof(against));
+		if (urow) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "row", json_object_new_string(urow));
+			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
+			json_object_object_add(t, "against", json_object_new_string(against));
+			json_object_object_add(j, "yours", t);
+		}
 		talk_figure(r, &v, against, sizeof(against));
 		if (!isnan(v)) {
 			struct json_object *t = json_object_new_object();
@@ -1417,13 +2255,27 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 				r->run_cnt ? json_object_new_double((double)r->run_time_ns /
 								    r->run_cnt) :
 					     NULL);
+			json_object_object_add(t, "hist_pulses",
+					       json_object_new_uint64(r->hist_pairs));
 			json_object_object_add(t, "hist_mean_pulse_ns",
 					       r->hist_ok ? json_object_new_double(r->hist_mean) :
 							    NULL);
+			json_object_object_add(t, "hist_p50_pulse_ns",
+					       r->hist_ok ? json_object_new_double(r->hist_p50) :
+							    NULL);
 			json_object_object_add(
 				t, "hist_minus_untraced_ns",
+				r->hist_ok ? json_object_new_double(r->hist_p50 - r->ref_mean) :
+					     NULL);
+			json_object_object_add(
+				t, "hist_mean_minus_untraced_ns",
 				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
 					     NULL);
+			json_object_object_add(t, "disagree",
+					       json_object_new_boolean(r->disagree[0]));
+			if (r->disagree[0])
+				json_object_object_add(t, "disagree_why",
+						       json_object_new_string(r->disagree));
 			json_object_object_add(j, "trust", t);
 		}
 		json_object_array_add(a, j);
@@ -1451,6 +2303,94 @@ static void print_json(struct row *rows, int n, const struct context *cx)
 	json_object_put(top);
 }
 
+/* ---- --baseline FILE.csv ------------------------------------------------------------------- */
+
+static bool number(const char *f, bool empty_ok)
+{
+	char *end;
+	double v;
+
+	if (!*f)
+		return empty_ok;
+	errno = 0;
+	v = strtod(f, &end);
+	return !errno && !*end && isfinite(v) && v >= 0;
+}
+
+/*
+ * the columns of data/baseline-klinger-elce2023.csv: method,kind,value,unit,sd,kernel,against,
+ * note; '#' lines are comments. 0, or -1 and what is wrong (FILE:LINE: ...) in why
+ */
+static int baseline_load(const char *path, char *why, size_t size)
+{
+	char *text = file_slurp(path), *line, *next, *f[9], *p;
+	int ln = 0, rows = 0, n;
+
+	if (!text) {
+		snprintf(why, size, "--baseline: cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	user_csv = strdup(text);
+	if (!user_csv) {
+		free(text);
+		snprintf(why, size, "--baseline: out of memory");
+		return -1;
+	}
+	/* CRLF files: baseline_find() wants plain lines */
+	for (p = user_csv, n = 0; *p; p++)
+		if (*p != '\r')
+			user_csv[n++] = *p;
+	user_csv[n] = '\0';
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		ln++;
+		line[strcspn(line, "\r")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		for (n = 0, p = line; n < 9 && p; n++) {
+			f[n] = p;
+			p = strchr(p, ',');
+			if (p)
+				*p++ = '\0';
+		}
+		if (n != 8 || p)
+			snprintf(why, size,
+				 "%s:%d: want 8 columns (method,kind,value,unit,sd,kernel,"
+				 "against,note), got %d",
+				 path, ln, p ? 9 : n);
+		else if (!*f[0] ||
+			 strspn(f[0], "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(f[0]))
+			snprintf(why, size, "%s:%d: bad method '%.40s': want [a-z0-9_-]", path, ln,
+				 f[0]);
+		else if (strcmp(f[1], "pulse") && strcmp(f[1], "overhead"))
+			snprintf(why, size, "%s:%d: bad kind '%.40s': want pulse or overhead", path,
+				 ln, f[1]);
+		else if (!number(f[2], false))
+			snprintf(why, size, "%s:%d: bad value '%.40s': want a number >= 0", path,
+				 ln, f[2]);
+		else if (strcmp(f[3], "ns"))
+			snprintf(why, size, "%s:%d: bad unit '%.40s': want ns", path, ln, f[3]);
+		else if (!number(f[4], true))
+			snprintf(why, size, "%s:%d: bad sd '%.40s': want a number >= 0 or nothing",
+				 path, ln, f[4]);
+		else {
+			rows++;
+			continue;
+		}
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (!rows) {
+		snprintf(why, size, "%s: no rows (only comments or empty)", path);
+		return -1;
+	}
+	user_csv_path = path;
+	return 0;
+}
+
 /* ---- options -------------------------------------------------------------------------------- */
 
 enum {
@@ -1463,6 +2403,8 @@ enum {
 	OPT_ONLY,
 	OPT_BTF,
 	OPT_LIST,
+	OPT_KMOD,
+	OPT_BASELINE,
 };
 
 static const struct argp_option opts[] = {
@@ -1477,8 +2419,14 @@ static const struct argp_option opts[] = {
 	{ "only", OPT_ONLY, "LIST", 0,
 	  "only these methods, comma-separated; NAME* for a prefix (see --list)", 2 },
 	{ "list", OPT_LIST, NULL, 0, "list the methods and exit", 2 },
+	{ "baseline", OPT_BASELINE, "FILE.csv", 0,
+	  "your own scope figures beside the talk's (the columns of "
+	  "data/baseline-klinger-elce2023.csv)",
+	  2 },
 	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/overhead.md)", 3 },
 	{ "btf", OPT_BTF, "FILE", 0, "BTF for CO-RE (as gpiolat --btf)", 3 },
+	{ "kmod", OPT_KMOD, "FILE", 0,
+	  "the toggle.ko to reload for the trace_printk row (default $GPIOLAT_KMOD)", 3 },
 	{ "verbose", 'v', NULL, 0, "libbpf's messages", 3 },
 	{ "help", 'h', NULL, 0, "show this help", 3 },
 	{},
@@ -1535,10 +2483,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_ONLY:
 		o.only = arg;
 		break;
+	case OPT_BASELINE: {
+		char why[WHY + PATH_MAX];
+
+		if (baseline_load(arg, why, sizeof(why))) {
+			usage_error("%s", why);
+			return EINVAL;
+		}
+		break;
+	}
+	case OPT_KMOD:
+		if (access(arg, R_OK)) {
+			usage_error("cannot read the module '%s': %s", arg, strerror(errno));
+			return EINVAL;
+		}
+		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
+		break;
 	case OPT_LIST:
 		for (i = 0; i < NMETHODS; i++)
 			printf("%-26s %-8s %s\n", methods[i].name, methods[i].group,
-			       methods[i].against ? methods[i].against : "untraced");
+			       ref_label(&methods[i]));
 		exit(EXIT_OK);
 	case OPT_REPS:
 		if (count_arg(arg, 2, MAX_REPS, &v)) {
@@ -1620,7 +2584,7 @@ int overhead_main(int argc, char **argv)
 	struct row *rows = NULL;
 	struct stat_acc fl = {};
 	struct timespec t0, t1;
-	bool found;
+	bool found, kfound = false;
 	int i, n = 0, err = EXIT_ERROR;
 
 	o.reps = -1;
@@ -1649,14 +2613,17 @@ int overhead_main(int argc, char **argv)
 
 	if (o.cleanup) {
 		if (cleanup_all(&found)) {
-			fprintf(stderr,
-				"gpiolat: --cleanup: some leftovers could not be removed\n");
+			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", cleanup_why);
 			return EXIT_ERROR;
 		}
 		printf("gpiolat: %s\n",
 		       found ? "removed the leftovers of an earlier run" : "nothing to clean up");
 		return EXIT_OK;
 	}
+	/* a run killed in its trace_printk row may have left the module unloaded or changed */
+	for (i = 0; i < 2; i++)
+		if (kmod_restore_saved(dirs[i], &kfound))
+			return EXIT_ERROR;
 	if (!toggle_present() || toggle_gpio(&tgpio)) {
 		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
@@ -1674,13 +2641,15 @@ int overhead_main(int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a child that died shows as a failed write, not as our death */
+	signal(SIGPIPE, SIG_IGN);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (cleanup_all(&found)) {
-		fprintf(stderr, "gpiolat: leftovers of an earlier run could not be removed "
-				"(gpiolat --cleanup)\n");
+		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n",
+			cleanup_why);
 		return EXIT_ERROR;
 	}
-	if (found && !o.json)
+	if ((found || kfound) && !o.json)
 		printf("gpiolat: removed the leftovers of an earlier run\n");
 	inst = tracefs_instance_create(INSTANCE);
 	tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
@@ -1699,6 +2668,7 @@ int overhead_main(int argc, char **argv)
 			fprintf(stderr, "gpiolat: the toggle module's warm-up phase failed\n");
 			goto out;
 		}
+		untraced_guess = d;
 	}
 	for (i = 0; i < NMETHODS && !exiting; i++) {
 		if (!selected(&methods[i]))
@@ -1732,6 +2702,7 @@ out:
 	if (toggle_enabled() == 1)
 		toggle_stop();
 	child_stop();
+	utoggle_stop();
 	if (stats_fd >= 0)
 		close(stats_fd);
 	tep_free(tep);

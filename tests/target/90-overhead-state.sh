@@ -13,6 +13,8 @@ snapshot() {
 		echo "== $f"
 		cat $T/$f
 	done
+	echo "== the toggle module's parameters"
+	grep -H . /sys/module/toggle/parameters/*
 	echo "== instances"
 	ls $T/instances
 	echo "== bpf_stats_enabled"
@@ -22,7 +24,9 @@ snapshot() {
 	echo "== bpftool link"
 	bpftool link show | sed -n 's/^[0-9]*: \([a-z_]*\) .*/\1/p' | sort
 	echo "== processes"
-	pgrep -l bpftrace
+	ps -e -o comm= | grep -E -x 'bpftrace|strace|utoggle|ply'
+	echo "== trace_marker lines at the top level"
+	grep -c 'utoggle: set' $T/trace
 }
 # same WHAT: the snapshot equals the one before, else show the difference
 same() {
@@ -34,29 +38,45 @@ same() {
 		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
 	fi
 }
-# midrun SIGNAL: start a run, wait until function_graph is on (the top level changed), signal it
+# on_now WHAT: is the run at that point? graph: function_graph is on (the top level changed);
+# uprobe: the uprobe events on utoggle are there (utoggle runs)
+on_now() {
+	case $1 in
+	graph) [ "$(cat $T/current_tracer)" = function_graph ] ;;
+	uprobe) grep -q gpiolat_utoggle $T/uprobe_events ;;
+	printk) [ "$(cat /sys/module/toggle/parameters/mode 2>/dev/null)" != "$mode0" ] ;;
+	esac
+}
+# midrun SIGNAL [WHAT]: start a run, wait until WHAT (default graph) is on, signal it
 midrun() {
-	./gpiolat --overhead --quick --only 'event-synthetic,kprobes-2,function_graph,bpftrace-delta' \
+	./gpiolat --overhead --quick --only 'event-synthetic,kprobes-2,function_graph,trace_printk,user-ioctl-uprobe,user-ioctl-strace,bpftrace-delta' \
 		>$tmp/run.out 2>&1 &
 	pid=$!
 	i=0
-	while [ "$(cat $T/current_tracer)" != function_graph ] && [ $i -lt 600 ]; do
+	while ! on_now "${2:-graph}" && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	kill -"$1" $pid
 	wait $pid
 	rc=$?
-	while [ "$(cat $D/enable)" != 0 ]; do
+	while [ -e $D/enable ] && [ "$(cat $D/enable)" != 0 ]; do
 		sleep 0.1
+	done
+	# utoggle and strace go with it (PR_SET_PDEATHSIG): give them a moment
+	i=0
+	while ps -e -o comm= | grep -E -q -x 'utoggle|strace' && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
 	done
 }
 
 tmp=$PROJ/out/tests/90-overhead
 mkdir -p $tmp
+mode0=$(cat /sys/module/toggle/parameters/mode)
 snapshot >$tmp/before
 
-./gpiolat --overhead --quick --only 'event-*,kprobe,kprobes-1,function,function_graph,bpf-gpiolat-tracepoint,bpftrace-delta' \
+./gpiolat --overhead --quick --only 'event,event-synthetic,kprobe,function_graph,trace_printk,bpf-gpiolat-tracepoint,bpftrace-delta,user-*' \
 	>$tmp/run.out 2>&1
 eq "a run exits 0" "$?" 0
 same "after a run"
@@ -74,6 +94,26 @@ check "SIGKILL mid-run leaves something behind (the test is meaningful)" \
 eq "gpiolat --cleanup exits 0" "$?" 0
 check "gpiolat --cleanup says it removed leftovers" grep -q 'removed the leftovers' $tmp/cleanup.out
 same "after SIGKILL mid-run and gpiolat --cleanup"
+
+midrun INT uprobe
+check "SIGINT with utoggle running: says interrupted" grep -q 'interrupted' $tmp/run.out
+same "after SIGINT mid-run, utoggle running"
+
+midrun INT printk
+same "after SIGINT mid-run in the trace_printk row (the module back as loaded)"
+
+midrun KILL printk
+snapshot >$tmp/killed
+check "SIGKILL in the trace_printk row leaves the module changed (the test is meaningful)" \
+	sh -c "! cmp -s $tmp/before $tmp/killed"
+./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+eq "gpiolat --cleanup after SIGKILL in the trace_printk row exits 0" "$?" 0
+same "after SIGKILL in the trace_printk row and gpiolat --cleanup (the module back as loaded)"
+
+midrun KILL uprobe
+./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+eq "gpiolat --cleanup after SIGKILL with utoggle running exits 0" "$?" 0
+same "after SIGKILL mid-run with utoggle running and gpiolat --cleanup"
 
 midrun KILL
 ./gpiolat --overhead --quick --only control >$tmp/next.out 2>&1
