@@ -34,9 +34,15 @@ def table(d):
                f"{d['phase_statistic']}; 95 % CI: Student's t over the repetitions")
     out.append(f"untraced: {fmt(d['untraced_ns_per_set'])} ns per set; noise floor: sd "
                f"{fmt(d['noise_floor_sd_ns'])} ns over {d['noise_floor_phases']} untraced phases")
+    if d.get("user_untraced_ns_per_set") is not None:
+        out.append(f"untraced ioctl toggler (utoggle): {fmt(d['user_untraced_ns_per_set'])} ns per set, "
+                   f"sd {fmt(d['user_noise_floor_sd_ns'])} ns over {d['user_untraced_phases']} phases "
+                   "(the user rows' % is of this)")
+    if d.get("user_baseline"):
+        out.append(f"yours: --baseline {d['user_baseline']}")
     out.append(f"run time: {d['duration_s']:.0f} s")
     out.append("")
-    out.append(f"{'method':<26} {'against':<10} {'overhead_ns':>11} {'ci95_ns':>9} "
+    out.append(f"{'method':<26} {'against':<22} {'overhead_ns':>11} {'ci95_ns':>9} "
                f"{'%pulse':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
     for r in d["methods"]:
         if not r["measured"]:
@@ -44,7 +50,10 @@ def table(d):
             continue
         t = r.get("talk")
         talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against'] or '-'})" if t else "-"
-        out.append(f"{r['method']:<26} {r['against']:<10} {fmt(r['overhead_ns']):>11} "
+        y = r.get("yours")
+        if y:
+            talk += f"  yours: {y['overhead_ns']:.0f} ({y['row']}, against {y['against'] or '-'})"
+        out.append(f"{r['method']:<26} {r['against']:<22} {fmt(r['overhead_ns']):>11} "
                    f"{fmt(r['ci95_ns']):>9} {fmt(r.get('percent_of_untraced'), '.0f'):>6}% "
                    f"{r['repetitions']:>4} {r['batches']:>7}  {talk}")
     out.append("")
@@ -57,19 +66,21 @@ def table(d):
         else:
             out.append(f"  {s}: too few points ({f['points']})")
     out.append("")
-    out.append("trust (BPF): pulse-width shift | BPF run time per run | histogram pulse "
-               "minus the untraced set (flag: > 10 % apart)")
+    out.append("trust (BPF), ns per set: shift (median-based, +- 95 % CI) | BPF run time per run "
+               "(the program alone) and shift - run (the hook's dispatch) | histogram p50 pulse "
+               "minus the untraced set (its mean beside it); flagged when hist is more than "
+               "max(10 %, CI) from the shift (the run time is a mean: shown, not judged)")
     for r in d["methods"]:
         t = r.get("trust")
         if not r["measured"] or not t:
             continue
-        shift = t["shift_ns"]
-        others = [v for v in (t.get("run_time_ns_per_run"), t.get("hist_minus_untraced_ns"))
-                  if v is not None]
-        flag = any(abs(v - shift) > 0.1 * abs(shift) for v in others)
-        out.append(f"  {r['method']:<24} {fmt(shift):>9} | {fmt(t.get('run_time_ns_per_run')):>9} "
-                   f"| {fmt(t.get('hist_minus_untraced_ns')):>9}{'  DISAGREE' if flag else ''}")
-    out.append("  (BPF run time is the program alone, without the hook's dispatch)")
+        shift, run = t["shift_ns"], t.get("run_time_ns_per_run")
+        disp = shift - run if run is not None else None
+        flag = f"  DISAGREE: {t.get('disagree_why', '')}" if t.get("disagree") else ""
+        out.append(f"  {r['method']:<24} {fmt(shift):>9} +- {fmt(r['ci95_ns']):>7} | "
+                   f"run {fmt(run):>8}, dispatch {fmt(disp):>8} | "
+                   f"hist p50 {fmt(t.get('hist_minus_untraced_ns')):>8} "
+                   f"(mean {fmt(t.get('hist_mean_minus_untraced_ns'))}){flag}")
     return "\n".join(out) + "\n"
 
 
