@@ -2,6 +2,7 @@
 # gpiolat --overhead --quick: the whole matrix completes, and every method is either measured
 # or "not available" with a reason; the untraced-vs-untraced control is 0 within its CI.
 . "$(dirname "$0")/lib.sh"
+need python3
 cd "$PROJ" || exit 1
 
 out=$PROJ/out/tests/80-overhead.json

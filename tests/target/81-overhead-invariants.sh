@@ -2,6 +2,7 @@
 # gpiolat --overhead: invariants that hold on any machine, emulated or not. More repetitions
 # than --quick where emulation is noisy (the kprobe series), rather than weaker checks.
 . "$(dirname "$0")/lib.sh"
+need python3
 cd "$PROJ" || exit 1
 
 out=$PROJ/out/tests/81-overhead

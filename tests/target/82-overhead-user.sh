@@ -4,6 +4,7 @@
 # events; the trace_marker writes stay in our instance (nothing in the top-level buffer); no
 # utoggle or strace left running.
 . "$(dirname "$0")/lib.sh"
+need python3
 cd "$PROJ" || exit 1
 
 out=$PROJ/out/tests/82-overhead-user

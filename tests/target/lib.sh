@@ -28,6 +28,16 @@ check() {
 eq() {
 	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1: got '$2', want '$3'"; fi
 }
+# need CMD...: a test that reads JSON with python3 (or needs another tool) skips as a whole on
+# a target without it (a board rarely has Python; the emulated target runs the host's)
+need() {
+	for _c in "$@"; do
+		if ! command -v "$_c" >/dev/null 2>&1; then
+			skip "$(basename "$0"): needs $_c, not on this target"
+			exit 0
+		fi
+	done
+}
 done_testing() {
 	exit $_failed
 }
