@@ -73,6 +73,7 @@ struct env {
 	const char *btf_path;
 	bool self_test;
 	__u64 pulses; /* 0: do not drive the toggle module */
+	bool no_toggle; /* never start an idle toggle module for the run */
 	long long untraced; /* pulses per untraced phase; -1: the default */
 	bool usage_printed;
 };
@@ -94,6 +95,7 @@ struct run_info {
 	struct stat_acc traced, untraced;
 	__u64 traced_pulses, untraced_pulses;
 	bool shift_wanted;
+	bool drive; /* the module was idle: gpiolat lets it toggle for the run */
 	int stats_fd;
 	__u64 drops;
 	bool timed_out;
@@ -134,6 +136,7 @@ enum {
 	OPT_BTF,
 	OPT_SELF_TEST,
 	OPT_PULSES,
+	OPT_NO_TOGGLE,
 	OPT_UNTRACED,
 	OPT_USAGE,
 	OPT_SYSCALL_COST,
@@ -155,6 +158,8 @@ static const struct argp_option opts[] = {
 	{ "pulses", OPT_PULSES, "N", 0,
 	  "with the toggle module: issue exactly N pulses after attaching, wait for them, stop",
 	  2 },
+	{ "no-toggle", OPT_NO_TOGGLE, NULL, 0,
+	  "do not let an idle toggle module toggle for the run (only watch the lines)", 2 },
 	{ "untraced", OPT_UNTRACED, "N", 0,
 	  "pulses of each untraced phase before attach and after detach (default: --pulses, at "
 	  "most 2000; 0: none)",
@@ -292,6 +297,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		env->verbose = true;
+		break;
+	case OPT_NO_TOGGLE:
+		env->no_toggle = true;
 		break;
 	case OPT_PULSES:
 		if (parse_count(arg, 1, 1000000000LL, &n)) {
@@ -722,9 +730,13 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 		}
 		batches_stat(seq0, INT64_MAX, false, &ri->untraced, &ri->untraced_pulses);
 	} else {
+		if (ri->drive && toggle_start())
+			return;
 		end = now_ns() + FREE_PHASE_NS;
 		while (now_ns() < end && nap(POLL_MS))
 			;
+		if (ri->drive)
+			toggle_stop();
 		batches_stat(seq0, toggle_last_seq(), true, &ri->untraced, &ri->untraced_pulses);
 	}
 }
@@ -943,7 +955,7 @@ static void print_toggle_text(const struct env *env, const struct run_info *ri,
 		       env->out == OUT_CSV ? "# " : "", ri->toggle_gpio,
 		       (unsigned long long)(r + f), (unsigned long long)r, (unsigned long long)f,
 		       (unsigned long long)lr[i].h.events, (long long)(r + f - lr[i].h.events),
-		       env->pulses ? "" :
+		       env->pulses || ri->drive ? "" :
 				     " (a free-running toggler: edges around attach and "
 				     "detach blur this)");
 		return;
@@ -953,6 +965,17 @@ static void print_toggle_text(const struct env *env, const struct run_info *ri,
 		       env->out == OUT_CSV ? "# " : "", ri->toggle_gpio,
 		       (unsigned long long)(r + f),
 		       env->nspecs ? " (not among the selected lines)" : "");
+}
+
+/* is this GPIO among the selected lines (all lines when none is selected)? */
+static bool line_watched(const struct line_sel *sel, int n, __u32 gpio)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (sel[i].gpio == gpio)
+			return true;
+	return !n;
 }
 
 /* ---- main ----------------------------------------------------------------------------------- */
@@ -1033,7 +1056,14 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	ri.shift_wanted = ri.toggle && (env.pulses || toggle_enabled() == 1);
+	/*
+	 * Without --pulses, an idle toggle module whose line is watched toggles for the run (its
+	 * burst mode, unlimited), so that "gpiolat -d 2" has pulses to show; it is idle again at
+	 * the end, on every way out.
+	 */
+	ri.drive = ri.toggle && !env.pulses && !env.no_toggle && ri.toggle_gpio_ok &&
+		   toggle_enabled() == 0 && line_watched(sel, env.nspecs, ri.toggle_gpio);
+	ri.shift_wanted = ri.toggle && (env.pulses || ri.drive || toggle_enabled() == 1);
 
 	max_lines = env.nspecs ? env.nspecs : GPIOLAT_MAX_LINES;
 	if (open_load(&env, env.method, desc_size, max_lines, &skel, why, sizeof(why))) {
@@ -1063,6 +1093,10 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
+	if (ri.drive && env.out == OUT_TEXT)
+		printf("The toggle module (gpio %u) is idle: it toggles while gpiolat is attached "
+		       "(--no-toggle: only watch).\n",
+		       ri.toggle_gpio);
 	untraced_phase(&env, &ri);
 	ri.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (ri.toggle)
@@ -1087,6 +1121,15 @@ int main(int argc, char **argv)
 		deadline = t0 + env.duration_ns;
 	if (env.interval_ns)
 		next_iv = t0 + env.interval_ns;
+	if (ri.drive) {
+		if ((err = toggle_start())) {
+			fprintf(stderr, "gpiolat: cannot start the toggle module: %s\n",
+				strerror(-err));
+			err = EXIT_ERROR;
+			goto cleanup;
+		}
+		err = EXIT_ERROR;
+	}
 	if (env.pulses) {
 		if ((err = toggle_start_pulses(env.pulses))) {
 			fprintf(stderr, "gpiolat: cannot start the toggle module's pulses: %s\n",
@@ -1127,6 +1170,8 @@ int main(int argc, char **argv)
 				"gpiolat: interrupted: the toggle module's pulses stopped\n");
 	}
 	pulsing = false;
+	if (ri.drive)
+		toggle_stop();
 	gpiolat_bpf__detach(skel);
 	clock_gettime(CLOCK_MONOTONIC, &ri.end);
 	if (ri.toggle) {
@@ -1174,7 +1219,7 @@ int main(int argc, char **argv)
 	err = EXIT_OK;
 
 cleanup:
-	if (pulsing && toggle_enabled() == 1)
+	if ((pulsing || ri.drive) && toggle_enabled() == 1)
 		toggle_stop();
 	if (ri.stats_fd >= 0)
 		close(ri.stats_fd);

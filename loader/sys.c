@@ -506,6 +506,11 @@ int toggle_start_pulses(__u64 n)
 	return err;
 }
 
+int toggle_start(void)
+{
+	return write_str(TOGGLE_DIR "/enable", "1\n");
+}
+
 int toggle_stop(void)
 {
 	return write_str(TOGGLE_DIR "/enable", "0\n");

@@ -46,6 +46,7 @@ int toggle_edges(__u64 *rising, __u64 *falling);
 int toggle_gpio(__u32 *gpio);
 int toggle_enabled(void); /* 1, 0, or -1 */
 int toggle_start_pulses(__u64 n);
+int toggle_start(void);
 int toggle_stop(void);
 /* the batches with seq > after, oldest first, at most max (the newest); how many, or -1 */
 int toggle_batches(__s64 after, struct toggle_batch *b, int max);

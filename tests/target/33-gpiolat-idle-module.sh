@@ -1,0 +1,42 @@
+#!/bin/sh
+# kernels: std rt
+# gpiolat without --pulses on an idle toggle module: the module toggles while gpiolat is attached
+# and only then (exact edge counts, nothing lost), is idle again afterwards, also after SIGINT;
+# --no-toggle only watches; a selection without the module's line leaves the module alone.
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+out=$PROJ/out/tests/33-idle
+
+eq "the module is idle at the start" "$(cat $D/enable)" 0
+e0=$(edges)
+./gpiolat --kprobe -d 2 >$out.txt 2>$out.err
+eq "gpiolat --kprobe -d 2 exits 0" "$?" 0
+check "it says the idle module toggles while attached" grep -q 'is idle: it toggles while gpiolat is attached' $out.txt
+count=$(sed -n 's/.*: count \([0-9]*\) pulses.*/\1/p' $out.txt)
+check "a histogram of pulses ($count)" test "${count:-0}" -gt 0
+check "no event lost" grep -q 'events lost 0$' $out.txt
+check "a pulse-width shift is measured" grep -q '^overhead: pulse-width shift +' $out.txt
+eq "the module is idle again" "$(cat $D/enable)" 0
+
+./gpiolat -d 1 --no-toggle >$out.txt 2>&1
+eq "--no-toggle exits 0" "$?" 0
+check "--no-toggle: no set seen" grep -q 'no sets of any line seen' $out.txt
+eq "--no-toggle: the module stayed idle" "$(cat $D/enable)" 0
+
+e1=$(edges)
+./gpiolat -d 1 -l toggle-vchip:1 >$out.txt 2>&1
+eq "another line selected: exits 0" "$?" 0
+eq "another line selected: the module issued no edge" "$(edges)" "$e1"
+
+./gpiolat -d 30 >$out.txt 2>&1 &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid
+eq "SIGINT: gpiolat exits 0" "$?" 0
+eq "SIGINT: the module is idle again" "$(cat $D/enable)" 0
+check "SIGINT: the histogram was still printed" grep -q ': count [1-9][0-9]* pulses' $out.txt
+check "nothing of ours left attached" sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
+comment "edges before: $e0, after: $(edges)"
+rm -f $out.txt $out.err
+done_testing
