@@ -955,9 +955,10 @@ static void print_toggle_text(const struct env *env, const struct run_info *ri,
 		       env->out == OUT_CSV ? "# " : "", ri->toggle_gpio,
 		       (unsigned long long)(r + f), (unsigned long long)r, (unsigned long long)f,
 		       (unsigned long long)lr[i].h.events, (long long)(r + f - lr[i].h.events),
-		       env->pulses || ri->drive ? "" :
-				     " (a free-running toggler: edges around attach and "
-				     "detach blur this)");
+		       env->pulses || ri->drive ?
+			       "" :
+			       " (a free-running toggler: edges around attach and "
+			       "detach blur this)");
 		return;
 	}
 	if (!env->nspecs || r + f)
