@@ -57,3 +57,16 @@ def test_project_is_writable_and_host_root_is_read_only(tmp_path_factory):
 def test_missing_command_reports_status_127():
     r = vm_run("no-such-command-gpiolat")
     assert r.returncode == 127
+
+
+def test_a_project_below_tmp_is_reachable(tmp_path):
+    # CI clones into a fresh folder that may lie below /tmp, which the target mounts as tmpfs:
+    # the project must still appear at its own path (here: reached through a link in /tmp)
+    link = tmp_path / "gpiolat-clone"
+    link.symlink_to(ROOT)
+    e = dict(os.environ, VM_NOMAKE="1", VM_TIMEOUT="300", TOGGLE="0", PWD=str(link))
+    r = subprocess.run(["sh", "-c", f'cd "{link}" && vm/run sh -c "pwd; test -f vm/run && echo found"'],
+                       env=e, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=400)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [str(link), "found"]
