@@ -1,8 +1,8 @@
 #!/bin/sh
 # Target: a falling edge with no stored start is counted unmatched, never histogrammed; a
-# second rising edge keeps the first start; the tracepoint and the kprobe, attached together to
-# the same pulses, put their mode in the same or an adjacent log2 bucket; SIGINT ends a run
-# cleanly.
+# second rising edge keeps the first start; the tracepoint, the kprobe and the bpftrace twins
+# (ply/delta.bt, ply/dt-kprobe.bt), attached together to the same pulses, put their mode in the
+# same or an adjacent log2 bucket; SIGINT ends a run cleanly.
 . "$(dirname "$0")/lib.sh"
 
 GPIOLAT=${GPIOLAT:-./gpiolat}
@@ -56,10 +56,47 @@ if [ ! -d "$D" ]; then
 	skip "same-run mode: the toggle module is not loaded"
 	done_testing
 fi
-# the kprobe in the background, the tracepoint driving the pulses: both see the same pulses
-$GPIOLAT --kprobe -l toggle-vchip:0 --csv >"$kout" 2>&1 &
+# adjacent A B: two log2 bucket bounds are the same or neighbours
+adjacent() {
+	[ -n "$1" ] && [ -n "$2" ] && { [ "$1" = "$2" ] || [ "$1" = $(($2 * 2)) ] ||
+		[ "$2" = $(($1 * 2)) ]; }
+}
+# bt_mode FILE: the low bound (ns) of the fullest bucket of a bpftrace hist ("[2K, 4K) 460 |@@|")
+bt_mode() {
+	awk '/^\[/ { lo = $1; sub(/^\[/, "", lo); sub(/,$/, "", lo); n = $3 + 0
+		m = 1; if (lo ~ /K$/) m = 1024; if (lo ~ /M$/) m = 1048576; sub(/[KM]$/, "", lo)
+		if (n > max) { max = n; mode = lo * m } } END { print mode }' "$1"
+}
+# bt_total FILE: the pulses a bpftrace hist counted
+bt_total() {
+	awk '/^\[/ { s += $3 } END { print s + 0 }' "$1"
+}
+# bt_start SCRIPT OUT: bpftrace in the background; returns when its probes are attached
+bt_start() {
+	bpftrace "$1" >"$2" 2>"$2.err" &
+	_i=0
+	while [ $_i -lt 300 ] && ! grep -q '^Attaching' "$2"; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep 1
+}
+
+# the kprobe and the bpftrace twins in the background (--no-toggle: they only watch), the
+# tracepoint driving the pulses: all of them see the same pulses
+$GPIOLAT --kprobe --no-toggle -l toggle-vchip:0 --csv >"$kout" 2>&1 &
 kpid=$!
 wait_attached gpiolat_kprobe
+bt=
+if command -v bpftrace >/dev/null; then
+	bt_start ply/delta.bt "$out.bt-tp"
+	btp=$!
+	bt_start ply/dt-kprobe.bt "$out.bt-kp"
+	bkp=$!
+	bt=1
+else
+	skip "bpftrace twins: bpftrace is not installed"
+fi
 $GPIOLAT -l toggle-vchip:0 --pulses 300 --untraced 0 --csv >"$out" 2>&1
 eq "tracepoint run with --pulses 300" "$?" 0
 kill -INT $kpid
@@ -69,11 +106,29 @@ eq "tracepoint saw 300 pulses" "$(sumfield count "$out")" 300
 eq "kprobe saw 300 pulses" "$(sumfield count "$kout")" 300
 tm=$(mode "$out")
 km=$(mode "$kout")
-if [ -n "$tm" ] && [ -n "$km" ] && { [ "$tm" = "$km" ] || [ "$tm" = $((km * 2)) ] ||
-	[ "$km" = $((tm * 2)) ]; }; then
+if adjacent "$tm" "$km"; then
 	ok "tracepoint and kprobe modes in the same or adjacent log2 bucket ($tm ns, $km ns)"
 else
 	notok "tracepoint and kprobe modes apart: '$tm' ns vs '$km' ns"
+fi
+if [ -n "$bt" ]; then
+	kill -INT $btp $bkp
+	wait $btp $bkp
+	eq "delta.bt saw 300 pulses" "$(bt_total "$out.bt-tp")" 300
+	eq "dt-kprobe.bt saw 300 pulses" "$(bt_total "$out.bt-kp")" 300
+	m1=$(bt_mode "$out.bt-tp")
+	m2=$(bt_mode "$out.bt-kp")
+	if adjacent "$tm" "$m1"; then
+		ok "delta.bt's mode next to gpiolat's tracepoint mode ($m1 ns, $tm ns)"
+	else
+		notok "delta.bt's mode apart from gpiolat's tracepoint mode: '$m1' ns vs '$tm' ns"
+	fi
+	if adjacent "$km" "$m2"; then
+		ok "dt-kprobe.bt's mode next to gpiolat's kprobe mode ($m2 ns, $km ns)"
+	else
+		notok "dt-kprobe.bt's mode apart from gpiolat's kprobe mode: '$m2' ns vs '$km' ns"
+	fi
+	rm -f "$out".bt-*
 fi
 eq "no program of ours left loaded" "$(ours_left)" 0
 done_testing
