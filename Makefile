@@ -35,8 +35,9 @@ BUILD := $(OUT)/build
 TARGET_DIR := $(OUT)/target/$(KERNEL)
 RESULTS := $(OUT)/results
 
+# CFLAGS is the user's (make CFLAGS=-O0 keeps the project's own flags below)
 CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -MMD -MP
+override CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -MMD -MP
 LOADER_LIBS := libbpf libtracefs json-c
 CFLAGS_LOADER = $(shell $(PKG_CONFIG) --cflags $(LOADER_LIBS))
 LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_LIBS)) -lm
@@ -107,7 +108,7 @@ $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 # ---- bpf/: CO-RE programs (kernel side) and their skeletons ----------------------------------
 $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -c $< -o $(@:.o=.tmp.o)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $(@:.o=.tmp.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
 	$(Q)rm -f $(@:.o=.tmp.o)
 
@@ -145,8 +146,9 @@ $(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/load
 togglers: $(TOGGLERS)
 $(OUT)/bin/%: toggler/%.c | $(DEPS_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@ $(shell $(PKG_CONFIG) --libs libgpiod) -lm
+	$(Q)mkdir -p $(@D) $(BUILD)/toggler
+	$(Q)$(CC) $(CFLAGS) -MF $(BUILD)/toggler/$*.d -MT $@ $(LDFLAGS) $< -o $@ \
+		$(shell $(PKG_CONFIG) --libs libgpiod) -lm
 
 $(BUILD):
 	$(Q)mkdir -p $@
@@ -188,4 +190,4 @@ clean:
 
 FORCE:
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(OUT)/bin/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(BUILD)/toggler/*.d)

@@ -20,7 +20,8 @@ if [ -z "${TARGET:-}" ]; then
 	fi
 fi
 
-rm -rf "$results"
+# only this study's files: make overhead-report writes beside them
+rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png
 mkdir -p "$raw"
 start=$(date +%s)
 case $TARGET in
@@ -43,7 +44,8 @@ native)
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
 	trap 'rmmod toggle' EXIT
 	rc=0
-	sh study/histograms.sh "$raw" || rc=$?
+	# the study's -l: the toggled line as CHIP:OFFSET (a bare number would be a global one)
+	LINE="$CHIP:$LINE" sh study/histograms.sh "$raw" || rc=$?
 	[ $rc = 0 ] || exit $rc
 	;;
 *)

@@ -25,7 +25,9 @@ count() {
 
 if [ "$what" = all ] || [ "$what" = host ]; then
 	echo "== host tests (pytest tests/host)"
-	python3 -m pytest -q -rs tests/host >$log/host.log 2>&1
+	# no caches outside out/
+	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider tests/host \
+		>$log/host.log 2>&1
 	rc=$?
 	cat $log/host.log
 	# pytest's summary: "3 passed, 1 skipped in 0.2s"
@@ -55,6 +57,9 @@ run_target() {
 	count $log/$kernel-$name.log
 	if [ $rc -ne 0 ] && ! grep -q '^not ok - ' $log/$kernel-$name.log; then
 		echo "not ok - $name exited with status $rc"
+		failed=$((failed + 1))
+	elif ! grep -q '^\(ok\|not ok\|skip\) - ' $log/$kernel-$name.log; then
+		echo "not ok - $name checked nothing (no ok, not ok or skip line)"
 		failed=$((failed + 1))
 	fi
 	echo "   ($(($(date +%s) - start)) s)"
