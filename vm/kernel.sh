@@ -49,7 +49,12 @@ rm -rf "$dir"
 mkdir -p "$dir/deb" "$dir/root"
 # apt-get download drops privileges to _apt: give it a directory it may write
 chmod 777 "$dir/deb"
-(cd "$dir/deb" && apt-get download -qq "$pkg" 2>/dev/null)
+if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2>"$dir/download.log") ||
+	! ls "$dir"/deb/"$pkg"_*.deb >/dev/null 2>&1; then
+	echo "vm/kernel.sh: cannot download $pkg:" \
+		"$(grep -v 'unsandboxed' "$dir/download.log" | head -n 1)" >&2
+	exit 1
+fi
 dpkg-deb -x "$dir"/deb/"$pkg"_*.deb "$dir/root"
 rm -rf "$dir/deb"
 depmod -b "$dir/root" "$release"
