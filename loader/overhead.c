@@ -54,10 +54,12 @@
 #define INSTANCE "gpiolat"
 #define KP_SYSTEM "gpiolat"
 #define SYNTH_NAME "gpiolat_pulse"
-#define STATE_DIRS                             \
-	{                                      \
-		"/run/gpiolat", "/tmp/gpiolat" \
-	}
+/*
+ * The saved state (the top level's tracer, the toggle module's parameters and the path of the
+ * toggle.ko to load) and our children's output: only here, in a directory only root can use,
+ * never in a world-writable place like /tmp, from which anybody could have us load a module.
+ */
+#define STATE_DIR "/run/gpiolat"
 #define TOGGLE_MODE "/sys/module/toggle/parameters/mode"
 #define MAX_REPS 100
 #define MAX_PHASE_BATCHES 4096
@@ -112,7 +114,6 @@ static struct opts o;
 static struct tracefs_instance *inst;
 static struct tep_handle *tep;
 static __u32 tgpio;
-static char state_dir[64];
 static int stats_fd = -1;
 static pid_t child = -1;
 
@@ -274,35 +275,15 @@ static int phase(double *med, __u64 *nb, __u64 *np)
 
 /* ---- the state of tracefs: saving, restoring, cleaning up ------------------------------------ */
 
-static int state_path(char *buf, size_t size, const char *dir, const char *name)
-{
-	return snprintf(buf, size, "%s/%s", dir, name) >= (int)size ? -1 : 0;
-}
-
-static int state_save(const char *name, const char *value)
-{
-	char p[128];
-	FILE *f;
-
-	if (state_path(p, sizeof(p), state_dir, name))
-		return -1;
-	f = fopen(p, "wx");
-	if (!f)
-		return errno == EEXIST ? 0 : -1; /* the first saved value is the one to restore */
-	fputs(value, f);
-	return fclose(f);
-}
-
-static char *file_slurp(const char *path)
+/* the whole of an open file, NUL-terminated; fd closed; NULL on failure */
+static char *fd_slurp(int fd)
 {
 	char *buf = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
 	char tmp[4096];
-	FILE *f = fopen(path, "r");
+	ssize_t n;
 
-	if (!f)
-		return NULL;
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
 		char *nb = realloc(buf, len + n + 1);
 
 		if (!nb)
@@ -311,12 +292,128 @@ static char *file_slurp(const char *path)
 		memcpy(buf + len, tmp, n);
 		len += n;
 	}
-	fclose(f);
+	close(fd);
 	if (!buf)
 		buf = strdup("");
 	else
 		buf[len] = '\0';
 	return buf;
+}
+
+static char *file_slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? NULL : fd_slurp(fd);
+}
+
+/* not a link, root's, writable by nobody else */
+static bool root_only(const struct stat *st)
+{
+	return !S_ISLNK(st->st_mode) && st->st_uid == 0 && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/*
+ * Is STATE_DIR ours? lstat: a directory (not a link) of root's with mode 0700; else nothing in
+ * it is used. With create, make it when missing (in a /run of root's). 1 ours, 0 missing
+ * (!create), -1 and why.
+ */
+static int state_dir_open(bool create, char *why, size_t size)
+{
+	struct stat st;
+
+	if (lstat(STATE_DIR, &st)) {
+		if (errno != ENOENT) {
+			snprintf(why, size, "cannot stat %s: %s", STATE_DIR, strerror(errno));
+			return -1;
+		}
+		if (!create)
+			return 0;
+		/* root's, and where others may write, sticky: nobody else can move ours */
+		if (stat("/run", &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+			snprintf(why, size,
+				 "no /run of root's to save the state in (%s; never in a "
+				 "world-writable place)",
+				 errno == ENOENT ? "missing" : "not root's");
+			return -1;
+		}
+		if (mkdir(STATE_DIR, 0700) || lstat(STATE_DIR, &st)) {
+			snprintf(why, size, "cannot create %s to save the state in: %s", STATE_DIR,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 07777) != 0700) {
+		snprintf(why, size,
+			 "%s is not a directory of root's with mode 0700 (%s, owner uid %u, mode "
+			 "%04o): nothing in it is used; remove it",
+			 STATE_DIR,
+			 S_ISLNK(st.st_mode) ? "a link" :
+			 S_ISDIR(st.st_mode) ? "a directory" :
+					       "not a directory",
+			 (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+		return -1;
+	}
+	return 1;
+}
+
+static int state_path(char *buf, size_t size, const char *name)
+{
+	return snprintf(buf, size, STATE_DIR "/%s", name) >= (int)size ? -1 : 0;
+}
+
+/* a state file, when it is a regular file of root's (not followed when a link); else NULL */
+static char *state_read(const char *name, bool *bad)
+{
+	struct stat st;
+	char p[128];
+	int fd;
+
+	if (state_path(p, sizeof(p), name))
+		return NULL;
+	fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "gpiolat: %s not used: %s\n", p, strerror(errno));
+			*bad = true;
+		}
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !root_only(&st)) {
+		fprintf(stderr, "gpiolat: %s not used: not a regular file of root's\n", p);
+		*bad = true;
+		close(fd);
+		return NULL;
+	}
+	return fd_slurp(fd);
+}
+
+/* save VALUE as NAME in the state directory; the first saved value is the one to restore */
+static int state_save(const char *name, const char *value)
+{
+	bool bad = false;
+	char p[128], *v;
+	size_t len = strlen(value);
+	int fd;
+
+	if (state_path(p, sizeof(p), name))
+		return -1;
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno != EEXIST)
+			return -1;
+		/* saved before in this run: kept only when it is ours */
+		v = state_read(name, &bad);
+		free(v);
+		return v ? 0 : -1;
+	}
+	if (write(fd, value, len) != (ssize_t)len) {
+		close(fd);
+		unlink(p);
+		return -1;
+	}
+	return close(fd);
 }
 
 /* write a filter file back line by line ("#### all functions enabled ####": empty) */
@@ -334,17 +431,18 @@ static void restore_filter_file(const char *file, const char *saved)
 	free(copy);
 }
 
-/* put the top level back as the state files of dir say; remove them */
-static int restore_top(const char *dir, bool *found)
+/* put the top level back as the state files say; remove them (STATE_DIR checked) */
+static int restore_top(bool *found)
 {
 	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
+	bool bad = false;
 	char p[128], *v;
 	int i, err = 0;
 
 	for (i = 0; i < 3; i++) {
-		if (state_path(p, sizeof(p), dir, names[i]))
+		if (state_path(p, sizeof(p), names[i]))
 			continue;
-		v = file_slurp(p);
+		v = state_read(names[i], &bad);
 		if (!v)
 			continue;
 		*found = true;
@@ -357,11 +455,11 @@ static int restore_top(const char *dir, bool *found)
 		free(v);
 		unlink(p);
 	}
-	rmdir(dir);
-	return err;
+	rmdir(STATE_DIR); /* when empty */
+	return bad ? -1 : err;
 }
 
-static int kmod_restore_saved(const char *dir, bool *found);
+static int kmod_restore_saved(bool *found);
 
 /* everything named gpiolat*: our instance, our kprobes and synthetic event, saved top state */
 #define PROBES                                                                            \
@@ -383,17 +481,18 @@ static int cleanup_fail(const char *fmt, ...)
 
 static int cleanup_all(bool *found)
 {
-	static const char *const dirs[] = STATE_DIRS;
 	struct tracefs_dynevent **dev;
 	struct tracefs_instance *old;
+	char why[WHY];
 	int i, err = 0;
 
 	*found = false;
-	for (i = 0; i < 2; i++)
-		if (kmod_restore_saved(dirs[i], found) || restore_top(dirs[i], found))
-			err = cleanup_fail(
-				"the state saved in %s (the module, the top-level tracer)",
-				dirs[i]);
+	i = state_dir_open(false, why, sizeof(why));
+	if (i < 0)
+		err = cleanup_fail("the state saved in " STATE_DIR ": %s", why);
+	else if (i > 0 && (kmod_restore_saved(found) || restore_top(found)))
+		err = cleanup_fail("the state saved in " STATE_DIR
+				   " (the module, the top-level tracer)");
 	if (tracefs_instance_exists(INSTANCE)) {
 		*found = true;
 		old = tracefs_instance_alloc(NULL, INSTANCE);
@@ -842,16 +941,12 @@ static int graph_setup(const struct method *m, char *why)
 		return -1;
 	}
 	free(t);
-	if (mkdir(state_dir, 0700) && errno != EEXIST) {
-		snprintf(why, WHY, "cannot save the top-level state in %s: %s", state_dir,
-			 strerror(errno));
+	if (state_dir_open(true, why, WHY) < 0)
 		return -1;
-	}
 	for (i = 0; i < 3; i++) {
 		t = tracefs_instance_file_read(NULL, names[i], NULL);
 		if (!t || state_save(names[i], t)) {
-			snprintf(why, WHY, "cannot save the top-level %s in %s", names[i],
-				 state_dir);
+			snprintf(why, WHY, "cannot save the top-level %s in " STATE_DIR, names[i]);
 			free(t);
 			return -1;
 		}
@@ -876,13 +971,13 @@ static void graph_teardown(const struct method *m)
 {
 	bool found;
 
-	restore_top(state_dir, &found);
+	restore_top(&found);
 }
 
 /*
  * trace_printk: the module's printk mode against its continuous mode. Its mode is a load-time
  * parameter, so each phase reloads the module (which gives its chip a new GPIO number: tgpio
- * is read again). Its original parameters are saved to state_dir/KMOD_STATE first; they are
+ * is read again). Its original parameters are saved to STATE_DIR/KMOD_STATE first; they are
  * put back after the row, on every way out, and by the next run or --cleanup after a SIGKILL.
  */
 #define KMOD_PARAMS "/sys/module/toggle/parameters/"
@@ -939,24 +1034,57 @@ static void kmod_with_mode(char *out, size_t size, const char *params, const cha
 			len += snprintf(out + len, size - len, " %s", t);
 }
 
+/*
+ * FILE opened, when it is a module we load as root: an absolute path to a regular file of
+ * root's (not a link) named toggle.ko; the fd, or -1 and why
+ */
+static int kmod_open(const char *file, char *why)
+{
+	const char *base = strrchr(file, '/');
+	struct stat st;
+	int fd;
+
+	if (file[0] != '/' || !base || strcmp(base + 1, "toggle.ko")) {
+		snprintf(why, WHY, "'%.150s' is not an absolute path to a toggle.ko: not loaded",
+			 file);
+		return -1;
+	}
+	fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, WHY, "cannot open %.150s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !root_only(&st)) {
+		snprintf(why, WHY,
+			 "%.150s is not a regular file of root's that only root can write: not "
+			 "loaded",
+			 file);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* rmmod toggle (when loaded), insmod FILE PARAMS, and the new GPIO number; 0, or -1 and why */
 static int kmod_load(const char *file, const char *params, char *why)
 {
 	int fd, i;
 
+	fd = kmod_open(file, why);
+	if (fd < 0)
+		return -1;
 	if (!access("/sys/module/toggle", F_OK) &&
 	    syscall(__NR_delete_module, "toggle", O_NONBLOCK)) {
 		snprintf(why, WHY, "the toggle module cannot be unloaded: %s%s", strerror(errno),
 			 errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK ?
 				 " (busy: in use, or a line of its chip is held)" :
 				 "");
+		close(fd);
 		return -1;
 	}
-	fd = open(file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(__NR_finit_module, fd, params, 0)) {
+	if (syscall(__NR_finit_module, fd, params, 0)) {
 		snprintf(why, WHY, "cannot load %.100s %.100s: %s", file, params, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -1;
 	}
 	close(fd);
@@ -971,17 +1099,18 @@ static int kmod_load(const char *file, const char *params, char *why)
 	return 0;
 }
 
-/* the saved parameters of an interrupted run, put back; the state file removed */
-static int kmod_restore_saved(const char *dir, bool *found)
+/* the saved parameters of an interrupted run, put back; the state file removed (dir checked) */
+static int kmod_restore_saved(bool *found)
 {
 	char p[128], now[512], why[WHY], *v, *nl;
+	bool bad = false;
 	int err = 0;
 
-	if (state_path(p, sizeof(p), dir, KMOD_STATE))
+	if (state_path(p, sizeof(p), KMOD_STATE))
 		return 0;
-	v = file_slurp(p);
+	v = state_read(KMOD_STATE, &bad);
 	if (!v)
-		return 0;
+		return bad ? -1 : 0;
 	*found = true;
 	nl = strchr(v, '\n');
 	if (nl) {
@@ -1006,8 +1135,8 @@ static int kmod_restore_saved(const char *dir, bool *found)
 static int printk_setup(const struct method *m, char *why)
 {
 	const char *env = getenv("GPIOLAT_KMOD");
-	char p[128], params[600];
-	FILE *f;
+	char params[600], *saved, real[PATH_MAX];
+	int fd;
 
 	if (!kmod_file[0] && env)
 		snprintf(kmod_file, sizeof(kmod_file), "%s", env);
@@ -1017,10 +1146,16 @@ static int printk_setup(const struct method *m, char *why)
 			 "GPIOLAT_KMOD)");
 		return -1;
 	}
-	if (access(kmod_file, R_OK)) {
+	/* the file itself, by an absolute path: what is saved and loaded again after a SIGKILL */
+	if (!realpath(kmod_file, real)) {
 		snprintf(why, WHY, "cannot read %.150s: %s", kmod_file, strerror(errno));
 		return -1;
 	}
+	snprintf(kmod_file, sizeof(kmod_file), "%s", real);
+	fd = kmod_open(kmod_file, why);
+	if (fd < 0)
+		return -1;
+	close(fd);
 	if (kmod_params(kmod_orig, sizeof(kmod_orig), why))
 		return -1;
 	if (strstr(kmod_orig, "chip=")) {
@@ -1028,17 +1163,19 @@ static int printk_setup(const struct method *m, char *why)
 			 kmod_orig);
 		return -1;
 	}
-	if ((mkdir(state_dir, 0700) && errno != EEXIST) ||
-	    state_path(p, sizeof(p), state_dir, KMOD_STATE)) {
-		snprintf(why, WHY, "cannot save the toggle module's parameters in %s", state_dir);
+	if (state_dir_open(true, why, WHY) < 0)
 		return -1;
-	}
-	f = fopen(p, "wx");
-	if (!f || fprintf(f, "%s\n%s\n", kmod_file, kmod_orig) < 0 || fclose(f)) {
-		snprintf(why, WHY, "cannot save the toggle module's parameters in %s: %s", p,
+	if (asprintf(&saved, "%s\n%s\n", kmod_file, kmod_orig) < 0)
+		saved = NULL;
+	if (!saved || state_save(KMOD_STATE, saved)) {
+		snprintf(why, WHY,
+			 "cannot save the toggle module's parameters in " STATE_DIR "/" KMOD_STATE
+			 ": %s",
 			 strerror(errno));
+		free(saved);
 		return -1;
 	}
+	free(saved);
 	kmod_changed = true;
 	kmod_mode = mode_continuous;
 	kmod_with_mode(params, sizeof(params), kmod_orig, kmod_mode);
@@ -1074,13 +1211,19 @@ static int printk_off(const struct method *m)
 /* the module back as it was loaded; 0 or -1 */
 static int kmod_restore(void)
 {
+	char why[WHY];
 	bool found;
 
 	if (!kmod_changed)
 		return 0;
 	kmod_changed = false;
 	kmod_mode = NULL;
-	return kmod_restore_saved(state_dir, &found);
+	if (state_dir_open(false, why, sizeof(why)) <= 0) {
+		fprintf(stderr, "gpiolat: putting the toggle module back: %s\n",
+			why[0] ? why : STATE_DIR " is gone");
+		return -1;
+	}
+	return kmod_restore_saved(&found);
 }
 
 static void printk_teardown(const struct method *m)
@@ -1224,14 +1367,13 @@ static bool on_path(const char *name, char *path, size_t size)
 	return !access(path, X_OK);
 }
 
-/* start argv, its stdout and stderr to state_dir/OUT; it goes with us, even after a SIGKILL */
+/* start argv, its stdout and stderr to STATE_DIR/OUT; it goes with us, even after a SIGKILL */
 static int tool_start(char *const argv[], const char *out)
 {
 	int fd;
 
-	if ((mkdir(state_dir, 0700) && errno != EEXIST) ||
-	    snprintf(child_out, sizeof(child_out), "%s/%s", state_dir, out) >=
-		    (int)sizeof(child_out))
+	if (state_dir_open(true, tool_why, sizeof(tool_why)) < 0 ||
+	    state_path(child_out, sizeof(child_out), out))
 		return -1;
 	unlink(child_out);
 	fflush(NULL);
@@ -1244,7 +1386,7 @@ static int tool_start(char *const argv[], const char *out)
 			_exit(127);
 		/* Ctrl-C reaches us, and we stop it ourselves */
 		setpgid(0, 0);
-		fd = open(child_out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		fd = open(child_out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -2590,13 +2732,13 @@ static void read_clock(struct context *cx)
 int overhead_main(int argc, char **argv)
 {
 	static const struct argp argp = { .options = opts, .parser = parse_arg };
-	static const char *const dirs[] = STATE_DIRS;
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct context cx = {};
 	struct row *rows = NULL;
 	struct stat_acc fl = {};
 	struct timespec t0, t1;
 	bool found, kfound = false;
+	char why[WHY];
 	int i, n = 0, err = EXIT_ERROR;
 
 	o.reps = -1;
@@ -2618,11 +2760,6 @@ int overhead_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: tracefs is not available (not mounted and cannot be)\n");
 		return EXIT_ERROR;
 	}
-	/* where the top-level state is saved: the first writable of dirs */
-	snprintf(state_dir, sizeof(state_dir), "%s", dirs[0]);
-	if (access("/run", W_OK))
-		snprintf(state_dir, sizeof(state_dir), "%s", dirs[1]);
-
 	if (o.cleanup) {
 		if (cleanup_all(&found)) {
 			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", cleanup_why);
@@ -2633,9 +2770,13 @@ int overhead_main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	/* a run killed in its trace_printk row may have left the module unloaded or changed */
-	for (i = 0; i < 2; i++)
-		if (kmod_restore_saved(dirs[i], &kfound))
-			return EXIT_ERROR;
+	i = state_dir_open(false, why, sizeof(why));
+	if (i < 0) {
+		fprintf(stderr, "gpiolat: %s\n", why);
+		return EXIT_ERROR;
+	}
+	if (i > 0 && kmod_restore_saved(&kfound))
+		return EXIT_ERROR;
 	if (!toggle_present() || toggle_gpio(&tgpio)) {
 		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
