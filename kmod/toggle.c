@@ -10,6 +10,10 @@
  * Concurrency: the toggler thread is the only writer of the edge counters and of the batch
  * ring while it toggles; the debugfs control files (serialised by ->ctl) talk to it through
  * ->want / ->active / ->req / ->left under ->lock, which it takes only between batches.
+ *
+ * A limited run (pulses=N) ends by itself after N pulses, or at enable=0, which drops what is
+ * left of it: a stopped toggler is never armed with a leftover count. pulses=0 clears the
+ * limit (unlimited). So enable=1 alone always means "toggle until enable=0".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -107,10 +111,11 @@ struct toggle {
 	struct dentry *dir;
 
 	struct mutex ctl; /* serialises the control files' writers */
-	spinlock_t lock; /* protects the four below, between control and thread */
+	spinlock_t lock; /* protects the five below, between control and thread */
 	bool want; /* toggling requested (read as "enable") */
 	bool active; /* the thread is (about to be) toggling; false once it is idle */
-	u64 req; /* pulses written, not yet taken by the thread */
+	bool has_req; /* pulses was written and the thread has not taken it yet */
+	u64 req; /* that value; 0: unlimited */
 	u64 left; /* pulses to go in the current limited run; 0: unlimited */
 	wait_queue_head_t wake; /* the idle thread waits here for ->active */
 	wait_queue_head_t idle; /* control waits here for !->active */
@@ -397,9 +402,10 @@ static int toggle_thread(void *arg)
 						 READ_ONCE(t->active) || kthread_should_stop());
 			continue;
 		}
-		if (t->req) {
+		if (t->has_req) {
 			t->left = t->req;
 			t->req = 0;
+			t->has_req = false;
 		}
 		n = burst;
 		if (t->left && t->left < n)
@@ -617,7 +623,11 @@ static int toggle_enable_set(void *data, u64 val)
 		t->want = true;
 		t->active = true;
 	} else {
+		/* a stop ends a limited run: drop what is left of it, and a count not yet taken */
 		t->want = false;
+		t->left = 0;
+		t->req = 0;
+		t->has_req = false;
 	}
 	spin_unlock(&t->lock);
 	if (val)
@@ -634,7 +644,7 @@ static int toggle_pulses_get(void *data, u64 *val)
 	struct toggle *t = data;
 
 	spin_lock(&t->lock);
-	*val = t->req ? t->req : t->left;
+	*val = t->has_req ? t->req : t->left;
 	spin_unlock(&t->lock);
 	return 0;
 }
@@ -643,11 +653,11 @@ static int toggle_pulses_set(void *data, u64 val)
 {
 	struct toggle *t = data;
 
-	if (!val)
-		return -EINVAL;
 	mutex_lock(&t->ctl);
 	spin_lock(&t->lock);
-	t->req = val; /* taken by the thread at its next batch */
+	/* taken by the thread at its next batch (0: unlimited from then on) */
+	t->req = val;
+	t->has_req = true;
 	spin_unlock(&t->lock);
 	mutex_unlock(&t->ctl);
 	return 0;

@@ -53,6 +53,46 @@ check "pulses=50 written while running: it stops by itself ($1 pulses)" test "$1
 eq "edges still equal set events" "$(tr_count "gpio_value: $gpio set 1\$") \
 $(tr_count "gpio_value: $gpio set 0\$")" "$(edges)"
 
+# enable=0 ends a limited run: nothing of it is left for the next enable=1
+echo 100000 >$D/pulses
+echo 1 >$D/enable
+sleep 0.3
+echo 0 >$D/enable
+eq "enable=0 during a pulses run: pulses reads 0 (the rest dropped)" "$(cat $D/pulses)" 0
+echo 20 >$D/pulses
+echo 0 >$D/enable
+eq "enable=0 drops a count not yet started" "$(cat $D/pulses)" 0
+echo x >$D/reset
+echo 1 >$D/enable
+sleep 0.5
+eq "enable=1 after an interrupted run: still toggling (unlimited)" "$(cat $D/enable)" 1
+echo 0 >$D/enable
+set -- $(edges)
+check "enable=1 after an interrupted run toggled until enable=0 ($1 pulses, more than 20)" \
+	test "$1" -gt 20
+
+# pulses=0 clears the limit: unlimited
+echo 50 >$D/pulses
+eq "pulses reads the count written" "$(cat $D/pulses)" 50
+check "pulses=0 is accepted" sh -c "echo 0 >$D/pulses"
+eq "pulses=0: pulses reads 0" "$(cat $D/pulses)" 0
+echo x >$D/reset
+echo 1 >$D/enable
+sleep 0.5
+eq "pulses=0 then enable=1: still toggling (unlimited)" "$(cat $D/enable)" 1
+echo 0 >$D/enable
+set -- $(edges)
+check "pulses=0 then enable=1: more than the 50 written before ($1 pulses)" test "$1" -gt 50
+echo 100000 >$D/pulses
+echo 1 >$D/enable
+sleep 0.3
+echo 0 >$D/pulses
+sleep 0.3
+eq "pulses=0 during a pulses run: pulses reads 0" "$(cat $D/pulses)" 0
+eq "pulses=0 during a pulses run: still toggling" "$(cat $D/enable)" 1
+echo 0 >$D/enable
+check "pulses=x (not a number): refused" sh -c "! echo x 2>/dev/null >$D/pulses"
+
 # reset is refused while toggling
 echo 1 >$D/enable
 check "reset while toggling: EBUSY" sh -c "! echo x 2>/dev/null >$D/reset"
