@@ -506,14 +506,33 @@ int toggle_start_pulses(__u64 n)
 	return err;
 }
 
+/*
+ * pulses=0: no limit, so that nothing left of an earlier limited run (an interrupted
+ * --pulses, someone's "echo N > pulses") can end the next unlimited run early. A module older
+ * than this refuses 0 with EINVAL; its enable=0 did not drop the rest either, so there is
+ * nothing better to do than carry on.
+ */
+static int toggle_clear_limit(void)
+{
+	int err = write_str(TOGGLE_DIR "/pulses", "0\n");
+
+	return err == -EINVAL ? 0 : err;
+}
+
 int toggle_start(void)
 {
-	return write_str(TOGGLE_DIR "/enable", "1\n");
+	int err = toggle_clear_limit();
+
+	return err ? err : write_str(TOGGLE_DIR "/enable", "1\n");
 }
 
 int toggle_stop(void)
 {
-	return write_str(TOGGLE_DIR "/enable", "0\n");
+	int err = write_str(TOGGLE_DIR "/enable", "0\n");
+
+	/* enable=0 drops the rest of a limited run already; the clear makes sure of it */
+	toggle_clear_limit();
+	return err;
 }
 
 int toggle_batches(__s64 after, struct toggle_batch *b, int max)

@@ -45,7 +45,9 @@ bool toggle_present(void);
 int toggle_edges(__u64 *rising, __u64 *falling);
 int toggle_gpio(__u32 *gpio);
 int toggle_enabled(void); /* 1, 0, or -1 */
+/* exactly n pulses, then the module stops by itself */
 int toggle_start_pulses(__u64 n);
+/* toggle until toggle_stop(); both clear any pulse limit (pulses=0), 0 or -errno */
 int toggle_start(void);
 int toggle_stop(void);
 /* the batches with seq > after, oldest first, at most max (the newest); how many, or -1 */
