@@ -46,6 +46,7 @@
 #include "hist.h"
 #include "sys.h"
 #include "overhead.h"
+#include "syscall_cost.h"
 
 #define EXIT_OK 0
 #define EXIT_ERROR 1
@@ -477,6 +478,22 @@ static int cleanup_fail(const char *fmt, ...)
 	vsnprintf(cleanup_why, sizeof(cleanup_why), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/*
+ * the other modes' leftovers, for --cleanup: --syscall-cost's instance gpiolat_sc and probe
+ * group gpiolat_sc, study/microbench.sh's instance and kprobe group gpiolat_mb
+ */
+static int cleanup_others(bool *found)
+{
+	static const char *const names[] = { "gpiolat_sc", "gpiolat_mb" };
+	char why[WHY];
+	int i, err = 0;
+
+	for (i = 0; i < 2; i++)
+		if (tracefs_leftovers_remove(names[i], names[i], found, why, sizeof(why)))
+			err = cleanup_fail("%s", why);
+	return err;
 }
 
 static int cleanup_all(bool *found)
@@ -2761,12 +2778,20 @@ int overhead_main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	if (o.cleanup) {
-		if (cleanup_all(&found)) {
+		bool other = false;
+
+		/* every mode's: --overhead's, --syscall-cost's, study/microbench.sh's */
+		i = cleanup_others(&other);
+		if (cleanup_all(&found) || i) {
 			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", cleanup_why);
 			return EXIT_ERROR;
 		}
-		printf("gpiolat: %s\n",
-		       found ? "removed the leftovers of an earlier run" : "nothing to clean up");
+		printf("gpiolat: %s%s\n",
+		       found || other ? "removed the leftovers of an earlier run" :
+					"nothing to clean up",
+		       tracefs_file_exists(NULL, "kprobe_events") ?
+			       "" :
+			       " (this kernel has no kprobe events: none to look for)");
 		return EXIT_OK;
 	}
 	/* a run killed in its trace_printk row may have left the module unloaded or changed */

@@ -373,7 +373,7 @@ static int tool_spawn(struct state *s, char *const argv[], char *why, size_t siz
 	int fd;
 
 	snprintf(s->tool_out, sizeof(s->tool_out), "/tmp/gpiolat-sc.XXXXXX");
-	fd = mkstemp(s->tool_out);
+	fd = mkostemp(s->tool_out, O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(why, size, "mkstemp: %s", strerror(errno));
 		s->tool_out[0] = '\0';
@@ -592,6 +592,82 @@ static int instance_get(struct state *s, char *why, size_t size)
 	}
 	s->inst_created = tracefs_instance_is_new(s->inst);
 	return 0;
+}
+
+/* instance names starting with a prefix, collected by tracefs_instances_walk() */
+struct inst_list {
+	const char *prefix;
+	char names[16][64];
+	int n;
+};
+
+static int inst_collect(const char *name, void *ctx)
+{
+	struct inst_list *l = ctx;
+
+	if (!strncmp(name, l->prefix, strlen(l->prefix)) && l->n < 16 &&
+	    strlen(name) < sizeof(l->names[0]))
+		strcpy(l->names[l->n++], name);
+	return 0;
+}
+
+#define PROBES                                                                            \
+	(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE | TRACEFS_DYNEVENT_UPROBE | \
+	 TRACEFS_DYNEVENT_URETPROBE)
+
+int tracefs_leftovers_remove(const char *inst_prefix, const char *group, bool *found, char *why,
+			     size_t size)
+{
+	struct tracefs_dynevent **dev;
+	struct inst_list l = { .prefix = inst_prefix };
+	int i, j, err = 0;
+
+	/* the instances first: an event enabled in one cannot be removed */
+	tracefs_instances_walk(inst_collect, &l);
+	for (i = 0; i < l.n; i++) {
+		struct tracefs_instance *old = tracefs_instance_alloc(NULL, l.names[i]);
+
+		*found = true;
+		if (!old) {
+			err = -1;
+			snprintf(why, size, "the tracefs instance %s: %s", l.names[i],
+				 strerror(errno));
+			continue;
+		}
+		tracefs_tracer_clear(old);
+		tracefs_event_disable(old, NULL, NULL);
+		/* a killed run's process may hold one of its files open a moment longer */
+		for (j = 0; tracefs_instance_destroy(old) && j < 150; j++)
+			poll(NULL, 0, 20);
+		if (j == 150) {
+			err = -1;
+			snprintf(why, size, "the tracefs instance %s: %s", l.names[i],
+				 strerror(errno));
+		}
+		tracefs_instance_free(old);
+	}
+	/* no probe events in the kernel: nothing of ours can be there */
+	if (!tracefs_file_exists(NULL, "kprobe_events") &&
+	    !tracefs_file_exists(NULL, "uprobe_events"))
+		return err;
+	/* removing a uprobe can take its uretprobe on the same place along: list again after */
+	dev = tracefs_dynevent_get_all(PROBES, group);
+	for (i = 0; dev && dev[i]; i++) {
+		*found = true;
+		tracefs_dynevent_destroy(dev[i], true);
+	}
+	tracefs_dynevent_list_free(dev);
+	dev = tracefs_dynevent_get_all(PROBES, group);
+	if (dev && dev[0]) {
+		char *ev = NULL;
+
+		tracefs_dynevent_info(dev[0], NULL, &ev, NULL, NULL, NULL);
+		err = -1;
+		snprintf(why, size, "the probe event %s/%s", group, ev ? ev : "?");
+		free(ev);
+	}
+	tracefs_dynevent_list_free(dev);
+	return err;
 }
 
 static void events_off(struct state *s)
@@ -2126,6 +2202,18 @@ int syscall_cost_main(int argc, char **argv)
 	if (!mounted && tracefs_tracing_dir())
 		snprintf(cpu_note, sizeof(cpu_note), "; tracefs mounted at %s by gpiolat",
 			 tracefs_tracing_dir());
+	/* a SIGKILLed run's instance and probe events: ours would not be new, theirs in the way */
+	if (tracefs_tracing_dir()) {
+		bool found = false;
+
+		if (tracefs_leftovers_remove(INSTANCE, PROBE_GROUP, &found, why, sizeof(why))) {
+			fprintf(stderr,
+				"gpiolat: leftovers of an earlier run: could not remove %s\n", why);
+			goto cleanup;
+		}
+		if (found && !env.json)
+			printf("gpiolat: removed the leftovers of an earlier run\n");
+	}
 	if (worker_start(&s, &env, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto cleanup;
