@@ -1986,6 +1986,14 @@ static const struct method *method_by_name(const char *name)
 	return NULL;
 }
 
+/* does one item of --only, NAME or a prefix ending in '*' ("events-*"), name M? */
+static bool only_item(const char *t, const struct method *m)
+{
+	size_t n = strlen(t);
+
+	return !strcmp(t, m->name) || (n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
+}
+
 static bool selected(const struct method *m)
 {
 	char list[512], *t, *save = NULL;
@@ -1993,14 +2001,37 @@ static bool selected(const struct method *m)
 	if (!o.only)
 		return true;
 	snprintf(list, sizeof(list), "%s", o.only);
-	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		size_t n = strlen(t);
-
-		/* NAME, or a prefix ending in '*' ("events-*") */
-		if (!strcmp(t, m->name) || (n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1)))
+	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (only_item(t, m))
 			return true;
-	}
 	return false;
+}
+
+/* every item of --only names at least one method; 0, or -1 with the first that does not */
+static int only_check(char *bad, size_t size)
+{
+	char list[512], *t, *save = NULL;
+	int i;
+
+	if (strlen(o.only) >= sizeof(list)) {
+		snprintf(bad, size, "%.60s...", o.only);
+		return -1;
+	}
+	snprintf(list, sizeof(list), "%s", o.only);
+	t = strtok_r(list, ",", &save);
+	if (!t) {
+		snprintf(bad, size, "%s", o.only);
+		return -1;
+	}
+	for (; t; t = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NMETHODS && !only_item(t, &methods[i]); i++)
+			;
+		if (i == NMETHODS) {
+			snprintf(bad, size, "%s", t);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
@@ -2696,6 +2727,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (o.overhead && o.cleanup) {
 			usage_error("--overhead and --cleanup exclude each other");
 			return EINVAL;
+		}
+		if (o.only) {
+			char bad[80];
+
+			if (only_check(bad, sizeof(bad))) {
+				usage_error("--only: unknown method '%s' (--list shows them)", bad);
+				return EINVAL;
+			}
 		}
 		break;
 	case ARGP_KEY_ERROR:
