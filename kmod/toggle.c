@@ -89,9 +89,9 @@ module_param(prio, uint, 0444);
 MODULE_PARM_DESC(prio, "SCHED_FIFO priority of the toggler, 1 to 99; 0: SCHED_NORMAL (default 50)");
 
 struct toggle_batch_rec {
-	u32 seq;
-	u32 pulses;
+	u64 seq;
 	u64 ns;
+	u32 pulses;
 };
 
 struct toggle {
@@ -122,11 +122,16 @@ struct toggle {
 
 	unsigned int depth; /* toggle_chain_* a set goes through; changed at any time */
 
-	/* written by the thread only (and by reset, while the thread is idle) */
+	unsigned int since_resched; /* the thread's own */
+
+	/*
+	 * Written by the thread once per batch (and by reset, while the thread is idle), read by
+	 * debugfs, all under ->ring_lock: a u64 read on a 32-bit CPU cannot tear, and the edge
+	 * counts always agree with the batch ring.
+	 */
+	spinlock_t ring_lock;
 	u64 rising;
 	u64 falling;
-	unsigned int since_resched;
-	spinlock_t ring_lock; /* the ring and nbatches, between thread and readers */
 	u64 nbatches; /* batches since load or reset; the next batch's seq */
 	struct toggle_batch_rec ring[TOGGLE_RING];
 };
@@ -332,12 +337,6 @@ static __always_inline void toggle_set(struct toggle *t, int value)
 		toggle_chain_1(desc, value);
 		break;
 	}
-
-	/* single writer: the thread; readers use READ_ONCE */
-	if (value)
-		WRITE_ONCE(t->rising, t->rising + 1);
-	else
-		WRITE_ONCE(t->falling, t->falling + 1);
 }
 
 /* the talk's toggle_once(): one pulse, set 1 then set 0 */
@@ -373,13 +372,16 @@ static void toggle_batch_run(struct toggle *t, u32 n)
 	spin_lock(&t->ring_lock);
 	seq = t->nbatches;
 	r = &t->ring[seq & (TOGGLE_RING - 1)];
-	r->seq = (u32)seq;
+	r->seq = seq;
 	r->pulses = n;
 	r->ns = ns;
 	t->nbatches = seq + 1;
+	/* each pulse is one set to 1 (rising) and one set to 0 (falling) */
+	t->rising += n;
+	t->falling += n;
 	spin_unlock(&t->ring_lock);
 
-	trace_toggle_batch((u32)seq, n, ns);
+	trace_toggle_batch(seq, n, ns);
 }
 
 /* ---- the toggler thread ----------------------------------------------------------------- */
@@ -686,8 +688,13 @@ DEFINE_DEBUGFS_ATTRIBUTE(toggle_depth_fops, toggle_depth_get, toggle_depth_set, 
 static int toggle_edges_show(struct seq_file *s, void *unused)
 {
 	struct toggle *t = s->private;
+	u64 rising, falling;
 
-	seq_printf(s, "%llu %llu\n", READ_ONCE(t->rising), READ_ONCE(t->falling));
+	spin_lock(&t->ring_lock);
+	rising = t->rising;
+	falling = t->falling;
+	spin_unlock(&t->ring_lock);
+	seq_printf(s, "%llu %llu\n", rising, falling);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(toggle_edges);
@@ -710,7 +717,7 @@ static int toggle_batches_show(struct seq_file *s, void *unused)
 	for (i = first; i < last; i++) {
 		struct toggle_batch_rec *r = &snap[i & (TOGGLE_RING - 1)];
 
-		seq_printf(s, "%u %u %llu\n", r->seq, r->pulses, r->ns);
+		seq_printf(s, "%llu %u %llu\n", r->seq, r->pulses, r->ns);
 	}
 	kvfree(snap);
 	return 0;
@@ -718,8 +725,8 @@ static int toggle_batches_show(struct seq_file *s, void *unused)
 
 static int toggle_batches_open(struct inode *inode, struct file *file)
 {
-	/* "4294967295 100000 18446744073709551615\n" is 39 characters */
-	return single_open_size(file, toggle_batches_show, inode->i_private, TOGGLE_RING * 40);
+	/* "18446744073709551615 100000 18446744073709551615\n" is 49 characters */
+	return single_open_size(file, toggle_batches_show, inode->i_private, TOGGLE_RING * 49);
 }
 
 static const struct file_operations toggle_batches_fops = {
@@ -742,8 +749,8 @@ static ssize_t toggle_reset_write(struct file *file, const char __user *buf, siz
 	spin_unlock(&t->lock);
 	if (!busy) {
 		spin_lock(&t->ring_lock);
-		WRITE_ONCE(t->rising, 0);
-		WRITE_ONCE(t->falling, 0);
+		t->rising = 0;
+		t->falling = 0;
 		t->nbatches = 0;
 		spin_unlock(&t->ring_lock);
 	}

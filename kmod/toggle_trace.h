@@ -53,12 +53,12 @@ TOGGLE_SET_EVENT(toggle_ev9);
 
 TRACE_EVENT(toggle_batch,
 
-	TP_PROTO(u32 seq, u32 pulses, u64 ns),
+	TP_PROTO(u64 seq, u32 pulses, u64 ns),
 
 	TP_ARGS(seq, pulses, ns),
 
 	TP_STRUCT__entry(
-		__field(u32, seq)
+		__field(u64, seq)
 		__field(u32, pulses)
 		__field(u64, ns)
 	),
@@ -69,7 +69,7 @@ TRACE_EVENT(toggle_batch,
 		__entry->ns = ns;
 	),
 
-	TP_printk("seq=%u pulses=%u ns=%llu", __entry->seq, __entry->pulses,
+	TP_printk("seq=%llu pulses=%u ns=%llu", (unsigned long long)__entry->seq, __entry->pulses,
 		  (unsigned long long)__entry->ns)
 );
 /*

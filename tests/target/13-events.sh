@@ -15,7 +15,7 @@ for i in 0 1 2 3 4 5 6 7 8 9; do
 	fi
 done
 f=$T/events/toggle/toggle_batch/format
-check "toggle_batch: u32 seq, u32 pulses, u64 ns" sh -c "grep -q 'field:u32 seq;' $f &&
+check "toggle_batch: u64 seq, u32 pulses, u64 ns" sh -c "grep -q 'field:u64 seq;' $f &&
 	grep -q 'field:u32 pulses;' $f && grep -q 'field:u64 ns;' $f"
 
 tr_buffer 2048

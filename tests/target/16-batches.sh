@@ -23,6 +23,8 @@ echo 1 >$D/reset
 eq "reset empties the ring" "$(wc -l <$D/batches)" 0
 pulses 10
 eq "seq restarts at 0 after reset" "$(awk '{ printf "%s ", $1 }' $D/batches)" "0 1 "
+eq "edges agree with the batches' pulses" "$(edges)" \
+	"$(awk '{ n += $2 } END { print n, n }' $D/batches)"
 echo "# mean ns per set over $(wc -l <$D/batches) batches: $(batches_mean) (emulated)"
 
 # the ring keeps the last 4096 batches, oldest first
