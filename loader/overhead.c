@@ -2858,6 +2858,8 @@ int overhead_main(int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal or ssh session: put everything back as for Ctrl-C */
+	sigaction(SIGHUP, &sa, NULL);
 	/* a child that died shows as a failed write, not as our death */
 	signal(SIGPIPE, SIG_IGN);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -246,7 +246,9 @@ static void worker(int cpu, int cmd_fd, int done_fd, __u64 *shm)
 	long b, i;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_IGN); /* the loader stops us */
+	/* the loader stops us (a terminal's Ctrl-C or hangup reaches our process group) */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -2176,6 +2178,8 @@ int syscall_cost_main(int argc, char **argv)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal or ssh session: put everything back as for Ctrl-C */
+	sigaction(SIGHUP, &sa, NULL);
 	/* a second process (strace, ...) closing its end must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 
