@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpiolat --overhead --quick: the whole matrix completes, and every method is either measured
-# or "not available" with a reason; the untraced-vs-untraced control is 0 within its CI.
+# or "not available" with a reason; the untraced-vs-untraced control is 0 within its 99.9 % CI.
 . "$(dirname "$0")/lib.sh"
 need python3
 cd "$PROJ" || exit 1
@@ -34,8 +34,10 @@ for r in rows:
         why = r.get("not_available", "")
         line(len(why) > 10, f"{r['method']}: not available: {why}")
 c = [r for r in rows if r["method"] == "control"][0]
-line(abs(c["overhead_ns"]) <= c["ci95_ns"],
-     f"control (untraced vs untraced) is 0 within its 95 % CI: {c['overhead_ns']:.1f} +- {c['ci95_ns']:.1f} ns")
+# the 99.9 % CI: with the 95 % one, correct code failed 1 run in 20 by construction
+line(abs(c["overhead_ns"]) <= c["ci999_ns"],
+     f"control (untraced vs untraced) is 0 within its 99.9 % CI: {c['overhead_ns']:.1f} +- "
+     f"{c['ci999_ns']:.1f} ns (95 %: +- {c['ci95_ns']:.1f} ns)")
 line(d["emulated"] is True, "the report says the timings are emulated")
 line(d["resolution_ns"] > 0 and "CLOCK_MONOTONIC" in d["clock"], f"clock named: {d['clock']}")
 line(d["noise_floor_phases"] > 0 and d["noise_floor_sd_ns"] is not None,

@@ -46,7 +46,10 @@ for h in ("tracepoint", "kprobe", "fentry"):
              f"{h}: empty BPF ({fig(e)}) <= gpiolat's program ({fig(g)})")
 if "control" in m:
     c = m["control"]
-    line(abs(c["overhead_ns"]) <= c["ci95_ns"], f"control is 0 within its CI: {fig('control')}")
+    # the 99.9 % CI: with the 95 % one, correct code failed 1 run in 20 by construction
+    line(abs(c["overhead_ns"]) <= c["ci999_ns"],
+         f"control is 0 within its 99.9 % CI: {c['overhead_ns']:.0f} +- {c['ci999_ns']:.0f} ns "
+         f"(95 %: +- {c['ci95_ns']:.0f} ns)")
 sys.exit(bad)
 PY
 	[ $? = 0 ] || _failed=1
