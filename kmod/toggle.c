@@ -226,12 +226,24 @@ static int toggle_vchip_add(struct toggle *t)
 
 /* ---- a real chip (a board) -------------------------------------------------------------- */
 
+/*
+ * Called by gpiochip_find() under gpiolib's lock, while the chip is still registered: the
+ * reference on its driver's module is taken there, so the driver cannot be unloaded (and the
+ * chip freed) between finding it and using it. A driver on its way out is not a match.
+ */
 static int toggle_match_label(struct gpio_chip *gc, void *label)
 {
-	return gc->label && !strcmp(gc->label, label);
+	return gc->label && !strcmp(gc->label, label) && try_module_get(gc->owner);
 }
 
-/* the chip labelled chip=, with line= checked against it; an ERR_PTR when unusable */
+/*
+ * The chip labelled chip=, with line= checked against it and its driver's module pinned
+ * (module_put(gc->owner) when done); an ERR_PTR when unusable. gpiochip_request_own_desc()
+ * takes no module reference (gpiod_request() would), so this one is what keeps an rmmod of
+ * the chip's driver from freeing the chip under the toggler. 6.1 has no public reference on
+ * the gpio_device itself (gpio_device_get() came in 6.7): unbinding the chip's device through
+ * sysfs while this module is loaded is not guarded; do not.
+ */
 static struct gpio_chip *toggle_find_chip(void)
 {
 	struct gpio_chip *gc = gpiochip_find(chip, toggle_match_label);
@@ -243,10 +255,12 @@ static struct gpio_chip *toggle_find_chip(void)
 	if (line >= gc->ngpio) {
 		pr_err("line=%u out of range: chip '%s' has lines 0 to %u\n", line, chip,
 		       gc->ngpio - 1);
+		module_put(gc->owner);
 		return ERR_PTR(-EINVAL);
 	}
 	if (gc->can_sleep) {
 		pr_err("chip='%s' can sleep: gpiod_set_value() needs a chip that does not\n", chip);
+		module_put(gc->owner);
 		return ERR_PTR(-EINVAL);
 	}
 	return gc;
@@ -899,6 +913,8 @@ err_desc:
 err_chip:
 	if (t->vchip_added)
 		gpiochip_remove(&t->vchip);
+	else
+		module_put(gc->owner); /* taken by toggle_find_chip() */
 	return ret;
 }
 
@@ -911,6 +927,8 @@ static void __exit toggle_exit(void)
 	gpiochip_free_own_desc(t->desc);
 	if (t->vchip_added)
 		gpiochip_remove(&t->vchip);
+	else
+		module_put(t->gc->owner); /* taken by toggle_find_chip() */
 }
 
 module_init(toggle_init);
