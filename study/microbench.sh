@@ -10,7 +10,8 @@
 # Each case runs REPEATS times (default 5) of ITERATIONS (default 100000); the table shows the
 # median cycles (get_cycles) and ns per iteration, min and max, beside the Pentium 4 figures of
 # the markers benchmark. --raw prints "CASE CYCLES NS" lines (medians) for tests.
-# Everything it changes is put back on every way out (event, kprobe event, instance, gpiolat).
+# Everything it changes is put back on every way out (event, kprobe event, instance, gpiolat);
+# what a SIGKILLed run left (instance and kprobe event gpiolat_mb) is removed at start.
 set -eu
 
 PROJ=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,11 +27,20 @@ fi
 iters=${1:-100000}
 reps=${2:-5}
 case $iters$reps in
-*[!0-9]*)
+'' | *[!0-9]*)
 	echo "microbench: ITERATIONS and REPEATS are numbers" >&2
 	exit 2
 	;;
 esac
+# the module takes 1 to 100000000 iterations (TOGGLE_MB_MAX_ITERS) and refuses the rest
+if ! awk -v n="$iters" 'BEGIN { exit !(n + 0 >= 1 && n + 0 <= 100000000) }'; then
+	echo "microbench: ITERATIONS must be 1 to 100000000 (the toggle module's limit), not $iters" >&2
+	exit 2
+fi
+if ! awk -v n="$reps" 'BEGIN { exit !(n + 0 >= 1 && n + 0 <= 1000) }'; then
+	echo "microbench: REPEATS must be 1 to 1000, not $reps" >&2
+	exit 2
+fi
 
 if [ ! -e $D/microbench ]; then
 	echo "microbench: no $D/microbench: load the toggle module (insmod toggle.ko)" >&2
@@ -58,7 +68,19 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
+
+# a killed run's instance and kprobe event (gpiolat --cleanup removes them too): with them
+# left, mkdir fails and case (e) is never measured again
+if [ -d $INST ]; then
+	echo 0 >$INST/events/enable 2>/dev/null || true
+	rmdir $INST
+	echo "microbench: removed the instance gpiolat_mb of an earlier run" >&2
+fi
+if grep -q '^[pr]:gpiolat_mb/bench ' $T/kprobe_events 2>/dev/null; then
+	echo '-:gpiolat_mb/bench' >>$T/kprobe_events
+	echo "microbench: removed the kprobe event gpiolat_mb/bench of an earlier run" >&2
+fi
 
 # measure CASE: "median_cycles min_cycles max_cycles median_ns" over the repeats
 measure() {

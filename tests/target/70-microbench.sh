@@ -3,18 +3,30 @@
 # come out in the order the markers benchmark found them: (a) empty <= (b) tracepoint off <
 # (c) with an empty BPF raw_tp program, (b) < (e) a function under a kprobe. Orderings only,
 # never absolute numbers (the target is emulated). (a) <= (b) allows noise: the two loops differ
-# by one NOP (the static key), so (a) may come out a little above (b).
+# by one NOP (the static key), so (a) may come out a little above (b). A killed run's instance
+# and kprobe event are removed at start; ITERATIONS out of the module's range: exit 2, one line.
 . "$(dirname "$0")/lib.sh"
 
 toggle_load
 out=$(mktemp)
 before_kp=$(cat $T/kprobe_events)
+for n in 0 100000001; do
+	sh "$PROJ/study/microbench.sh" --raw $n 1 >$out 2>$out.err
+	eq "ITERATIONS=$n: exit status 2" "$?" 2
+	eq "ITERATIONS=$n: one line ($(cat $out.err))" "$(wc -l <$out.err)" 1
+done
+# what a SIGKILLed run leaves: the instance, the kprobe event enabled in it
+mkdir $T/instances/gpiolat_mb
+echo 'p:gpiolat_mb/bench toggle_bench_fn' >>$T/kprobe_events
+echo 1 >$T/instances/gpiolat_mb/events/gpiolat_mb/bench/enable
 if sh "$PROJ/study/microbench.sh" --raw 20000 3 >$out 2>$out.err; then
 	ok "study/microbench.sh runs"
 else
 	notok "study/microbench.sh runs: $(cat $out.err)"
 fi
 comment $out
+check "a killed run's kprobe event removed at start, and said" \
+	grep -q 'removed the kprobe event gpiolat_mb/bench' $out.err
 get() {
 	awk -v k="$1" '$1 == k { print $2 }' $out
 }
