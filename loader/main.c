@@ -1018,8 +1018,15 @@ int main(int argc, char **argv)
 				"CAP_SYS_ADMIN)\n");
 		return EXIT_ERROR;
 	}
+	/*
+	 * Ctrl-C, kill and a hangup (an ssh drop) only set the flag: the run ends on the one
+	 * path that stops the toggle module and detaches. A closed output (gpiolat -i 1s | head)
+	 * must not kill us halfway either: SIGPIPE is ignored and a failed write ends the run.
+	 */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 
 	btf = sys_load_btf(env.btf_path, why, sizeof(why));
 	if (!btf) {
@@ -1161,6 +1168,9 @@ int main(int argc, char **argv)
 				nprev = n;
 			}
 			next_iv += env.interval_ns;
+			/* nobody reads us any more (EPIPE, EIO after a hangup): end as on Ctrl-C */
+			if (ferror(stdout))
+				exiting = 1;
 		}
 		nap(POLL_MS);
 	}

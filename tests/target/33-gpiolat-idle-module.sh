@@ -37,6 +37,27 @@ eq "SIGINT: gpiolat exits 0" "$?" 0
 eq "SIGINT: the module is idle again" "$(cat $D/enable)" 0
 check "SIGINT: the histogram was still printed" grep -q ': count [1-9][0-9]* pulses' $out.txt
 check "nothing of ours left attached" sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
+
+# a hangup (an ssh drop) ends the run like SIGINT
+./gpiolat -d 30 >$out.txt 2>&1 &
+pid=$!
+sleep 4
+kill -HUP $pid
+wait $pid
+eq "SIGHUP: gpiolat exits 0" "$?" 0
+eq "SIGHUP: the module is idle again" "$(cat $D/enable)" 0
+check "SIGHUP: nothing of ours left attached" sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
+
+# the reader of the output goes away: the failed write ends the run (SIGPIPE is ignored)
+t0=$(date +%s)
+timeout 60 ./gpiolat -i 1s 2>$out.err | head -n 3 >$out.txt
+t1=$(date +%s)
+eq "gpiolat -i 1s | head -3: head got 3 lines" "$(wc -l <$out.txt)" 3
+check "gpiolat -i 1s | head -3: gpiolat ended by itself ($((t1 - t0)) s, not the 60 s timeout)" \
+	test $((t1 - t0)) -lt 50
+eq "gpiolat -i 1s | head -3: the module is idle again" "$(cat $D/enable)" 0
+check "gpiolat -i 1s | head -3: nothing of ours left attached" \
+	sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
 comment "edges before: $e0, after: $(edges)"
 rm -f $out.txt $out.err
 done_testing
