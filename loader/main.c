@@ -270,9 +270,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case OPT_LINEAR:
-		/* 100 buckets must stay below 2^32 ns for the BPF side's divide-free index */
+		/*
+		 * 100 buckets must stay below 2^32 ns for the BPF side's divide-free index;
+		 * divided, not multiplied, so that a huge WIDTH cannot wrap past the check
+		 */
 		if (parse_time(arg, 1, &env->lin_width) ||
-		    env->lin_width * GPIOLAT_LINEAR_SLOTS >= (1ULL << 32)) {
+		    env->lin_width > ((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS) {
 			usage_error(state, "bad linear bucket width '%s': want 1ns to 42ms", arg);
 			return EINVAL;
 		}
