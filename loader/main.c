@@ -36,6 +36,8 @@
 #define MAX_SPECS 64
 #define MAX_BATCHES 4096
 #define POLL_MS 20
+/* -i: intervals stay well above the poll period, so that each is about as long as asked */
+#define MIN_INTERVAL_NS (100 * 1000000ULL)
 #define FREE_PHASE_NS (500 * 1000000ULL) /* an untraced phase of a free-running toggler */
 #define DEFAULT_UNTRACED_MAX 2000
 
@@ -266,6 +268,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				    "bad interval '%s': want a positive number with an "
 				    "optional unit (ns, us, ms, s, m)",
 				    arg);
+			return EINVAL;
+		}
+		if (env->interval_ns < MIN_INTERVAL_NS) {
+			usage_error(state, "interval '%s' too short: want at least 100ms", arg);
 			return EINVAL;
 		}
 		break;
@@ -996,7 +1002,7 @@ int main(int argc, char **argv)
 	struct btf *btf = NULL;
 	char why[WHY_SIZE];
 	bool pulsing = false;
-	__u64 t0, deadline = 0, next_iv = 0;
+	__u64 t0, deadline = 0, next_iv = 0, last_snap;
 	__s64 seq_attach = -1, seq_detach;
 	__u32 desc_size, max_lines;
 	int err = EXIT_ERROR, i, n, nprev = 0, iv = 0;
@@ -1132,6 +1138,7 @@ int main(int argc, char **argv)
 		deadline = t0 + env.duration_ns;
 	if (env.interval_ns)
 		next_iv = t0 + env.interval_ns;
+	last_snap = t0;
 	if (ri.drive) {
 		if ((err = toggle_start())) {
 			fprintf(stderr, "gpiolat: cannot start the toggle module: %s\n",
@@ -1163,14 +1170,18 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (next_iv && now >= next_iv) {
+			/* stamped with the times the snapshots were taken, not the schedule's */
 			n = read_lines(skel, sel, env.nspecs, lr, GPIOLAT_MAX_LINES);
 			if (n >= 0) {
-				print_interval(&env, ++iv, next_iv - env.interval_ns - t0,
-					       next_iv - t0, lr, n, prev, nprev);
+				print_interval(&env, ++iv, last_snap - t0, now - t0, lr, n, prev,
+					       nprev);
 				memcpy(prev, lr, n * sizeof(*lr));
 				nprev = n;
+				last_snap = now;
 			}
-			next_iv += env.interval_ns;
+			/* the next boundary still ahead (a stall skips boundaries, not intervals) */
+			while (next_iv <= now)
+				next_iv += env.interval_ns;
 			/* nobody reads us any more (EPIPE, EIO after a hangup): end as on Ctrl-C */
 			if (ferror(stdout))
 				exiting = 1;

@@ -30,6 +30,7 @@ bad "unknown global number" 1 "no GPIO line 5 " -l 5 -d 1
 bad "bad line syntax" 2 "bad line" -l toggle-vchip:x
 bad "bad duration" 2 "bad duration" -d 2x
 bad "unknown option" 2 "unknown option" --nosuch
+bad "-i shorter than 100ms" 2 "too short" -i 1ms -d 1
 bad "--linear beyond 42ms" 2 "bad linear bucket width" --linear 43ms -d 1
 # 184467440737095517 * 100 wraps past 2^64 to below 2^32
 bad "--linear so wide that WIDTH * 100 wraps" 2 "bad linear bucket width" \

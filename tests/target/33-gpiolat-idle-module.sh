@@ -38,6 +38,23 @@ eq "SIGINT: the module is idle again" "$(cat $D/enable)" 0
 check "SIGINT: the histogram was still printed" grep -q ': count [1-9][0-9]* pulses' $out.txt
 check "nothing of ours left attached" sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
 
+# -i: each interval stamped with its snapshots' times: contiguous, about as long as asked (a
+# snapshot late by a poll period or a stall shortens the next interval, the schedule stays)
+./gpiolat -i 300ms -d 2 >$out.txt 2>$out.err
+eq "gpiolat -i 300ms -d 2 exits 0" "$?" 0
+check "-i 300ms: intervals printed ($(grep -c '^--- interval' $out.txt))" \
+	test "$(grep -c '^--- interval' $out.txt)" -ge 3
+eq "-i 300ms: intervals contiguous, none shorter than 0.2 s" "$(awk '
+	/^--- interval [0-9]+: / { a = $4; b = $7
+		if (n++ && a != prev) bad++
+		if (b - a < 0.2) bad++
+		prev = b }
+	END { print bad + 0 }' $out.txt)" 0
+# the poll loop wakes every 20 ms: real snapshot times are off the 0.3 s schedule's grid
+check "-i 300ms: the stamps are the snapshots' times, not the schedule's" test "$(awk '
+	/^--- interval [0-9]+: / { if (int($7 * 1000 + 0.5) % 300) off++ }
+	END { print off + 0 }' $out.txt)" -gt 0
+
 # a hangup (an ssh drop) ends the run like SIGINT
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
