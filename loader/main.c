@@ -1115,6 +1115,12 @@ int main(int argc, char **argv)
 		       "(--no-toggle: only watch).\n",
 		       ri.toggle_gpio);
 	untraced_phase(&env, &ri);
+	if (exiting) {
+		/* stopped before attaching (loading, the first untraced phase): nothing measured */
+		fprintf(stderr, "gpiolat: interrupted before attaching: nothing measured\n");
+		err = EXIT_OK;
+		goto cleanup;
+	}
 	ri.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (ri.toggle)
 		ri.edges_ok = !toggle_edges(&ri.rising0, &ri.falling0);

@@ -55,6 +55,26 @@ check "-i 300ms: the stamps are the snapshots' times, not the schedule's" test "
 	/^--- interval [0-9]+: / { if (int($7 * 1000 + 0.5) % 300) off++ }
 	END { print off + 0 }' $out.txt)" -gt 0
 
+# SIGINT in the untraced phase before attach: nothing attached, no results, status 0
+./gpiolat --pulses 1000000 --untraced 1000000 >$out.txt 2>$out.err &
+pid=$!
+i=0
+while [ "$(cat $D/enable)" != 1 ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+eq "the untraced phase before attach is under way" "$(cat $D/enable)" 1
+kill -INT $pid
+wait $pid
+eq "SIGINT before attach: gpiolat exits 0" "$?" 0
+eq "SIGINT before attach: no results printed" "$(wc -c <$out.txt)" 0
+eq "SIGINT before attach: one line on stderr" "$(cat $out.err)" \
+	"gpiolat: interrupted before attaching: nothing measured"
+eq "SIGINT before attach: the module is idle again" "$(cat $D/enable)" 0
+eq "SIGINT before attach: no pulse limit left" "$(cat $D/pulses)" 0
+check "SIGINT before attach: nothing of ours left" \
+	sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
+
 # a hangup (an ssh drop) ends the run like SIGINT
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
