@@ -16,7 +16,7 @@ bad() {
 	$GPIOLAT "$@" >/dev/null 2>"$err"
 	rc=$?
 	n=$(wc -l <"$err")
-	if [ "$rc" = "$want" ] && [ "$n" = 1 ] && grep -q "$word" "$err" &&
+	if [ "$rc" = "$want" ] && [ "$n" = 1 ] && grep -q -e "$word" "$err" &&
 		[ "$(ours_left)" = 0 ]; then
 		ok "$what: status $rc, one line: $(cat "$err")"
 	else
@@ -31,6 +31,8 @@ bad "bad line syntax" 2 "bad line" -l toggle-vchip:x
 bad "bad duration" 2 "bad duration" -d 2x
 bad "unknown option" 2 "unknown option" --nosuch
 bad "-i shorter than 100ms" 2 "too short" -i 1ms -d 1
+bad "--pulses 0" 2 "bad pulse count" --pulses 0
+bad "--untraced without --pulses" 2 "--untraced needs --pulses" --untraced 10 -d 1
 bad "--linear beyond 42ms" 2 "bad linear bucket width" --linear 43ms -d 1
 # 184467440737095517 * 100 wraps past 2^64 to below 2^32
 bad "--linear so wide that WIDTH * 100 wraps" 2 "bad linear bucket width" \

@@ -55,6 +55,23 @@ check "-i 300ms: the stamps are the snapshots' times, not the schedule's" test "
 	/^--- interval [0-9]+: / { if (int($7 * 1000 + 0.5) % 300) off++ }
 	END { print off + 0 }' $out.txt)" -gt 0
 
+# an interrupted --pulses run leaves no limit behind: the next idle-module run toggles unlimited
+./gpiolat --pulses 100000 >$out.txt 2>$out.err &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+eq "SIGINT during --pulses 100000: gpiolat exits 0" "$?" 0
+eq "SIGINT during --pulses: the module is idle again" "$(cat $D/enable)" 0
+eq "SIGINT during --pulses: pulses reads 0 (unlimited, nothing left over)" "$(cat $D/pulses)" 0
+./gpiolat -d 2 >$out.txt 2>$out.err
+eq "gpiolat -d 2 after the interrupted run exits 0" "$?" 0
+count2=$(sed -n 's/.*: count \([0-9]*\) pulses.*/\1/p' $out.txt)
+check "it toggled for the whole 2 s: $count2 pulses, more than half of the kprobe run's $count" \
+	test "${count2:-0}" -gt $((${count:-0} / 2))
+check "no event lost" grep -q 'events lost 0$' $out.txt
+eq "the module is idle again" "$(cat $D/enable)" 0
+
 # SIGINT in the untraced phase before attach: nothing attached, no results, status 0
 ./gpiolat --pulses 1000000 --untraced 1000000 >$out.txt 2>$out.err &
 pid=$!
@@ -95,6 +112,6 @@ check "gpiolat -i 1s | head -3: gpiolat ended by itself ($((t1 - t0)) s, not the
 eq "gpiolat -i 1s | head -3: the module is idle again" "$(cat $D/enable)" 0
 check "gpiolat -i 1s | head -3: nothing of ours left attached" \
 	sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
-comment "edges before: $e0, after: $(edges)"
+echo "# edges before: $e0, after: $(edges)"
 rm -f $out.txt $out.err
 done_testing
