@@ -55,7 +55,7 @@ PY
 	[ $? = 0 ] || _failed=1
 }
 
-./gpiolat --overhead --json --pulses 50 --reps 6 --only 'events-*,kprobes-*' >"$out-series.json"
+./gpiolat --overhead --json --pulses 100 --reps 6 --only 'events-*,kprobes-*' >"$out-series.json"
 eq "the series run exits 0" "$?" 0
 judge "$out-series.json"
 ./gpiolat --overhead --json --pulses 50 --reps 4 \
