@@ -50,7 +50,8 @@
 #define TOGGLE_MAX_BURST 100000
 #define TOGGLE_MAX_DEPTH 10
 #define TOGGLE_RING 4096 /* batches kept; a power of two */
-#define TOGGLE_RESCHED 1024 /* continuous modes: cond_resched() after this many pulses */
+#define TOGGLE_RESCHED 1024 /* continuous modes: a rest after this many pulses */
+#define TOGGLE_REST_US 50 /* ... of 50 to 100 µs */
 
 enum toggle_mode {
 	TOGGLE_BURST,
@@ -443,10 +444,16 @@ static int toggle_thread(void *arg)
 			if (more)
 				msleep(1);
 		} else {
+			/*
+			 * A SCHED_FIFO loop that never sleeps starves the per-CPU kernel threads
+			 * (timers, RCU) on PREEMPT_RT, where cond_resched() does nothing: the RCU
+			 * grace-period kthread was seen starved for 15 s, and rmmod hung. So, between
+			 * batches (never inside a timed one), a short sleep.
+			 */
 			t->since_resched += n;
 			if (t->since_resched >= TOGGLE_RESCHED) {
 				t->since_resched = 0;
-				cond_resched();
+				usleep_range(TOGGLE_REST_US, 2 * TOGGLE_REST_US);
 			}
 		}
 	}
