@@ -29,6 +29,53 @@ double stat_sd(const struct stat_acc *s)
 	return s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : 0;
 }
 
+double student_t95(long df)
+{
+	static const double t[] = { NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
+
+	if (df < 1)
+		return NAN;
+	return df < (long)(sizeof(t) / sizeof(t[0])) ? t[df] : 1.96 + 2.4 / df;
+}
+
+double student_t999(long df)
+{
+	static const double t[] = { NAN,   636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408,
+				    5.041, 4.781,   4.587,  4.437,  4.318, 4.221, 4.140, 4.073,
+				    4.015, 3.965,   3.922,  3.883,  3.850, 3.819, 3.792, 3.768,
+				    3.745, 3.725,   3.707,  3.690,  3.674, 3.659, 3.646 };
+
+	if (df < 1)
+		return NAN;
+	return df < (long)(sizeof(t) / sizeof(t[0])) ? t[df] : 3.291 + 10.6 / df;
+}
+
+double stat_ci95(const struct stat_acc *s)
+{
+	return s->n > 1 ? student_t95(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
+}
+
+double stat_ci999(const struct stat_acc *s)
+{
+	return s->n > 1 ? student_t999(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
+}
+
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus)
 {
 	bool first = true;

@@ -49,6 +49,17 @@ struct stat_acc {
 
 void stat_add(struct stat_acc *s, double x);
 double stat_sd(const struct stat_acc *s);
+/* two-sided 95 % and 99.9 % quantiles of Student's t with df degrees of freedom (NAN: df < 1;
+ * above 30 a little wide, never narrow) */
+double student_t95(long df);
+double student_t999(long df);
+/* half-widths of the 95 % and 99.9 % confidence intervals of s's mean (NAN: n < 2) */
+double stat_ci95(const struct stat_acc *s);
+double stat_ci999(const struct stat_acc *s);
+/* the median of v[0..n) (n > 0); sorts v */
+double median(double *v, int n);
+/* qsort comparison of doubles */
+int cmp_double(const void *a, const void *b);
 
 /* sum per-CPU copies: min/max over the copies that saw pairs */
 void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus);

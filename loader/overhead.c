@@ -156,45 +156,6 @@ static bool nap(int ms)
 
 /* ---- statistics ----------------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* two-sided 95 % quantile of Student's t with df degrees of freedom */
-static double t95(int df)
-{
-	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-				    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-				    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
-
-	if (df < 1)
-		return NAN;
-	return df <= 30 ? t[df] : 1.96 + 2.4 / df;
-}
-
-/* two-sided 99.9 % quantile of Student's t (above 30: a little wide, never narrow) */
-static double t999(int df)
-{
-	static const double t[] = { 0,	   636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408,
-				    5.041, 4.781,   4.587,  4.437,  4.318, 4.221, 4.140, 4.073,
-				    4.015, 3.965,   3.922,  3.883,  3.850, 3.819, 3.792, 3.768,
-				    3.745, 3.725,   3.707,  3.690,  3.674, 3.659, 3.646 };
-
-	if (df < 1)
-		return NAN;
-	return df <= 30 ? t[df] : 3.291 + 10.6 / df;
-}
-
 static void row_stats(struct row *r)
 {
 	struct stat_acc s = {};
@@ -204,8 +165,8 @@ static void row_stats(struct row *r)
 		stat_add(&s, r->diff[i]);
 	r->mean = s.mean;
 	r->sd = stat_sd(&s);
-	r->ci = r->reps > 1 ? t95(r->reps - 1) * r->sd / sqrt(r->reps) : NAN;
-	r->ci999 = r->reps > 1 ? t999(r->reps - 1) * r->sd / sqrt(r->reps) : NAN;
+	r->ci = r->reps > 1 ? student_t95(r->reps - 1) * r->sd / sqrt(r->reps) : NAN;
+	r->ci999 = r->reps > 1 ? student_t999(r->reps - 1) * r->sd / sqrt(r->reps) : NAN;
 	if (r->reps > 0) {
 		double v[MAX_REPS];
 
@@ -1392,21 +1353,6 @@ static char child_out[128];
 static char tool_why[WHY]; /* why the last tool did not attach */
 
 /* NAME on PATH (or in /usr/sbin, which root's PATH may lack): its path */
-static bool on_path(const char *name, char *path, size_t size)
-{
-	const char *p = getenv("PATH");
-	char dirs[4096], *d, *save = NULL;
-
-	snprintf(dirs, sizeof(dirs), "%s", p && *p ? p : "/usr/local/bin:/usr/bin:/bin");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, size, "%s/%s", d, name);
-		if (!access(path, X_OK))
-			return true;
-	}
-	snprintf(path, size, "/usr/sbin/%s", name);
-	return !access(path, X_OK);
-}
-
 /* start argv, its stdout and stderr to STATE_DIR/OUT; it goes with us, even after a SIGKILL */
 static int tool_start(char *const argv[], const char *out)
 {
@@ -1480,7 +1426,7 @@ static char tool_path[PATH_MAX];
 
 static int bpftrace_setup(const struct method *m, char *why)
 {
-	if (!on_path("bpftrace", tool_path, sizeof(tool_path))) {
+	if (!sys_find_program("bpftrace", tool_path, sizeof(tool_path))) {
 		snprintf(why, WHY, "bpftrace is not installed (not on PATH)");
 		return -1;
 	}
@@ -1518,7 +1464,7 @@ static int tool_off(const struct method *m)
 
 static int ply_setup(const struct method *m, char *why)
 {
-	if (!on_path("ply", tool_path, sizeof(tool_path))) {
+	if (!sys_find_program("ply", tool_path, sizeof(tool_path))) {
 		snprintf(why, WHY, "ply is not installed (no ply on PATH)");
 		return -1;
 	}
@@ -1613,7 +1559,7 @@ static int utoggle_path(char *path, size_t size)
 				return 0;
 		}
 	}
-	return on_path("utoggle", path, size) ? 0 : -1;
+	return sys_find_program("utoggle", path, size) ? 0 : -1;
 }
 
 static void utoggle_stop(void)
@@ -1820,7 +1766,7 @@ static int user_setup(const struct method *m, char *why)
 			return -1;
 		break;
 	case U_STRACE:
-		if (!on_path("strace", tool_path, sizeof(tool_path))) {
+		if (!sys_find_program("strace", tool_path, sizeof(tool_path))) {
 			snprintf(why, WHY, "strace not installed (no strace on PATH)");
 			return -1;
 		}

@@ -579,3 +579,18 @@ __s64 toggle_last_seq(void)
 	fclose(f);
 	return last;
 }
+
+bool sys_find_program(const char *name, char *path, size_t size)
+{
+	const char *p = getenv("PATH");
+	char dirs[4096], *d, *save = NULL;
+
+	snprintf(dirs, sizeof(dirs), "%s", p && *p ? p : "/usr/local/bin:/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, size, "%s/%s", d, name);
+		if (!access(path, X_OK))
+			return true;
+	}
+	snprintf(path, size, "/usr/sbin/%s", name);
+	return !access(path, X_OK);
+}

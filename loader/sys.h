@@ -55,4 +55,7 @@ int toggle_batches(__s64 after, struct toggle_batch *b, int max);
 /* the sequence number of the newest batch, -1 when there is none yet */
 __s64 toggle_last_seq(void);
 
+/* an executable NAME on $PATH (or, root's PATH may lack it, in /usr/sbin): its path */
+bool sys_find_program(const char *name, char *path, size_t size);
+
 #endif /* GPIOLAT_SYS_H */

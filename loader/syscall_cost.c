@@ -353,22 +353,6 @@ static int worker_run(struct state *s, const struct env *env, double *out, char 
 
 /* ---- child tools: strace, perf trace, bpftrace ------------------------------------------- */
 
-static bool in_path(const char *name, char *path, size_t size)
-{
-	const char *p = getenv("PATH");
-	char dirs[4096], *d, *save = NULL;
-
-	snprintf(dirs, sizeof(dirs), "%s", p && *p ? p : "/usr/local/bin:/usr/bin:/bin");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, size, "%s/%s", d, name);
-		if (!access(path, X_OK))
-			return true;
-	}
-	/* root's PATH may lack sbin */
-	snprintf(path, size, "/usr/sbin/%s", name);
-	return !access(path, X_OK);
-}
-
 /* start argv with stdout and stderr to a temporary file (s->tool_out) */
 static int tool_spawn(struct state *s, char *const argv[], char *why, size_t size)
 {
@@ -1144,19 +1128,19 @@ static int method_setup(struct state *s, const struct env *env, const struct met
 	case K_UPROBE_EVENT:
 		return uprobe_event_add(s, why, size);
 	case K_STRACE:
-		if (!in_path("strace", path, sizeof(path))) {
+		if (!sys_find_program("strace", path, sizeof(path))) {
 			snprintf(why, size, "strace not installed");
 			return -1;
 		}
 		return 0;
 	case K_PERF_TRACE:
-		if (!in_path("perf", path, sizeof(path))) {
+		if (!sys_find_program("perf", path, sizeof(path))) {
 			snprintf(why, size, "perf not installed");
 			return -1;
 		}
 		return 0;
 	case K_BPFTRACE:
-		if (!in_path("bpftrace", path, sizeof(path))) {
+		if (!sys_find_program("bpftrace", path, sizeof(path))) {
 			snprintf(why, size, "bpftrace not installed");
 			return -1;
 		}
@@ -1217,21 +1201,21 @@ static int method_attach(struct state *s, const struct env *env, const struct me
 			s, bpf_program__attach_uprobe(p, false, s->worker, s->exe, s->sc_call_off),
 			"a uprobe on sc_call()", why, size);
 	case K_STRACE:
-		in_path("strace", path, sizeof(path));
+		sys_find_program("strace", path, sizeof(path));
 		snprintf(pid, sizeof(pid), "%d", s->worker);
 		if (tool_spawn(s, (char *[]){ path, "-q", "-o", "/dev/null", "-p", pid, NULL }, why,
 			       size))
 			return -1;
 		return tool_wait(s, strace_ready, "strace", why, size);
 	case K_PERF_TRACE:
-		in_path("perf", path, sizeof(path));
+		sys_find_program("perf", path, sizeof(path));
 		snprintf(pid, sizeof(pid), "%d", s->worker);
 		if (tool_spawn(s, (char *[]){ path, "trace", "-o", "/dev/null", "-p", pid, NULL },
 			       why, size))
 			return -1;
 		return tool_wait(s, perf_ready, "perf trace", why, size);
 	case K_BPFTRACE:
-		in_path("bpftrace", path, sizeof(path));
+		sys_find_program("bpftrace", path, sizeof(path));
 		if (tool_spawn(s, (char *[]){ path, (char *)env->bt_script, NULL }, why, size))
 			return -1;
 		return tool_wait(s, bpftrace_ready, "bpftrace", why, size);
@@ -1275,13 +1259,6 @@ static void method_teardown(struct state *s, const struct method *m, struct resu
 
 /* ---- statistics ------------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* the p-quantile of sorted values, linear between closest ranks */
 static double quantile(const double *v, int n, double p)
 {
@@ -1295,43 +1272,6 @@ static double quantile(const double *v, int n, double p)
 	if (i + 1 >= n)
 		return v[n - 1];
 	return v[i] + (v[i + 1] - v[i]) * (rank - i);
-}
-
-/* two-sided 95 % Student t for df degrees of freedom */
-static double t95(__u64 df)
-{
-	static const double t[] = { NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-				    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-				    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
-
-	if (df < sizeof(t) / sizeof(t[0]))
-		return t[df];
-	return df < 60 ? 2.00 : 1.96;
-}
-
-static double ci95(const struct stat_acc *s)
-{
-	return s->n > 1 ? t95(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
-}
-
-/* two-sided 99.9 % Student t (above 30: a little wide, never narrow) */
-static double t999(__u64 df)
-{
-	static const double t[] = { NAN,   636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408,
-				    5.041, 4.781,   4.587,  4.437,  4.318, 4.221, 4.140, 4.073,
-				    4.015, 3.965,   3.922,  3.883,  3.850, 3.819, 3.792, 3.768,
-				    3.745, 3.725,   3.707,  3.690,  3.674, 3.659, 3.646 };
-
-	if (df < sizeof(t) / sizeof(t[0]))
-		return t[df];
-	return 3.291 + 10.6 / df;
-}
-
-/* the 99.9 % CI: what a test's control check uses (it fails 1 run in 1000, not 1 in 20) */
-static double ci999(const struct stat_acc *s)
-{
-	return s->n > 1 ? t999(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
 }
 
 /*
@@ -1493,7 +1433,7 @@ static void print_text(const struct env *env, struct result *res, const struct s
 			continue;
 		}
 		fmt_ns(a, sizeof(a), r->rounds.mean);
-		snprintf(b, sizeof(b), "±%.1f", ci95(&r->rounds));
+		snprintf(b, sizeof(b), "±%.1f", stat_ci95(&r->rounds));
 		fmt_ns(c, sizeof(c), quantile(r->added, r->nadded, 0.50));
 		fmt_ns(d, sizeof(d), quantile(r->added, r->nadded, 0.90));
 		fmt_ns(e, sizeof(e), quantile(r->added, r->nadded, 0.99));
@@ -1613,8 +1553,8 @@ static void print_json(const struct env *env, struct result *res, const struct s
 		if (r->done) {
 			ad = json_object_new_object();
 			json_object_object_add(ad, "mean_ns", jnum(r->rounds.mean));
-			json_object_object_add(ad, "ci95_ns", jnum(ci95(&r->rounds)));
-			json_object_object_add(ad, "ci999_ns", jnum(ci999(&r->rounds)));
+			json_object_object_add(ad, "ci95_ns", jnum(stat_ci95(&r->rounds)));
+			json_object_object_add(ad, "ci999_ns", jnum(stat_ci999(&r->rounds)));
 			json_object_object_add(ad, "sd_rounds_ns", jnum(stat_sd(&r->rounds)));
 			json_object_object_add(ad, "p50_ns",
 					       jnum(quantile(r->added, r->nadded, 0.50)));
