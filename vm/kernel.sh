@@ -49,7 +49,7 @@ rm -rf "$dir"
 mkdir -p "$dir/deb" "$dir/root"
 # apt-get download drops privileges to _apt: give it a directory it may write
 chmod 777 "$dir/deb"
-if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2>"$dir/download.log") ||
+if ! (cd "$dir/deb" && apt-get download -qq "$pkg" 2>../download.log) ||
 	! ls "$dir"/deb/"$pkg"_*.deb >/dev/null 2>&1; then
 	echo "vm/kernel.sh: cannot download $pkg:" \
 		"$(grep -v 'unsandboxed' "$dir/download.log" | head -n 1)" >&2
