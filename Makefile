@@ -113,7 +113,7 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP)
 	$(Q)rm -f $(@:.o=.tmp.o)
 
 # kept (not an intermediate): bpftool gen min_core_btf and the tests use it
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(SKELS)
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf >$@
