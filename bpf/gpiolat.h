@@ -10,6 +10,8 @@
 #define GPIOLAT_LOG2_SLOTS 64
 /* linear buckets [k*width, (k+1)*width) ns; one more, the overflow bucket, counts the rest */
 #define GPIOLAT_LINEAR_SLOTS 100
+/* the widest linear bucket: the BPF side's divide-free index is exact while width * slots < 2^32 */
+#define GPIOLAT_LINEAR_WIDTH_MAX (((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS)
 /* lines kept when no -l is given: the first this many lines that see a set */
 #define GPIOLAT_MAX_LINES 256
 

@@ -29,6 +29,11 @@ double stat_sd(const struct stat_acc *s)
 	return s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : 0;
 }
 
+__u64 gpiolat_reciprocal(__u64 d)
+{
+	return ((1ULL << 32) + d - 1) / d;
+}
+
 double student_t95(long df)
 {
 	static const double t[] = { NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,

@@ -47,6 +47,9 @@ struct stat_acc {
 	double mean, m2, min, max;
 };
 
+/* ceil(2^32 / d): the BPF side's divide-free x / d is (x * r) >> 32 (bpf/gpiolat.bpf.c) */
+__u64 gpiolat_reciprocal(__u64 d);
+
 void stat_add(struct stat_acc *s, double x);
 double stat_sd(const struct stat_acc *s);
 /* two-sided 95 % and 99.9 % quantiles of Student's t with df degrees of freedom (NAN: df < 1;

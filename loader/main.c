@@ -281,7 +281,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		 * divided, not multiplied, so that a huge WIDTH cannot wrap past the check
 		 */
 		if (parse_time(arg, 1, &env->lin_width) ||
-		    env->lin_width > ((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS) {
+		    env->lin_width > GPIOLAT_LINEAR_WIDTH_MAX) {
 			usage_error(state, "bad linear bucket width '%s': want 1ns to 42ms", arg);
 			return EINVAL;
 		}
@@ -396,11 +396,6 @@ static const char *load_error(int err, char *buf, size_t size)
 }
 
 /* ceil(2^32 / d): multiply by it and shift right by 32 to divide exact multiples of d */
-static __u64 reciprocal(__u64 d)
-{
-	return ((1ULL << 32) + d - 1) / d;
-}
-
 /* open the skeleton with only the method's program, configure it and load it */
 static int open_load(const struct env *env, enum method m, __u32 desc_size, __u32 max_lines,
 		     struct gpiolat_bpf **out, char *why, size_t size)
@@ -424,10 +419,10 @@ static int open_load(const struct env *env, enum method m, __u32 desc_size, __u3
 		bpf_program__set_autoload(progs[i], i == (int)m);
 
 	skel->rodata->filter_lines = env->nspecs > 0;
-	skel->rodata->desc_magic = desc_size ? reciprocal(desc_size) : 0;
+	skel->rodata->desc_magic = desc_size ? gpiolat_reciprocal(desc_size) : 0;
 	if (env->lin_width) {
 		skel->rodata->lin_width = env->lin_width;
-		skel->rodata->lin_magic = reciprocal(env->lin_width);
+		skel->rodata->lin_magic = gpiolat_reciprocal(env->lin_width);
 		skel->rodata->lin_max = env->lin_width * GPIOLAT_LINEAR_SLOTS;
 	}
 	bpf_map__set_max_entries(skel->maps.hists, max_lines);

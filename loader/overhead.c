@@ -71,8 +71,6 @@
 #define NEVENTS 10
 #define POLL_MS 20
 #define WHY 256
-/* the widest linear bucket: LIN_WIDTH_MAX * GPIOLAT_LINEAR_SLOTS < 2^32 */
-#define LIN_WIDTH_MAX (((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS)
 
 struct opts {
 	bool overhead, cleanup, quick, json, verbose;
@@ -1277,17 +1275,16 @@ static int gpiolat_setup(const struct method *m, char *why)
 	p[2] = gskel->progs.gpiolat_fentry;
 	for (i = 0; i < 3; i++)
 		bpf_program__set_autoload(p[i], i == m->arg);
-	gskel->rodata->desc_magic = ((1ULL << 32) + size - 1) / size;
+	gskel->rodata->desc_magic = gpiolat_reciprocal(size);
 	/*
 	 * linear buckets for the p50: 100 of a quarter of the untraced set each, at most as wide
 	 * as the BPF side's reciprocal is exact for (lin_width * GPIOLAT_LINEAR_SLOTS < 2^32, as
 	 * gpiolat --linear checks): a stalled warm-up phase must not break the histogram
 	 */
 	gskel->rodata->lin_width = untraced_guess > 40 ? (__u64)(untraced_guess / 4) : 10;
-	if (gskel->rodata->lin_width > LIN_WIDTH_MAX)
-		gskel->rodata->lin_width = LIN_WIDTH_MAX;
-	gskel->rodata->lin_magic =
-		((1ULL << 32) + gskel->rodata->lin_width - 1) / gskel->rodata->lin_width;
+	if (gskel->rodata->lin_width > GPIOLAT_LINEAR_WIDTH_MAX)
+		gskel->rodata->lin_width = GPIOLAT_LINEAR_WIDTH_MAX;
+	gskel->rodata->lin_magic = gpiolat_reciprocal(gskel->rodata->lin_width);
 	gskel->rodata->lin_max = gskel->rodata->lin_width * GPIOLAT_LINEAR_SLOTS;
 	err = gpiolat_bpf__load(gskel);
 	if (err) {
