@@ -3,10 +3,15 @@
  * gpiolat: in-kernel pulse-width histograms of GPIO lines.
  *
  * A set to 1 of a line stores the time; the next set to 0 of that line histograms the time
- * since then and deletes the stored start. A set to 0 with no stored start is counted as
+ * since then and clears the stored start. A set to 0 with no stored start is counted as
  * unmatched and never histogrammed. A second set to 1 while a start is stored keeps the first
  * start (the line went high then; a scope would measure from there) and is counted in
  * rising_again.
+ *
+ * Hot path, per set: one array lookup by GPIO number (the line's slot: its dense index, given
+ * by the loader before attach, and its stored start), one per-CPU array lookup by that index
+ * (the histogram), one clock read. Both lookups are array lookups, which the verifier inlines
+ * where the kernel can; no map update or delete, no hash.
  *
  * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
@@ -24,7 +29,8 @@
 #include "log2.bpf.h"
 
 /* Tunables, set by the loader through skel->rodata before load. */
-/* only lines the loader put in the hists map are traced (-l); else any line, up to its size */
+/* only lines the loader gave an index are traced (-l), silently; else a set of a line without
+ * one counts in drops */
 const volatile __u8 filter_lines = 0;
 /* ceil(2^32 / sizeof(struct gpio_desc)) of the running kernel: index = (bytes * magic) >> 32 */
 const volatile __u64 desc_magic = 0;
@@ -33,17 +39,17 @@ const volatile __u64 lin_width = 0;
 const volatile __u64 lin_magic = 0;
 const volatile __u64 lin_max = 0;
 
-/* line -> time of its stored rising edge (ns, bpf_ktime_get_ns) */
+/* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, GPIOLAT_MAX_LINES);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, GPIOLAT_MAX_GPIO);
 	__type(key, __u32);
-	__type(value, __u64);
-} starts SEC(".maps");
+	__type(value, struct gpiolat_line);
+} lines SEC(".maps");
 
-/* line -> its histogram, per CPU; also the line filter when filter_lines is set */
+/* dense line index -> its histogram, per CPU; sized by the loader to the lines it indexed */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, GPIOLAT_MAX_LINES);
 	__type(key, __u32);
 	__type(value, struct gpiolat_hist);
@@ -55,9 +61,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } drops SEC(".maps");
-
-/* the initial value of a line's histogram (too large for the BPF stack) */
-static const struct gpiolat_hist zero_hist;
 
 static __always_inline void count_drop(__u32 why)
 {
@@ -100,33 +103,51 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 		h->linear[idx]++;
 }
 
-static __always_inline int record(__u32 gpio, int value, __u64 now)
-{
-	struct gpiolat_hist *h;
-	__u64 *start;
+/*
+ * How much of record() runs: everything, or (only to measure what the parts cost, in programs
+ * of their own: the --overhead rows bpf-gpiolat-tp-clock and bpf-gpiolat-tp-slot) the clock
+ * read alone, or the clock read and the line's slot (the start stored and cleared), no
+ * histogram. A constant at compile time: no trace of it in the programs that histogram.
+ */
+#define STAGE_CLOCK 1
+#define STAGE_SLOT 2
+#define STAGE_FULL 3
 
-	h = bpf_map_lookup_elem(&hists, &gpio);
-	if (!h) {
-		if (filter_lines)
-			return 0;
-		bpf_map_update_elem(&hists, &gpio, &zero_hist, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &gpio);
-		if (!h) {
+static __always_inline int record(__u32 gpio, int value, __u64 now, const int stage)
+{
+	struct gpiolat_line *l;
+	struct gpiolat_hist *h;
+	__u64 start;
+	__u32 idx;
+
+	if (stage == STAGE_CLOCK)
+		return 0;
+	l = bpf_map_lookup_elem(&lines, &gpio);
+	if (!l || !l->idx) {
+		if (!filter_lines)
 			count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
-			return 0;
-		}
+		return 0;
+	}
+	if (stage == STAGE_SLOT) {
+		l->start = value ? now : 0;
+		return 0;
+	}
+	idx = l->idx - 1;
+	h = bpf_map_lookup_elem(&hists, &idx);
+	if (!h) {
+		count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
+		return 0;
 	}
 	h->events++;
 
-	start = bpf_map_lookup_elem(&starts, &gpio);
+	start = l->start;
 	if (value) {
 		h->rising++;
 		if (start) {
 			h->rising_again++;
 			return 0;
 		}
-		if (bpf_map_update_elem(&starts, &gpio, &now, BPF_NOEXIST))
-			h->start_lost++;
+		l->start = now;
 		return 0;
 	}
 
@@ -135,8 +156,8 @@ static __always_inline int record(__u32 gpio, int value, __u64 now)
 		h->unmatched++;
 		return 0;
 	}
-	histogram(h, now - *start);
-	bpf_map_delete_elem(&starts, &gpio);
+	l->start = 0;
+	histogram(h, now - start);
 	return 0;
 }
 
@@ -151,7 +172,24 @@ int gpiolat_tp(struct trace_event_raw_gpio_value *ctx)
 {
 	if (ctx->get)
 		return 0;
-	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns());
+	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns(), STAGE_FULL);
+}
+
+/* the cost breakdown of the tracepoint program (not loaded unless asked for: "?") */
+SEC("?tp/gpio/gpio_value")
+int gpiolat_tp_clock(struct trace_event_raw_gpio_value *ctx)
+{
+	if (ctx->get)
+		return 0;
+	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns(), STAGE_CLOCK);
+}
+
+SEC("?tp/gpio/gpio_value")
+int gpiolat_tp_slot(struct trace_event_raw_gpio_value *ctx)
+{
+	if (ctx->get)
+		return 0;
+	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns(), STAGE_SLOT);
 }
 
 SEC("kprobe/gpiod_set_value")
@@ -162,12 +200,12 @@ int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
 
 	if (!desc)
 		return 0;
-	gdev = BPF_CORE_READ(desc, gdev);
+	/* pointer fields in the kernel's own width (32-bit ARM: 4 bytes), see gpiolat_core.h */
+	gdev = (struct gpio_device *)CORE_READ_PTR(desc, gdev);
 	if (!gdev)
 		return 0;
-	return record(desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc,
-				(__u64)BPF_CORE_READ(gdev, descs)),
-		      value, now);
+	return record(desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc, CORE_READ_PTR(gdev, descs)),
+		      value, now, STAGE_FULL);
 }
 
 /* BTF-typed arguments: the fields are read directly, no bpf_probe_read_kernel() */
@@ -182,7 +220,8 @@ int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 	gdev = desc->gdev;
 	if (!gdev)
 		return 0;
-	return record(desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs), value, now);
+	return record(desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs), value, now,
+		      STAGE_FULL);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -12,12 +12,26 @@
 #define GPIOLAT_LINEAR_SLOTS 100
 /* the widest linear bucket: the BPF side's divide-free index is exact while width * slots < 2^32 */
 #define GPIOLAT_LINEAR_WIDTH_MAX (((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS)
-/* lines kept when no -l is given: the first this many lines that see a set */
-#define GPIOLAT_MAX_LINES 256
+/* lines with a histogram: the loader gives each line of the system (or each -l line) a dense
+ * index at start, up to this many */
+#define GPIOLAT_MAX_LINES 1024
+/* the largest global GPIO number + 1 the lines map may cover */
+#define GPIOLAT_MAX_GPIO 65536
 
 /*
- * One GPIO line's histogram and counters, one copy per CPU (BPF_MAP_TYPE_PERCPU_HASH keyed by
- * the global GPIO number): the BPF side only ever adds to its own CPU's copy; the loader sums
+ * One global GPIO number's slot (BPF_MAP_TYPE_ARRAY keyed by the number, shared by the CPUs:
+ * the two edges of a pulse may run on different CPUs). The loader writes idx before attach;
+ * the BPF side only ever writes start.
+ */
+struct gpiolat_line {
+	__u64 start; /* time of the stored rising edge (ns, bpf_ktime_get_ns); 0: none */
+	__u32 idx; /* the line's index in the hists array + 1; 0: not traced */
+	__u32 pad;
+};
+
+/*
+ * One GPIO line's histogram and counters, one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY indexed
+ * by the line's dense index): the BPF side only ever adds to its own CPU's copy; the loader sums
  * the copies (min and max: the smallest and largest over the CPUs that saw pairs).
  */
 struct gpiolat_hist {
@@ -27,7 +41,8 @@ struct gpiolat_hist {
 	__u64 pairs; /* falling edges with a stored start: histogrammed */
 	__u64 unmatched; /* falling edges without a stored start: counted, not histogrammed */
 	__u64 rising_again; /* a set to 1 while a start was stored: the first start is kept */
-	__u64 start_lost; /* a set to 1 whose start could not be stored (starts map full) */
+	__u64 start_lost; /* a set to 1 whose start could not be stored (0 since the start is a
+			   * plain slot; kept for the output format) */
 	__u64 min_ns; /* over this CPU's pairs (valid when pairs > 0) */
 	__u64 max_ns;
 	__u64 sum_ns;
@@ -37,7 +52,7 @@ struct gpiolat_hist {
 
 /* per-CPU counters of sets that no line could take (index into the "drops" map) */
 enum gpiolat_drop {
-	GPIOLAT_DROP_NO_LINE_SLOT, /* the hists map was full: a new line could not be added */
+	GPIOLAT_DROP_NO_LINE_SLOT, /* a set of a line the loader gave no index (no -l given) */
 	GPIOLAT_DROP_MAX,
 };
 

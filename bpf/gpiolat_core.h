@@ -44,6 +44,21 @@ struct gpio_desc {
 } __core;
 
 /*
+ * CORE_READ_PTR(src, field): a pointer field read with the running kernel's pointer size, as a
+ * __u64. BPF pointers are 8 bytes wide, a 32-bit ARM kernel's 4: BPF_CORE_READ() would read 8
+ * (the pointer and the field after it: a garbage address, every set then lost). The size and
+ * offset are CO-RE relocations (the kernel's, from its BTF); the bytes land in the low half of a
+ * zeroed __u64 (little-endian targets only: x86_64, arm, arm64).
+ */
+#define CORE_READ_PTR(src, field)                                                                 \
+	({                                                                                        \
+		__u64 __v = 0;                                                                    \
+		bpf_probe_read_kernel(&__v, bpf_core_field_size((src)->field),                    \
+				      (const void *)(src) + bpf_core_field_offset((src)->field)); \
+		__v;                                                                              \
+	})
+
+/*
  * The record of the gpio:gpio_value trace event (include/trace/events/gpio.h): the 8-byte common
  * header, then "unsigned gpio; int get; int value;". TRACE_EVENT() names its record struct
  * trace_event_raw_<event>, which is how it appears in the kernel's BTF.
