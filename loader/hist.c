@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "jsonout.h"
 
 #define BAR_WIDTH 40
 #define MAX_BUCKETS (GPIOLAT_LOG2_SLOTS + GPIOLAT_LINEAR_SLOTS + 1)
@@ -66,6 +67,48 @@ double stat_ci95(const struct stat_acc *s)
 double stat_ci999(const struct stat_acc *s)
 {
 	return s->n > 1 ? student_t999(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
+}
+
+void alt_stat_add(struct alt_stat *s, int rep, double before, double fig, double after)
+{
+	if (rep == 0)
+		stat_add(&s->b, before);
+	stat_add(&s->b, after);
+	stat_add(&s->t, fig);
+	stat_add(&s->d, fig - (before + after) / 2);
+}
+
+/* the mean difference's standard error as sampled (hist.h), and its degrees of freedom */
+static double alt_se(const struct alt_stat *s, long *df)
+{
+	double n = s->t.n, vt, vb, v, q;
+
+	if (s->t.n < 2 || s->b.n < 2)
+		return NAN;
+	vt = s->t.m2 / (s->t.n - 1) / n;
+	vb = s->b.m2 / (s->b.n - 1) * (n - 0.5) / (n * n);
+	v = vt + vb;
+	q = vt * vt / (s->t.n - 1) + vb * vb / (s->b.n - 1);
+	*df = q > 0 ? (long)floor(v * v / q) : (long)s->t.n - 1;
+	if (*df < 1)
+		*df = 1;
+	return sqrt(v);
+}
+
+double alt_ci95(const struct alt_stat *s)
+{
+	long df;
+	double se = alt_se(s, &df);
+
+	return isnan(se) ? NAN : student_t95(df) * se;
+}
+
+double alt_ci999(const struct alt_stat *s)
+{
+	long df;
+	double se = alt_se(s, &df);
+
+	return isnan(se) ? NAN : student_t999(df) * se;
 }
 
 int cmp_double(const void *a, const void *b)
@@ -414,11 +457,6 @@ void print_line_csv(FILE *f, const struct line_result *lr, __u64 lin_width, enum
 static struct json_object *json_u64(__u64 v)
 {
 	return json_object_new_uint64(v);
-}
-
-static struct json_object *json_num(double v)
-{
-	return isnan(v) ? NULL : json_object_new_double(v);
 }
 
 static struct json_object *buckets_json(const struct bucket *b, int n)

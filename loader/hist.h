@@ -59,6 +59,27 @@ double student_t999(long df);
 /* half-widths of the 95 % and 99.9 % confidence intervals of s's mean (NAN: n < 2) */
 double stat_ci95(const struct stat_acc *s);
 double stat_ci999(const struct stat_acc *s);
+/*
+ * An alternation's figures (engine.h): phases b_0 t_0 b_1 t_1 ... t_n-1 b_n, repetition i's
+ * difference d_i = t_i - (b_i + b_i+1) / 2. Neighbours d_i, d_i+1 share the reference b_i+1
+ * (covariance var(b) / 4), so t sd(d) / sqrt(n) is too narrow (a 95 % interval covers about
+ * 91 % when the phases' noise is alike). The interval here is that of the mean as sampled,
+ * mean(t) - sum_j w_j b_j with w = 1/2n at both ends and 1/n between: its variance
+ * s_t^2 / n + s_b^2 (n - 1/2) / n^2, with Welch-Satterthwaite degrees of freedom (rounded
+ * down). Phases with a common slow drift make it wider, never narrower.
+ */
+struct alt_stat {
+	struct stat_acc t; /* the method's phases */
+	struct stat_acc b; /* the reference phases, each once (n + 1 of them) */
+	struct stat_acc d; /* the differences d_i */
+};
+
+/* repetition REP (0, 1, ... in order): its reference before, its phase, its reference after */
+void alt_stat_add(struct alt_stat *s, int rep, double before, double fig, double after);
+/* half-widths of the 95 % and 99.9 % intervals of the mean difference (NAN: n < 2) */
+double alt_ci95(const struct alt_stat *s);
+double alt_ci999(const struct alt_stat *s);
+
 /* the median of v[0..n) (n > 0); sorts v */
 double median(double *v, int n);
 /* qsort comparison of doubles */

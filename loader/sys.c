@@ -21,7 +21,6 @@
 #include "sys.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
-#define MAX_CHIPS 64
 
 struct btf *sys_load_btf(const char *custom, char *why, size_t size)
 {
@@ -94,27 +93,31 @@ int sys_check_tracepoint(const struct btf *btf, char *why, size_t size)
 	return 0;
 }
 
-static bool kallsyms_has(const char *name)
+int sys_kallsyms_find(const char *const *names, int n)
 {
 	char line[512], sym[256];
-	bool found = false;
+	int best = n, i;
 	FILE *f;
 
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
+		return -1;
+	while (best > 0 && fgets(line, sizeof(line), f)) {
 		char type;
 
-		if (sscanf(line, "%*s %c %255s", &type, sym) != 2)
+		if (sscanf(line, "%*s %c %255s", &type, sym) != 2 || (type != 'T' && type != 't'))
 			continue;
-		if ((type == 'T' || type == 't') && !strcmp(sym, name)) {
-			found = true;
-			break;
-		}
+		for (i = 0; i < best; i++)
+			if (!strcmp(sym, names[i]))
+				best = i;
 	}
 	fclose(f);
-	return found;
+	return best < n ? best : -1;
+}
+
+static bool kallsyms_has(const char *name)
+{
+	return sys_kallsyms_find(&name, 1) == 0;
 }
 
 int sys_check_kprobe(const struct btf *btf, char *why, size_t size)
@@ -166,16 +169,9 @@ int sys_check_fentry(const struct btf *btf, char *why, size_t size)
 	return 0;
 }
 
-/* ---- GPIO chips ----------------------------------------------------------------------------- */
+/* ---- files ---------------------------------------------------------------------------------- */
 
-struct chip {
-	char name[32]; /* gpiochipN */
-	char label[64];
-	__u32 ngpio;
-	long base; /* -1: not known */
-};
-
-static int read_str(const char *path, char *buf, size_t size)
+int sys_read_str(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
 	size_t n;
@@ -193,222 +189,16 @@ static int read_str(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static int read_long(const char *path, long *v)
+int sys_read_long(const char *path, long *v)
 {
 	char buf[64], *end;
 
-	if (read_str(path, buf, sizeof(buf)))
+	if (sys_read_str(path, buf, sizeof(buf)))
 		return -1;
 	errno = 0;
 	*v = strtol(buf, &end, 10);
 	if (errno || end == buf)
 		return -1;
-	return 0;
-}
-
-/* base, label and lines of the chips in the GPIO sysfs class (CONFIG_GPIO_SYSFS) */
-static void chips_sysfs_class(struct chip *c, int n)
-{
-	char path[PATH_MAX], link[PATH_MAX], label[64];
-	struct dirent *e;
-	long base, ngpio;
-	ssize_t len;
-	DIR *d;
-	int i;
-
-	d = opendir("/sys/class/gpio");
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "gpiochip", 8))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/gpio/%s/device", e->d_name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len < 0)
-			continue;
-		link[len] = '\0';
-		snprintf(path, sizeof(path), "/sys/class/gpio/%s/base", e->d_name);
-		if (read_long(path, &base))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/gpio/%s/ngpio", e->d_name);
-		if (read_long(path, &ngpio))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/gpio/%s/label", e->d_name);
-		if (read_str(path, label, sizeof(label)))
-			label[0] = '\0';
-		for (i = 0; i < n; i++) {
-			const char *b = strrchr(link, '/');
-
-			if (strcmp(b ? b + 1 : link, c[i].name))
-				continue;
-			c[i].base = base;
-			if (!c[i].ngpio)
-				c[i].ngpio = ngpio;
-			if (!c[i].label[0])
-				snprintf(c[i].label, sizeof(c[i].label), "%s", label);
-		}
-	}
-	closedir(d);
-}
-
-/* bases from debugfs: "gpiochip0: GPIOs 504-511, parent: ..., label:" */
-static void chips_debugfs(struct chip *c, int n)
-{
-	char line[512], name[32];
-	long lo, hi;
-	FILE *f;
-	int i;
-
-	f = fopen("/sys/kernel/debug/gpio", "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%31[^:]: GPIOs %ld-%ld", name, &lo, &hi) != 3)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!strcmp(c[i].name, name) && c[i].base < 0)
-				c[i].base = lo;
-	}
-	fclose(f);
-}
-
-static int chips_list(struct chip *c, int max)
-{
-	struct gpiochip_info info;
-	char path[PATH_MAX];
-	struct dirent *e;
-	int n = 0, fd;
-	DIR *d;
-
-	d = opendir("/sys/bus/gpio/devices");
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		if (strncmp(e->d_name, "gpiochip", 8) || !isdigit((unsigned char)e->d_name[8]))
-			continue;
-		memset(&c[n], 0, sizeof(c[n]));
-		snprintf(c[n].name, sizeof(c[n].name), "%.31s", e->d_name);
-		c[n].base = -1;
-		snprintf(path, sizeof(path), "/dev/%s", e->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			memset(&info, 0, sizeof(info));
-			if (!ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info)) {
-				snprintf(c[n].label, sizeof(c[n].label), "%.*s",
-					 (int)sizeof(info.label), info.label);
-				c[n].ngpio = info.lines;
-			}
-			close(fd);
-		}
-		n++;
-	}
-	closedir(d);
-	chips_sysfs_class(c, n);
-	chips_debugfs(c, n);
-	return n;
-}
-
-static void chips_describe(char *buf, size_t size, const struct chip *c, int n)
-{
-	size_t len = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && len < size; i++) {
-		if (c[i].base >= 0)
-			len += snprintf(buf + len, size - len, "%s%s [%s] lines %ld-%ld",
-					i ? ", " : "", c[i].name, c[i].label, c[i].base,
-					c[i].base + (long)c[i].ngpio - 1);
-		else
-			len += snprintf(buf + len, size - len, "%s%s [%s] %u lines", i ? ", " : "",
-					c[i].name, c[i].label, c[i].ngpio);
-	}
-}
-
-int sys_gpio_name(__u32 gpio, char *chip, size_t chip_size, int *offset)
-{
-	struct chip c[MAX_CHIPS];
-	int i, n = chips_list(c, MAX_CHIPS);
-
-	for (i = 0; i < n; i++) {
-		if (c[i].base < 0 || gpio < c[i].base || gpio >= c[i].base + c[i].ngpio)
-			continue;
-		snprintf(chip, chip_size, "%s", c[i].label[0] ? c[i].label : c[i].name);
-		*offset = gpio - c[i].base;
-		return 0;
-	}
-	return -1;
-}
-
-int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size, int *offset,
-		     char *why, size_t size)
-{
-	char list[160], name[64];
-	struct chip c[MAX_CHIPS];
-	const char *colon;
-	char *end;
-	long v;
-	int i, n;
-
-	n = chips_list(c, MAX_CHIPS);
-	chips_describe(list, sizeof(list), c, n);
-	colon = strrchr(spec, ':');
-	errno = 0;
-	v = strtol(colon ? colon + 1 : spec, &end, 10);
-	if (errno || *end || end == (colon ? colon + 1 : spec) || v < 0 || v > INT_MAX) {
-		snprintf(why, size,
-			 "bad line '%s': want a number, CHIPLABEL:OFFSET or gpiochipN:OFFSET",
-			 spec);
-		return -1;
-	}
-	if (!n) {
-		snprintf(why, size,
-			 "no GPIO line '%s': this system has no GPIO chips (none in "
-			 "/sys/bus/gpio/devices)",
-			 spec);
-		return -1;
-	}
-	if (!colon) {
-		chip[0] = '\0';
-		*offset = -1;
-		*gpio = v;
-		for (i = 0; i < n; i++)
-			if (c[i].base < 0)
-				return 0; /* cannot tell: take it as it is */
-		for (i = 0; i < n; i++) {
-			if (v >= c[i].base && v < c[i].base + c[i].ngpio) {
-				snprintf(chip, chip_size, "%s",
-					 c[i].label[0] ? c[i].label : c[i].name);
-				*offset = v - c[i].base;
-				return 0;
-			}
-		}
-		snprintf(why, size, "no GPIO line %ld here (chips: %s)", v, list);
-		return -1;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
-	for (i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name) || !strcmp(c[i].label, name))
-			break;
-	if (i == n) {
-		snprintf(why, size, "no GPIO chip named or labelled '%s' (chips: %s)", name, list);
-		return -1;
-	}
-	if (v >= c[i].ngpio) {
-		snprintf(why, size, "no line %ld on %s [%s]: it has %u lines (0 to %u)", v,
-			 c[i].name, c[i].label, c[i].ngpio, c[i].ngpio ? c[i].ngpio - 1 : 0);
-		return -1;
-	}
-	if (c[i].base < 0) {
-		snprintf(why, size,
-			 "cannot find the first GPIO number of %s (neither GPIO sysfs "
-			 "nor debugfs)",
-			 c[i].name);
-		return -1;
-	}
-	*gpio = c[i].base + v;
-	snprintf(chip, chip_size, "%s", c[i].label[0] ? c[i].label : c[i].name);
-	*offset = v;
 	return 0;
 }
 
@@ -421,7 +211,7 @@ bool sys_emulated(void)
 
 	if (t && !strcmp(t, "emulated"))
 		return true;
-	return !read_str("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) &&
+	return !sys_read_str("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) &&
 	       strstr(vendor, "QEMU");
 }
 
@@ -453,7 +243,7 @@ int toggle_edges(__u64 *rising, __u64 *falling)
 	unsigned long long r, f;
 	char buf[128];
 
-	if (read_str(TOGGLE_DIR "/edges", buf, sizeof(buf)) ||
+	if (sys_read_str(TOGGLE_DIR "/edges", buf, sizeof(buf)) ||
 	    sscanf(buf, "%llu %llu", &r, &f) != 2)
 		return -1;
 	*rising = r;
@@ -466,7 +256,7 @@ int toggle_gpio(__u32 *gpio)
 	char buf[256];
 	unsigned int g;
 
-	if (read_str(TOGGLE_DIR "/gpio", buf, sizeof(buf)) || sscanf(buf, "gpio=%u", &g) != 1)
+	if (sys_read_str(TOGGLE_DIR "/gpio", buf, sizeof(buf)) || sscanf(buf, "gpio=%u", &g) != 1)
 		return -1;
 	*gpio = g;
 	return 0;
@@ -476,12 +266,12 @@ int toggle_enabled(void)
 {
 	long v;
 
-	if (read_long(TOGGLE_DIR "/enable", &v))
+	if (sys_read_long(TOGGLE_DIR "/enable", &v))
 		return -1;
 	return v != 0;
 }
 
-static int write_str(const char *path, const char *s)
+int sys_write_str(const char *path, const char *s)
 {
 	int fd, err = 0;
 
@@ -500,9 +290,9 @@ int toggle_start_pulses(__u64 n)
 	int err;
 
 	snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)n);
-	err = write_str(TOGGLE_DIR "/pulses", buf);
+	err = sys_write_str(TOGGLE_DIR "/pulses", buf);
 	if (!err)
-		err = write_str(TOGGLE_DIR "/enable", "1\n");
+		err = sys_write_str(TOGGLE_DIR "/enable", "1\n");
 	return err;
 }
 
@@ -514,7 +304,7 @@ int toggle_start_pulses(__u64 n)
  */
 static int toggle_clear_limit(void)
 {
-	int err = write_str(TOGGLE_DIR "/pulses", "0\n");
+	int err = sys_write_str(TOGGLE_DIR "/pulses", "0\n");
 
 	return err == -EINVAL ? 0 : err;
 }
@@ -523,12 +313,12 @@ int toggle_start(void)
 {
 	int err = toggle_clear_limit();
 
-	return err ? err : write_str(TOGGLE_DIR "/enable", "1\n");
+	return err ? err : sys_write_str(TOGGLE_DIR "/enable", "1\n");
 }
 
 int toggle_stop(void)
 {
-	int err = write_str(TOGGLE_DIR "/enable", "0\n");
+	int err = sys_write_str(TOGGLE_DIR "/enable", "0\n");
 
 	/* enable=0 drops the rest of a limited run already; the clear makes sure of it */
 	toggle_clear_limit();

@@ -32,6 +32,15 @@ int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size
 /* the chip label and offset of a global number, when a chip covers it */
 int sys_gpio_name(__u32 gpio, char *chip, size_t chip_size, int *offset);
 
+/* the global numbers of the lines of every chip whose base is known, at most max; how many,
+ * and in unknown how many chips have no known base (no /sys/class/gpio, no debugfs) */
+int sys_gpio_lines(__u32 *gpio, int max, int *unknown);
+
+/* the first line of a file, trailing blanks cut; 0, or -1 */
+int sys_read_str(const char *path, char *buf, size_t size);
+/* a file holding a decimal number; 0, or -1 */
+int sys_read_long(const char *path, long *v);
+
 /* are we running under emulation (GPIOLAT_TARGET=emulated or a QEMU DMI vendor)? */
 bool sys_emulated(void);
 /* root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) */
@@ -54,6 +63,13 @@ int toggle_stop(void);
 int toggle_batches(__s64 after, struct toggle_batch *b, int max);
 /* the sequence number of the newest batch, -1 when there is none yet */
 __s64 toggle_last_seq(void);
+
+/* the first of NAMES[0..n) that is a function in /proc/kallsyms (text, T or t): its index, or
+ * -1 (none, or no kallsyms) */
+int sys_kallsyms_find(const char *const *names, int n);
+
+/* write s to path: 0 or -errno */
+int sys_write_str(const char *path, const char *s);
 
 /* an executable NAME on $PATH (or, root's PATH may lack it, in /usr/sbin): its path */
 bool sys_find_program(const char *name, char *path, size_t size);

@@ -15,12 +15,4 @@
 bool syscall_cost_wanted(int argc, char **argv);
 /* run it; the exit status (0 done, 1 error, 2 bad usage) */
 int syscall_cost_main(int argc, char **argv);
-/*
- * remove what a killed run left: the tracefs instances named INST_PREFIX* (events off first)
- * and the kprobe/uprobe events of GROUP; FOUND set when there was any. 0, or -1 and why.
- * gpiolat --syscall-cost and --cleanup call it.
- */
-int tracefs_leftovers_remove(const char *inst_prefix, const char *group, bool *found, char *why,
-			     size_t size);
-
 #endif /* GPIOLAT_SYSCALL_COST_H */

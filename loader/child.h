@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: a child process (bpftrace, ply, strace, perf trace, gpiolat --syscall-hist), one
+ * policy for every mode: its stdout and stderr in a file of its own (mkostemp, 0600, removed
+ * when it is stopped); it goes with us even after a SIGKILL (PR_SET_PDEATHSIG, SIGINT: it
+ * detaches its probes itself); Ctrl-C does not reach it (its own process group), we stop it:
+ * SIGINT, and SIGKILL when it has not gone within 10 s. Readiness is a predicate on it.
+ */
+#ifndef GPIOLAT_CHILD_H
+#define GPIOLAT_CHILD_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct child {
+	pid_t pid; /* 0: none */
+	pid_t target; /* the process it traces (strace, perf trace -p), for the predicates */
+	char out[64]; /* its output file, "" when none */
+};
+
+/* how a tool that did not get ready is told: "NAME DIED: its first line", "NAME LATE N s" */
+struct child_words {
+	const char *died, *late;
+};
+
+/* start ARGV (an absolute path first); 0, or -1 and why */
+int child_start(struct child *c, char *const argv[], char *why, size_t size);
+/*
+ * until READY(c) (then 50 ms more for the last probes of the set), at most TIMEOUT_MS, while
+ * *STOP is not set; 0, or -1 and why (stopped again when it did not get ready)
+ */
+int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,
+	       const char *name, const struct child_words *w, const volatile sig_atomic_t *stop,
+	       char *why, size_t size);
+/* SIGINT, SIGKILL after 10 s; its output file removed */
+void child_stop(struct child *c);
+
+/* the readiness predicates */
+bool child_says(const struct child *c, const char *word); /* its output has WORD */
+int child_fds(const struct child *c, const char *link); /* its fds that are LINK */
+bool child_target_traced(const struct child *c); /* ptrace: the target's TracerPid */
+bool child_perf_ready(const struct child *c); /* it holds a perf_event fd */
+bool child_bpftrace_ready(const struct child *c); /* bpftrace says it attached */
+/* is PID traced (its TracerPid)? */
+bool pid_traced(pid_t pid);
+/* the BPF program ids it holds (/proc/PID/fdinfo); how many */
+int child_prog_ids(const struct child *c, __u32 *ids, int max);
+
+#endif /* GPIOLAT_CHILD_H */

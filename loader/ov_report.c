@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat --overhead: the report (ov.h), for people and as JSON (docs/overhead.md), each row
+ * beside the talk's figure for it and, with --baseline, the user's own.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "jit.h"
+#include "ov.h"
+#include "jsonout.h"
+
+/* the overhead row ROW of a baseline CSV: its value (NAN if none) and its "against" column */
+static void csv_figure(const char *csv, const char *row, double *v, char *against, size_t size)
+{
+	char note[256], line[512];
+	const char *p;
+
+	*v = NAN;
+	against[0] = '\0';
+	if (!csv || !row || baseline_find(csv, row, "overhead", v, NULL, note, sizeof(note)))
+		return;
+	/* the "against" column: the 7th field of the row */
+	snprintf(line, sizeof(line), "\n%s,overhead,", row);
+	p = strstr(csv, line);
+	if (p) {
+		int f = 0;
+
+		for (p++; *p && *p != '\n' && f < 6; p++)
+			f += *p == ',';
+		snprintf(against, size, "%.*s", (int)strcspn(p, ",\n"), p);
+	}
+}
+
+static void talk_figure(const struct row *r, double *v, char *against, size_t size)
+{
+	csv_figure(baseline_csv, r->talk, v, against, size);
+}
+
+/* --baseline: the user's own scope figure for a row, by our method's name or the talk's row */
+static const char *user_figure(const struct row *r, double *v, char *against, size_t size)
+{
+	csv_figure(user_csv, r->name, v, against, size);
+	if (!isnan(*v))
+		return r->name;
+	csv_figure(user_csv, r->talk, v, against, size);
+	return isnan(*v) ? NULL : r->talk;
+}
+
+/* a series' fit, beside the talk's slope (data/baseline-klinger-elce2023.csv, row TALK) */
+static void print_fit(struct row *rows, int n, const char *series, const char *what,
+		      const char *unit, const char *talk)
+{
+	double slope, r2, v;
+	int npts;
+
+	if (series_fit(rows, n, series, &slope, &r2, &npts)) {
+		printf("  %s: too few points (%d)\n", what, npts);
+		return;
+	}
+	printf("  %s: %.1f ns per additional %s, R^2 %.3f (%d points); talk ", what, slope, unit,
+	       r2, npts);
+	if (!baseline_find(baseline_csv, talk, "overhead", &v, NULL, NULL, 0))
+		printf("%.0f ns (row %s)\n", v, talk);
+	else
+		printf("-\n");
+}
+
+void ov_print_text(struct row *rows, int n, const struct context *cx)
+{
+	double v, uv, tv, tsd;
+	char against[64], uagainst[64];
+	const char *urow;
+	int i;
+
+	printf("gpiolat --overhead: what each tracing method adds to one GPIO set (ns per set)\n");
+	if (cx->emulated)
+		printf("TIMINGS ARE EMULATED (qemu TCG): compare the rows with each other, not with "
+		       "the talk's oscilloscope nanoseconds\n");
+	printf("BPF JIT: %s\n", jit_state());
+	printf("clock: %s (resolution %llu ns)\n", cx->clock,
+	       (unsigned long long)cx->resolution_ns);
+	printf("method: alternating phases of %lld pulses (reference, method, reference, ...), "
+	       "%d repetitions; a phase = median ns per set of its batches after %d warm-up "
+	       "batches; overhead = method - mean of the adjacent references; 95 %% CI of "
+	       "that mean as sampled (neighbouring repetitions share a reference phase)\n",
+	       ov.pulses, ov.reps, WARMUP);
+	printf("BPF run-time stats: %s\n",
+	       stats_fd >= 0 ? "ON for the whole run (--bpf-stats): every BPF row's shift includes "
+			       "their two clock reads per run" :
+			       "off (every shift without them; --bpf-stats for the run time)");
+	if (cx->floor_n)
+		printf("untraced: %.1f ns per set (mean of %d untraced phases); noise floor: sd "
+		       "%.1f ns between untraced phases\n",
+		       cx->untraced_mean, cx->floor_n, cx->floor_sd);
+	else
+		printf("untraced: no untraced phases in this selection (no noise floor)\n");
+	if (user_base.n)
+		printf("untraced ioctl toggler (utoggle, GPIO_V2_LINE_SET_VALUES_IOCTL, "
+		       "clock_gettime CLOCK_MONOTONIC): %.1f ns per set (mean of %llu phases, sd "
+		       "%.1f ns); the user rows' %% is of this\n",
+		       user_base.mean, (unsigned long long)user_base.n, stat_sd(&user_base));
+	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
+		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
+		       tsd);
+	if (user_csv)
+		printf("yours (--baseline %s): your scope's figures, by our method's name or the "
+		       "talk's row\n",
+		       user_csv_path);
+	printf("\n%-26s %-22s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
+	       "ci95_ns", "%pulse", "reps", "batches", "talk (row, against)");
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+
+		if (!r->measured) {
+			printf("%-26s not available: %s\n", r->name, r->why);
+			continue;
+		}
+		talk_figure(r, &v, against, sizeof(against));
+		printf("%-26s %-22s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
+		if (r->own_ref)
+			printf("%7.0f%% ", 100 * r->mean / r->ref_mean);
+		else if (cx->floor_n)
+			printf("%7.0f%% ", 100 * r->mean / cx->untraced_mean);
+		else
+			printf("%8s ", "-");
+		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
+		urow = user_figure(r, &uv, uagainst, sizeof(uagainst));
+		if (!isnan(v))
+			printf("%.0f ns (%s, against %s)", v, r->talk, against[0] ? against : "-");
+		else
+			printf("-");
+		if (urow)
+			printf("  yours: %.0f ns (%s, against %s)", uv, urow,
+			       uagainst[0] ? uagainst : "-");
+		printf("\n");
+	}
+	printf("\nlinear cost model (least squares over k = 1..10, on the rows' means):\n");
+	print_fit(rows, n, "events", "module events", "event", "event-per-extra");
+	print_fit(rows, n, "kprobes", "kprobes on the chain", "kprobe", "kprobe-per-extra");
+	for (i = 0; i < n && !(rows[i].measured && rows[i].bpf); i++)
+		;
+	if (i < n)
+		printf("\ntrust (BPF), three figures of one cost, in ns per set:\n"
+		       "  shift: median-based pulse-width shift (the row's overhead, with its 95 %% CI): "
+		       "hook dispatch + program\n"
+		       "  run:   BPF run time per run (BPF_ENABLE_STATS): the program alone, no "
+		       "dispatch; a mean, so outliers pull it up: shown, not judged\n"
+		       "  hist:  the program's own histogram, p50 pulse minus the untraced set (like "
+		       "with like: medians); its mean beside it, pulled up by the emulation's outliers\n"
+		       "  flagged when hist is further from the shift than max(10 %%, its CI)\n");
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		double run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
+
+		if (!r->measured || !r->bpf)
+			continue;
+		printf("  %-24s shift %8.1f +- %6.1f | run %8.1f (%llu runs), dispatch %8.1f | "
+		       "hist p50 %8.1f (mean %8.1f, %llu pulses)%s%s\n",
+		       r->name, r->mean, r->ci, run, (unsigned long long)r->run_cnt, r->mean - run,
+		       r->hist_ok ? r->hist_p50 - r->ref_mean : NAN,
+		       r->hist_ok ? r->hist_mean - r->ref_mean : NAN,
+		       (unsigned long long)r->hist_pairs, r->disagree[0] ? "  DISAGREE: " : "",
+		       r->disagree);
+	}
+	printf("run time: %.0f s\n", cx->duration_s);
+}
+
+void ov_print_json(struct row *rows, int n, const struct context *cx)
+{
+	struct json_object *top = json_doc("gpiolat --overhead", NULL),
+			   *a = json_object_new_array(), *f;
+	double v, slope, r2;
+	char against[64];
+	const char *urow;
+	int i, npts;
+	static const char *const series[] = { "events", "kprobes" };
+
+	json_object_object_add(top, "emulated", json_object_new_boolean(cx->emulated));
+	json_object_object_add(top, "clock", json_object_new_string(cx->clock));
+	json_object_object_add(top, "resolution_ns", json_object_new_uint64(cx->resolution_ns));
+	json_object_object_add(top, "pulses_per_phase", json_object_new_int64(ov.pulses));
+	json_object_object_add(top, "repetitions", json_object_new_int(ov.reps));
+	json_object_object_add(top, "bpf_stats", json_object_new_boolean(stats_fd >= 0));
+	json_object_object_add(top, "warmup_batches", json_object_new_int(WARMUP));
+	json_object_object_add(
+		top, "phase_statistic",
+		json_object_new_string("median ns per set over the phase's batches"));
+	json_object_object_add(top, "untraced_ns_per_set", json_num(cx->untraced_mean));
+	json_object_object_add(top, "noise_floor_sd_ns", json_num(cx->floor_sd));
+	json_object_object_add(top, "noise_floor_phases", json_object_new_int(cx->floor_n));
+	if (user_base.n) {
+		json_object_object_add(top, "user_untraced_ns_per_set", json_num(user_base.mean));
+		json_object_object_add(top, "user_noise_floor_sd_ns",
+				       json_num(stat_sd(&user_base)));
+		json_object_object_add(top, "user_untraced_phases",
+				       json_object_new_uint64(user_base.n));
+	}
+	json_object_object_add(top, "duration_s", json_object_new_double(cx->duration_s));
+	if (user_csv_path)
+		json_object_object_add(top, "user_baseline", json_object_new_string(user_csv_path));
+	for (i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		struct json_object *j = json_object_new_object(), *d;
+		int k;
+
+		json_object_object_add(j, "method", json_object_new_string(r->name));
+		json_object_object_add(j, "group", json_object_new_string(r->group));
+		json_object_object_add(j, "measured", json_object_new_boolean(r->measured));
+		if (!r->measured) {
+			json_object_object_add(j, "not_available", json_object_new_string(r->why));
+			json_object_array_add(a, j);
+			continue;
+		}
+		json_object_object_add(j, "against", json_object_new_string(r->against));
+		if (r->series) {
+			json_object_object_add(j, "series", json_object_new_string(r->series));
+			json_object_object_add(j, "k", json_object_new_int(r->k));
+		}
+		json_object_object_add(j, "overhead_ns", json_num(r->mean));
+		json_object_object_add(j, "median_ns", json_num(r->med));
+		json_object_object_add(j, "lowest_ns", json_num(r->low));
+		json_object_object_add(j, "ci95_ns", json_num(r->ci));
+		json_object_object_add(j, "ci999_ns", json_num(r->ci999));
+		json_object_object_add(j, "sd_ns", json_num(r->sd));
+		if (r->own_ref) {
+			json_object_object_add(j, "percent_of_untraced",
+					       json_num(100 * r->mean / r->ref_mean));
+			json_object_object_add(j, "percent_of", json_object_new_string(r->against));
+		} else {
+			json_object_object_add(
+				j, "percent_of_untraced",
+				cx->floor_n ? json_num(100 * r->mean / cx->untraced_mean) : NULL);
+			json_object_object_add(j, "percent_of",
+					       json_object_new_string("untraced module set"));
+		}
+		json_object_object_add(j, "reference_ns_per_set", json_num(r->ref_mean));
+		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
+		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
+		json_object_object_add(j, "pulses", json_object_new_uint64(r->pulses));
+		d = json_object_new_array();
+		for (k = 0; k < r->reps; k++)
+			json_object_array_add(d, json_object_new_double(r->diff[k]));
+		json_object_object_add(j, "differences_ns", d);
+		urow = user_figure(r, &v, against, sizeof(against));
+		if (urow) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "row", json_object_new_string(urow));
+			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
+			json_object_object_add(t, "against", json_object_new_string(against));
+			json_object_object_add(j, "yours", t);
+		}
+		talk_figure(r, &v, against, sizeof(against));
+		if (!isnan(v)) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "row", json_object_new_string(r->talk));
+			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
+			json_object_object_add(t, "against", json_object_new_string(against));
+			json_object_object_add(j, "talk", t);
+		}
+		if (r->bpf) {
+			struct json_object *t = json_object_new_object();
+
+			json_object_object_add(t, "shift_ns", json_num(r->mean));
+			json_object_object_add(t, "run_cnt", json_object_new_uint64(r->run_cnt));
+			json_object_object_add(
+				t, "run_time_ns_per_run",
+				r->run_cnt ? json_object_new_double((double)r->run_time_ns /
+								    r->run_cnt) :
+					     NULL);
+			json_object_object_add(t, "hist_pulses",
+					       json_object_new_uint64(r->hist_pairs));
+			json_object_object_add(t, "hist_mean_pulse_ns",
+					       r->hist_ok ? json_object_new_double(r->hist_mean) :
+							    NULL);
+			json_object_object_add(t, "hist_p50_pulse_ns",
+					       r->hist_ok ? json_object_new_double(r->hist_p50) :
+							    NULL);
+			json_object_object_add(
+				t, "hist_minus_untraced_ns",
+				r->hist_ok ? json_object_new_double(r->hist_p50 - r->ref_mean) :
+					     NULL);
+			json_object_object_add(
+				t, "hist_mean_minus_untraced_ns",
+				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
+					     NULL);
+			json_object_object_add(t, "disagree",
+					       json_object_new_boolean(r->disagree[0]));
+			if (r->disagree[0])
+				json_object_object_add(t, "disagree_why",
+						       json_object_new_string(r->disagree));
+			json_object_object_add(j, "trust", t);
+		}
+		json_object_array_add(a, j);
+	}
+	json_object_object_add(top, "methods", a);
+	f = json_object_new_object();
+	for (i = 0; i < 2; i++) {
+		struct json_object *s = json_object_new_object();
+
+		if (!series_fit(rows, n, series[i], &slope, &r2, &npts)) {
+			json_object_object_add(s, "slope_ns", json_object_new_double(slope));
+			json_object_object_add(s, "r2", json_num(r2));
+		}
+		json_object_object_add(s, "points", json_object_new_int(npts));
+		json_object_object_add(
+			s, "talk_row",
+			json_object_new_string(i ? "kprobe-per-extra" : "event-per-extra"));
+		if (!baseline_find(baseline_csv, i ? "kprobe-per-extra" : "event-per-extra",
+				   "overhead", &v, NULL, NULL, 0))
+			json_object_object_add(s, "talk_slope_ns", json_object_new_double(v));
+		json_object_object_add(f, series[i], s);
+	}
+	json_object_object_add(top, "linear_fits", f);
+	json_print_put(top, JSON_C_TO_STRING_PRETTY);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-overhead: --overhead's pure parts for tests/host/test_loader_units.py. Not installed.
+ * The providers are stubbed here (empty method_ops): only the table, its lookup and --only are
+ * exercised, never a tracing method.
+ *
+ *   test-overhead stats REF0 M0 REF1 ... REFn   a row's figures from its phases
+ *   test-overhead fit K:MEAN...       the least-squares fit of a series ("events")
+ *   test-overhead coverage TRIALS REPS SD_REF SD_METHOD SEED   the intervals' coverage
+ *   test-overhead trust MEAN CI P50 REF   the BPF trust check's verdict
+ *   test-overhead baseline FILE       --baseline FILE: "ok ROWS" or the error line
+ *   test-overhead only LIST           the methods --only LIST selects, or "bad ITEM"
+ *   test-overhead lookup NAME         a method's name, kind, reference and talk row
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ov.h"
+
+const struct method_ops ev_ops, filter_ops, trigger_ops, hist_ops, synth_ops, kprobe_ops,
+	events_ops, function_ops, graph_ops, printk_ops, gpiolat_bpf_ops, empty_bpf_ops,
+	bpftrace_ops, ply_ops, user_ops;
+
+/* a row from its phases as measured: REF0 M0 REF1 M1 ... REFn */
+static int stats(int n, char **v)
+{
+	struct row r = {};
+	int i;
+
+	if (n < 3 || n % 2 == 0 || (n - 1) / 2 > MAX_REPS)
+		return 2;
+	for (i = 0; 2 * i + 2 < n; i++) {
+		double b0 = strtod(v[2 * i], NULL), t = strtod(v[2 * i + 1], NULL);
+		double b1 = strtod(v[2 * i + 2], NULL);
+
+		r.diff[i] = t - (b0 + b1) / 2;
+		alt_stat_add(&r.st, i, b0, t, b1);
+	}
+	r.reps = i;
+	row_stats(&r);
+	printf("mean %.6f sd %.6f ci %.6f ci999 %.6f med %.6f low %.6f\n", r.mean, r.sd, r.ci,
+	       r.ci999, r.med, r.low);
+	return 0;
+}
+
+static int fit(int n, char **v)
+{
+	struct row rows[32] = {};
+	double slope, r2;
+	int i, npts;
+
+	for (i = 0; i < n && i < 32; i++) {
+		rows[i].measured = true;
+		rows[i].series = "events";
+		if (sscanf(v[i], "%d:%lf", &rows[i].k, &rows[i].mean) != 2)
+			return 2;
+	}
+	if (series_fit(rows, n, "events", &slope, &r2, &npts)) {
+		printf("none %d\n", npts);
+		return 0;
+	}
+	printf("slope %.6f r2 %.6f points %d\n", slope, r2, npts);
+	return 0;
+}
+
+/* xorshift64*: a fixed sequence per seed, so the simulation's figures are repeatable */
+static unsigned long long rng_state;
+
+static double uniform(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return ((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* a standard normal deviate (Box-Muller) */
+static double gauss(void)
+{
+	double u = uniform(), w = uniform();
+
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * w);
+}
+
+/*
+ * coverage TRIALS REPS SD_REF SD_METHOD SEED: TRIALS synthetic alternations of REPS
+ * repetitions, every phase the true value plus normal noise (the references SD_REF, the
+ * method's phases SD_METHOD; true overhead 100), measured as --overhead does. Prints how often
+ * the 95 % interval covers the truth, how often the 99.9 % check fails (a control run whose
+ * truth is 0 is outside its 99.9 % interval), and the same two for Student's t over the
+ * differences (what the rows used before: the repetitions are not independent).
+ */
+static int coverage(char **v)
+{
+	long trials = strtol(v[0], NULL, 10), k;
+	int reps = atoi(v[1]), i;
+	double sdb = strtod(v[2], NULL), sdt = strtod(v[3], NULL);
+	long cover = 0, fail999 = 0, naive_cover = 0, naive_fail999 = 0;
+
+	rng_state = strtoull(v[4], NULL, 10) | 1;
+	if (trials < 1 || reps < 2 || reps > MAX_REPS)
+		return 2;
+	for (k = 0; k < trials; k++) {
+		struct row r = { .reps = reps };
+		double b0 = 1000 + sdb * gauss(), b1, t, se;
+
+		for (i = 0; i < reps; i++) {
+			t = 1100 + sdt * gauss();
+			b1 = 1000 + sdb * gauss();
+			r.diff[i] = t - (b0 + b1) / 2;
+			alt_stat_add(&r.st, i, b0, t, b1);
+			b0 = b1;
+		}
+		row_stats(&r);
+		cover += fabs(r.mean - 100) <= r.ci;
+		fail999 += fabs(r.mean - 100) > r.ci999;
+		se = r.sd / sqrt(reps);
+		naive_cover += fabs(r.mean - 100) <= student_t95(reps - 1) * se;
+		naive_fail999 += fabs(r.mean - 100) > student_t999(reps - 1) * se;
+	}
+	printf("cover95 %.6f fail999 %.6f naive_cover95 %.6f naive_fail999 %.6f\n",
+	       (double)cover / trials, (double)fail999 / trials, (double)naive_cover / trials,
+	       (double)naive_fail999 / trials);
+	return 0;
+}
+
+static int trust(char **v)
+{
+	struct row r = { .hist_ok = true };
+
+	r.mean = strtod(v[0], NULL);
+	r.ci = strtod(v[1], NULL);
+	r.hist_p50 = strtod(v[2], NULL);
+	r.ref_mean = strtod(v[3], NULL);
+	trust_check(&r);
+	printf("%s\n", r.disagree[0] ? r.disagree : "agree");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char why[512];
+	int i;
+
+	if (argc < 2)
+		return 2;
+	if (!strcmp(argv[1], "stats"))
+		return stats(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fit"))
+		return fit(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "coverage") && argc == 7)
+		return coverage(argv + 2);
+	if (!strcmp(argv[1], "trust") && argc == 6)
+		return trust(argv + 2);
+	if (!strcmp(argv[1], "baseline") && argc == 3) {
+		if (baseline_load(argv[2], why, sizeof(why))) {
+			printf("%s\n", why);
+			return 1;
+		}
+		printf("ok %s\n", user_csv_path);
+		return 0;
+	}
+	if (!strcmp(argv[1], "only") && argc == 3) {
+		if (only_check(argv[2], why, sizeof(why))) {
+			printf("bad %s\n", why);
+			return 1;
+		}
+		for (i = 0; i < ov_nmethods; i++)
+			if (only_selected(argv[2], &ov_methods[i]))
+				printf("%s\n", ov_methods[i].name);
+		return 0;
+	}
+	if (!strcmp(argv[1], "lookup") && argc == 3) {
+		const struct method *m = method_by_name(argv[2]);
+
+		if (!m)
+			return 1;
+		printf("%s %s %s %s\n", m->name, kind_name(m->kind), ref_label(m),
+		       m->talk ? m->talk : "-");
+		return 0;
+	}
+	return 2;
+}
