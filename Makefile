@@ -8,15 +8,34 @@
 #   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
 #                        (on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native builds for it)
 #   make overhead-report what each tracing method costs per GPIO set, out/results/overhead.*
+#   make rt-report       standard vs PREEMPT_RT: wakeup latency, gaps, cyclictest, out/results/rt.*
+#   make bench           gpiolat's own cost natively (syscall histogram vs empty, bpftrace)
+#   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make shell           a shell inside the emulated target
 #
-# Variables: KERNEL=std|rt|native (target kernel flavour), V=1 (show commands), ARCH, CROSS_COMPILE,
-# STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
+# Variables: KERNEL=std|rt|6.12|6.12-rt|native (target kernel: Debian 12's 6.1, its PREEMPT_RT
+# flavour, Debian 12's 6.12 and its PREEMPT_RT flavour, or the running kernel of a board),
+# ARCH=x86_64|arm|arm64 (target architecture; default: this machine's), CROSS_COMPILE, V=1 (show
+# commands), STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
 
 OUT := out
+.DEFAULT_GOAL := all
 KERNEL ?= std
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+ARCH ?= $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+ifeq ($(filter x86_64 arm arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): x86_64, arm or arm64)
+endif
+# ARCH names the target the Linux way; BPF's __TARGET_ARCH_ wants x86 for x86_64 (as kbuild's
+# ARCH takes x86_64 and arm/arm64 as they are)
+BPF_ARCH := $(patsubst x86_64,x86,$(ARCH))
 
+# a foreign ARCH: Debian's cross compilers (crossbuild-essential-armhf, -arm64)
+HOST_ARCH := $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(if $(filter arm,$(ARCH)),arm-linux-gnueabihf-,aarch64-linux-gnu-)
+# kbuild's ARCH (x86_64 it takes as x86)
+KBUILD_CROSS := ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)
+endif
 CC := $(CROSS_COMPILE)gcc
 CLANG ?= clang
 BPFTOOL ?= bpftool
@@ -31,13 +50,31 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 MAKEFLAGS += --no-print-directory
 endif
 
+ifeq ($(ARCH),$(HOST_ARCH))
 BUILD := $(OUT)/build
-TARGET_DIR := $(OUT)/target/$(KERNEL)
+BIN := $(OUT)/bin
+else
+# a foreign architecture: static binaries (the ARM targets run them from the initramfs's
+# busybox, a board from anywhere), linked against Debian's packages of that architecture
+# extracted into a sysroot (host/sysroot.sh), with Debian's cross compiler
+BUILD := $(OUT)/$(ARCH)/build
+BIN := $(OUT)/$(ARCH)/bin
+STATIC := 1
+SYSROOT := $(OUT)/sysroot/$(ARCH)
+TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(abspath $(SYSROOT)) \
+	PKG_CONFIG_LIBDIR=$(abspath $(SYSROOT))/usr/lib/$(TRIPLET)/pkgconfig:$(abspath $(SYSROOT))/usr/share/pkgconfig \
+	pkg-config
+SYSROOT_STAMP := $(SYSROOT)/.done
+$(SYSROOT_STAMP): host/sysroot.sh | $(DEPS_STAMP)
+	$(Q)sh host/sysroot.sh $(ARCH) $(SYSROOT)
+endif
+TARGET_DIR := $(OUT)/target/$(ARCH)-$(KERNEL)
 RESULTS := $(OUT)/results
 
 # CFLAGS is the user's (make CFLAGS=-O0 keeps the project's own flags below)
 CFLAGS ?= -O2 -g
-override CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -MMD -MP
+override CFLAGS += -Wall -Werror -I$(BUILD) -Ibpf -Iloader -Icommon -MMD -MP
 LOADER_LIBS := libbpf libtracefs json-c
 CFLAGS_LOADER = $(shell $(PKG_CONFIG) --cflags $(LOADER_LIBS))
 LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_LIBS)) -lm
@@ -46,22 +83,36 @@ ifeq ($(STATIC),1)
 LDFLAGS += -static -s
 endif
 
-BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(ARCH) -Ibpf -I$(BUILD) \
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf -I$(BUILD) \
 	-I$(BUILD)/include
 # uapi headers (linux/bpf.h needs asm/types.h): clang -target bpf skips the multiarch folder
-BPF_CFLAGS += -idirafter /usr/include/$(shell $(CC) -dumpmachine)
+BPF_CFLAGS += -idirafter $(SYSROOT)/usr/include/$(shell $(CC) -dumpmachine)
+
+ifeq ($(BPF_ARCH),arm)
+# libbpf's PT_REGS_PARM*() on 32-bit ARM casts a 32-bit register (uregs[]) to a 64-bit void *
+BPF_CFLAGS += -Wno-int-to-void-pointer-cast
+endif
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+# common/: C compiled into both the loader and utoggle (common/maps_offset.c)
+COMMON_SRCS := $(wildcard common/*.c)
+COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
 LOADER_SRCS := $(wildcard loader/*.c)
-LOADER_OBJS := $(patsubst loader/%.c,$(BUILD)/loader/%.o,$(LOADER_SRCS))
+LOADER_OBJS := $(patsubst loader/%.c,$(BUILD)/loader/%.o,$(LOADER_SRCS)) $(COMMON_OBJS)
 TOGGLER_SRCS := $(wildcard toggler/*.c)
-TOGGLERS := $(patsubst toggler/%.c,$(OUT)/bin/%,$(TOGGLER_SRCS))
+# toggler/: utoggle from every toggler/*.c but the separate programs (PROGS: one .c each)
+TOGGLER_PROGS := mmtoggle
+TOGGLER_OBJS := $(patsubst toggler/%.c,$(BUILD)/toggler/%.o, \
+	$(filter-out $(TOGGLER_PROGS:%=toggler/%.c),$(TOGGLER_SRCS))) $(COMMON_OBJS)
+TOGGLER_SCRIPTS := $(patsubst toggler/%.sh,$(BIN)/%.sh,$(wildcard toggler/*.sh))
+TOGGLERS := $(BIN)/utoggle $(TOGGLER_PROGS:%=$(BIN)/%) $(TOGGLER_SCRIPTS)
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench microbench \
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench \
+	rt-report dist \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -75,19 +126,25 @@ $(DEPS_STAMP): host/deps.sh
 
 # ---- the emulated target (host side) ---------------------------------------------------------
 # vm/kernel.sh is cheap when the kernel is current: it only asks apt for the ABI.
-target: $(TARGET_DIR)/initramfs.cpio.gz kmod
+# a foreign architecture's target runs its own static gpiolat and utoggle (vm/init)
+target: $(TARGET_DIR)/initramfs.cpio.gz kmod $(if $(SYSROOT),loader togglers $(TARGET_DIR)/btf.stamp)
+
+# a kernel without BTF of its own (armmp): a minimal one for our objects, beside the binaries
+$(TARGET_DIR)/btf.stamp: $(TARGET_DIR)/release $(BPF_OBJS) host/btf.sh
+	$(Q)sh host/btf.sh $(TARGET_DIR) $(BIN) $(BPF_OBJS)
 
 ifeq ($(KERNEL),native)
 # a board: the module is built for the running kernel, whose headers must be installed
 $(TARGET_DIR)/release: FORCE
-	$(Q)mkdir -p $(@D) && uname -r >$@.new && \
-		{ cmp -s $@.new $@ && rm $@.new || mv $@.new $@; }
+	$(Q)mkdir -p $(@D) && echo /lib/modules/$$(uname -r)/build >$(@D)/build && \
+		uname -r >$@.new && { cmp -s $@.new $@ && rm $@.new || mv $@.new $@; }
 else
 $(TARGET_DIR)/release: FORCE | $(DEPS_STAMP)
-	$(Q)sh vm/kernel.sh $(KERNEL) $(TARGET_DIR)
+	$(Q)sh vm/kernel.sh $(KERNEL) $(ARCH) $(TARGET_DIR)
 endif
 
-$(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh
+$(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh vm/modorder.sh \
+	$(SYSROOT_STAMP)
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/initramfs.sh $(TARGET_DIR) $@
 
@@ -98,7 +155,7 @@ $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(call msg,KMOD,$@)
 	$(Q)rm -rf $(TARGET_DIR)/kmod && mkdir -p $(TARGET_DIR)/kmod && \
 		cp $(KMOD_SRCS) $(TARGET_DIR)/kmod/
-	$(Q)$(MAKE) -C /lib/modules/$$(cat $(TARGET_DIR)/release)/build \
+	$(Q)$(MAKE) -C $$(cat $(TARGET_DIR)/build) $(KBUILD_CROSS) \
 		M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules >$(TARGET_DIR)/kmod.log 2>&1 || \
 		{ cat $(TARGET_DIR)/kmod.log; exit 1; }
 	$(Q)$(if $(filter 1,$(V)),cat $(TARGET_DIR)/kmod.log;) grep -i warning $(TARGET_DIR)/kmod.log && \
@@ -106,7 +163,7 @@ $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(Q)cp $(TARGET_DIR)/kmod/toggle.ko $@
 
 # ---- bpf/: CO-RE programs (kernel side) and their skeletons ----------------------------------
-$(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $(@:.o=.tmp.o)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
@@ -119,16 +176,20 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf >$@
 
 # ---- loader/: gpiolat (user space, target) ---------------------------------------------------
+ifeq ($(ARCH),$(HOST_ARCH))
 loader: gpiolat
-gpiolat: $(OUT)/bin/gpiolat
+gpiolat: $(BIN)/gpiolat
 	$(Q)ln -sf $< $@
+else
+loader: $(BIN)/gpiolat
+endif
 
-$(BUILD)/loader/%.o: loader/%.c $(SKELS) | $(BUILD) $(DEPS_STAMP)
+$(BUILD)/loader/%.o: loader/%.c $(SKELS) | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) -c $< -o $@
 
-$(OUT)/bin/gpiolat: $(LOADER_OBJS)
+$(BIN)/gpiolat: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
@@ -136,25 +197,56 @@ $(OUT)/bin/gpiolat: $(LOADER_OBJS)
 # the talk's figures are embedded (.incbin) in the loader
 $(BUILD)/loader/baseline.o: data/baseline-klinger-elce2023.csv
 $(BUILD)/loader/baseline_sc.o: data/baseline-tracepoint-cost-notebook.csv data/baseline-lttng-markers.csv
+$(BUILD)/loader/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
-$(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o
+$(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o \
+	$(BUILD)/loader/jsonout.o $(BUILD)/loader/jit.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
+
+# test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
+TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,ov_stats.o ov_baseline.o ov_methods.o hist.o baseline.o \
+	jsonout.o jit.o statedir.o)
+$(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # ---- toggler/: user-space togglers (user space, target) --------------------------------------
 togglers: $(TOGGLERS)
-$(OUT)/bin/%: toggler/%.c | $(DEPS_STAMP)
+$(BUILD)/toggler/%.o: toggler/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D) $(BUILD)/toggler
-	$(Q)$(CC) $(CFLAGS) -MF $(BUILD)/toggler/$*.d -MT $@ $(LDFLAGS) $< -o $@ \
-		$(shell $(PKG_CONFIG) --libs libgpiod) -lm
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libgpiod) -c $< -o $@
+
+$(BUILD)/common/%.o: common/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BIN)/utoggle: $(TOGGLER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs libgpiod) -lm -o $@
+
+# mmtoggle (registers mmap'ed from user space, docs/gpio-path.md): its own program, no libgpiod
+$(BIN)/mmtoggle: $(BUILD)/toggler/mmtoggle.o
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
+
+# toggle.sh (the shell rows of gpiolat --path) beside them
+$(BIN)/%.sh: toggler/%.sh
+	$(Q)mkdir -p $(@D) && install -m 755 $< $@
 
 $(BUILD):
 	$(Q)mkdir -p $@
 
 # ---- tests (host side) -----------------------------------------------------------------------
+# every target kernel first: the host tests build the module and the initramfs for each
+TEST_KERNELS := rt 6.12 6.12-rt
 test: all target
+	$(Q)for k in $(TEST_KERNELS); do $(MAKE) -s target KERNEL=$$k || exit 1; done
 	$(Q)sh tests/run.sh
 
 test-host: all
@@ -170,10 +262,33 @@ bpf-histograms: | $(DEPS_STAMP)
 overhead-report: | $(DEPS_STAMP)
 	$(Q)sh host/overhead-report.sh
 
+# standard vs PREEMPT_RT side by side: overhead subset, wakeup latency, gaps, cyclictest and
+# timerlat on each of RT_KERNELS (default "std rt"); out/results/rt.{json,csv,txt,png}, docs/rt.md
+rt-report: | $(DEPS_STAMP)
+	$(Q)sh host/rt-report.sh
+
 # gpiolat's own cost, natively on this host (host/bench.py), with a static build in out/static
 bench: | $(DEPS_STAMP)
 	$(Q)$(MAKE) OUT=$(OUT)/static STATIC=1 $(OUT)/static/bin/gpiolat
 	$(Q)python3 host/bench.py $(OUT)/static/bin/gpiolat
+
+# one archive to copy to a board (static binaries, BTF where the kernel has none, toggle.ko and
+# its sources, ply/, study/, README "On a board"): out/dist/gpiolat-ARCH.tar.gz
+ifeq ($(ARCH),$(HOST_ARCH))
+DIST_BIN := $(OUT)/static/bin
+dist: | $(DEPS_STAMP)
+	$(Q)$(MAKE) OUT=$(OUT)/static STATIC=1 $(DIST_BIN)/gpiolat $(DIST_BIN)/utoggle \
+		$(DIST_BIN)/mmtoggle $(DIST_BIN)/toggle.sh
+	$(Q)sh host/dist.sh $(ARCH) $(DIST_BIN) $(OUT)/dist/gpiolat-$(ARCH).tar.gz
+else
+dist: all target
+	$(Q)sh host/dist.sh $(ARCH) $(BIN) $(OUT)/dist/gpiolat-$(ARCH).tar.gz
+endif
+
+# gpiolat's GPIO programs per GPIO set in the emulated target, beside the empty program on the
+# same hook, bpftrace and ply (host/bench_gpio.py; BENCH_ARGS, e.g. "--reps 20")
+bench-gpio: all target
+	$(Q)KERNEL=$(KERNEL) python3 host/bench_gpio.py $(BENCH_ARGS)
 
 # the toggle module's cycle micro-benchmark in the emulated target (study/microbench.sh)
 microbench: all target
@@ -183,11 +298,57 @@ shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
 
 format:
-	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h loader/*.c loader/*.h toggler/*.c)
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h loader/*.c loader/*.h toggler/*.c \
+		toggler/*.h common/*.c common/*.h)
 
 clean:
-	$(Q)rm -rf $(BUILD) $(OUT)/bin $(OUT)/vm gpiolat
+	$(Q)rm -rf $(BUILD) $(BIN) $(OUT)/vm gpiolat
 
 FORCE:
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(BUILD)/toggler/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(BUILD)/toggler/*.d $(BUILD)/common/*.d)
+
+# ---- install, uninstall, report (host/report_html.py) ----------------------------------------
+#   make install PREFIX=/usr/local DESTDIR=   gpiolat (sbin), utoggle and mmtoggle (bin), the scripts users run (ply/,
+#                                             study/), data/, docs/ and gpiolat(8)
+#   make uninstall                            removes exactly what install put
+#   make report                               out/results/report.html from out/results/*.json
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL ?= install
+SBINDIR := $(DESTDIR)$(PREFIX)/sbin
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+SHAREDIR := $(DESTDIR)$(PREFIX)/share/gpiolat
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/gpiolat
+MAN8DIR := $(DESTDIR)$(PREFIX)/share/man/man8
+INST_SCRIPTS := $(wildcard ply/*.ply ply/*.bt study/*.sh)
+INST_DATA := $(wildcard data/*)
+INST_DOCS := $(filter-out docs/gpiolat.8,$(wildcard docs/*)) README.md
+
+.PHONY: install uninstall report
+install: $(BIN)/gpiolat $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)$(INSTALL) -d $(SBINDIR) $(BINDIR) $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(DOCDIR) \
+		$(MAN8DIR)
+	$(Q)$(INSTALL) -m 755 $(BIN)/gpiolat $(SBINDIR)/
+	$(Q)$(INSTALL) -m 755 $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh $(BINDIR)/
+	$(Q)ln -sf $(PREFIX)/sbin/gpiolat $(SHAREDIR)/gpiolat # study/ runs ./gpiolat of share/gpiolat
+	$(Q)$(INSTALL) -m 644 $(filter ply/%,$(INST_SCRIPTS)) $(SHAREDIR)/ply/
+	$(Q)$(INSTALL) -m 755 $(filter study/%,$(INST_SCRIPTS)) $(SHAREDIR)/study/
+	$(Q)$(INSTALL) -m 644 $(INST_DATA) $(SHAREDIR)/data/
+	$(Q)$(INSTALL) -m 644 $(INST_DOCS) $(DOCDIR)/
+	$(Q)$(INSTALL) -m 644 docs/gpiolat.8 $(MAN8DIR)/
+
+# only our files, then our own directories (never a shared one such as sbin)
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(SBINDIR)/gpiolat $(BINDIR)/utoggle $(BINDIR)/mmtoggle $(BINDIR)/toggle.sh $(SHAREDIR)/gpiolat $(addprefix $(SHAREDIR)/,$(INST_SCRIPTS)) \
+		$(addprefix $(SHAREDIR)/,$(INST_DATA)) $(addprefix $(DOCDIR)/,$(notdir $(INST_DOCS))) \
+		$(MAN8DIR)/gpiolat.8
+	$(Q)rmdir $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(SHAREDIR) $(DOCDIR) \
+		2>/dev/null || true
+
+# the page of every study's results, from what they left in out/results/ (make bpf-histograms
+# and make overhead-report end by building it too)
+report:
+	$(Q)python3 host/report_html.py $(RESULTS)

@@ -2,7 +2,8 @@
 # Host side: build the emulated target's initramfs.
 # Usage: vm/initramfs.sh KERNELDIR OUTPUT.cpio.gz
 #
-# It holds only busybox (static), vm/init and the virtio + 9p modules of the target kernel;
+# It holds only busybox (static), vm/init and the virtio + 9p modules of the target kernel (the
+# ones its modules.dep names, in its order);
 # everything else the target runs comes from the host's root, mounted read-only over 9p.
 set -eu
 
@@ -11,9 +12,15 @@ out=${2:?usage: vm/initramfs.sh KERNELDIR OUTPUT}
 here=$(cd "$(dirname "$0")" && pwd)
 release=$(cat "$kdir/release")
 mods="$kdir/root/lib/modules/$release"
-busybox=$(command -v busybox || true)
+arch=$(cat "$kdir/arch" 2>/dev/null || echo x86_64)
+if [ "$arch" = x86_64 ]; then
+	busybox=$(command -v busybox || true)
+else
+	# the architecture's own static busybox (host/sysroot.sh: Debian's busybox-static)
+	busybox=$(dirname "$here")/out/sysroot/$arch/bin/busybox
+fi
 
-if [ -z "$busybox" ] || ! file -L "$busybox" 2>/dev/null | grep -q 'statically linked'; then
+if [ ! -f "$busybox" ] || ! file -L "$busybox" 2>/dev/null | grep -q 'statically linked'; then
 	echo "vm/initramfs.sh: needs a static busybox (Debian package busybox-static)" >&2
 	exit 1
 fi
@@ -26,19 +33,23 @@ for applet in sh mount umount insmod mkdir cat echo sleep poweroff stty chroot g
 	sync dmesg ln ls; do
 	ln -s busybox "$tmp/bin/$applet"
 done
-# Load order that satisfies the dependencies (see modules.dep of the target kernel).
+# What the kernel's modules.dep says the 9p root over virtio needs, in an order that loads
+# (vm/modorder.sh); the transport is PCI on x86_64, MMIO on ARM's virt machine.
+case $arch in
+x86_64) transport=virtio_pci ;;
+*) transport=virtio_mmio ;;
+esac
 n=0
-for m in virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci \
-	virtio_console 9pnet 9pnet_virtio netfs fscache 9p; do
-	f=$(find "$mods/kernel" -name "$m.ko" -o -name "$m.ko.xz" | head -n 1)
-	if [ -z "$f" ]; then
-		# built into this kernel
-		continue
-	fi
+for f in $(sh "$here/modorder.sh" "$mods" $transport virtio_console 9pnet_virtio 9p); do
 	n=$((n + 1))
+	m=$(basename "$f")
+	m=${m%%.ko*}
+	dst=$tmp/modules/$(printf %02d $n)-$m.ko
 	case $f in
-	*.xz) xz -dc "$f" >"$tmp/modules/$(printf %02d $n)-$m.ko" ;;
-	*) cp "$f" "$tmp/modules/$(printf %02d $n)-$m.ko" ;;
+	*.xz) xz -dc "$mods/$f" >"$dst" ;;
+	*.zst) zstd -qdc "$mods/$f" >"$dst" ;;
+	*.gz) gzip -dc "$mods/$f" >"$dst" ;;
+	*) cp "$mods/$f" "$dst" ;;
 	esac
 done
 cp "$here/init" "$tmp/init"
