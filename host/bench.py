@@ -3,25 +3,31 @@
 
 Usage: host/bench.py GPIOLAT (a statically linked build: make STATIC=1)
 
-Per event: gpiolat's syscall-latency histogram program against an empty BPF program on the
-same hook and the same two tracepoints (the floor) and against the bpftrace script that builds
-the same histogram (ply/syscall-hist.bt), as mean ns per program run (BPF_ENABLE_STATS) and as
-ns added per syscall (gpiolat --syscall-cost); where the histogram's ns per run go (its parts
-measured as programs of their own). The loader: start to first histogram and peak RSS (the
-default hook, raw_tp, tp_btf), binary size. Prints figures and ratios against the targets of issue 5; never fails on them (exit
-status 1 only when a measurement could not be made).
+Per syscall, BPF run-time stats OFF (gpiolat --syscall-cost, whose figures would otherwise all
+carry the stats' two clock reads per program run): gpiolat's syscall-latency histogram against
+an empty BPF program on the same hook and the same two tracepoints (the floor), against the
+bpftrace script that builds the same histogram (ply/syscall-hist.bt), and ply's when ply is on
+PATH; its parts (programs of their own) for the breakdown. Ratios of the ns added per syscall
+with 95 % intervals (host/benchstat.py: Fieller, counting the reference runs that consecutive
+rounds share) against the targets of issue 13. Then, in runs of their own with --bpf-stats, the
+BPF run time per program run (stats on: said where printed). The loader: start to first
+histogram and peak RSS (the default hook, raw_tp, tp_btf), binary size. Figures, never
+pass/fail (exit status 1 only when a measurement could not be made).
 """
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
 
+from benchstat import ci95, fmt_ratio, mean_var
+
 MIB = 1024 * 1024
 TARGETS = {
-    "ns_run_vs_empty": 1.25,
-    "ns_run_vs_bpftrace": 0.7,
+    "added_vs_empty": 1.5,
+    "added_vs_tools": 0.4,
     "static_mib": 2.0,
     "rss_mib": 8.0,
     "first_hist_s": 0.5,
@@ -46,6 +52,106 @@ def run_loader(gpiolat, *args):
     return t1 - t0, None, first + rest
 
 
+METHODS = ["bpf-empty-raw-tp", "bpf-empty-tp-btf", "bpf-hist-clock", "bpf-hist-start",
+           "bpf-hist", "bpf-hist-tp-btf", "bpf-hist-naive", "bpftrace"]
+LABELS = {
+    "bpf-empty-raw-tp": "empty program, raw_tp",
+    "bpf-empty-tp-btf": "empty program, tp_btf",
+    "bpf-hist-clock": "  part: the clock reads only",
+    "bpf-hist-start": "  part: clock reads + start kept",
+    "bpf-hist": "gpiolat histogram (default)",
+    "bpf-hist-tp-btf": "gpiolat histogram, tp_btf (default before)",
+    "bpf-hist-naive": "histogram, update/delete (first version)",
+    "bpftrace": "bpftrace ply/syscall-hist.bt",
+}
+
+
+def syscall_cost(gpiolat, script, rounds, stats):
+    args = ["--syscall-cost", "--json", "--rounds", str(rounds), "--batches", "20",
+            "--bpftrace-script", script] + (["--bpf-stats"] if stats else [])
+    for m in METHODS:
+        args += ["-m", m]
+    _, _, out = run_loader(gpiolat, *args)
+    doc = json.loads(out)
+    return doc, {m["name"]: m for m in doc["methods"]}
+
+
+def per_syscall(gpiolat, script):
+    """the figures, stats off; the ratios; the breakdown"""
+    doc, by = syscall_cost(gpiolat, script, 10, False)
+    unt = doc["untraced_ns_per_syscall"]
+    print(f"\nper syscall, BPF run-time stats {'ON' if doc.get('bpf_stats') else 'OFF'}: "
+          f"worker on CPU {doc['cpu']}, {doc['rounds']} rounds x {doc['batches_per_run']} "
+          f"batches of {doc['syscalls_per_batch']} syscalls per run; untraced syscall "
+          f"{unt['mean_ns']:.1f} ns (sd {unt['sd_ns']:.1f} ns, {unt['batches']} batches)")
+    print(f"  {'program (sys_enter + sys_exit)':70} {'ns added/syscall':>18} {'p50':>8} "
+          f"{'p99':>8} {'rounds':>6}")
+    rounds = {}
+    for m in METHODS:
+        r = by.get(m)
+        if not r or not r["available"]:
+            print(f"  {LABELS[m]:70} {(r or {}).get('reason', 'not run')}")
+            continue
+        a = r["added_ns_per_syscall"]
+        rounds[m] = a["rounds_ns"]
+        where = ""
+        if r.get("hook"):
+            where = f" [{r['hook']}" + (f", {r['start']}" if r.get("start") else "") + "]"
+        print(f"  {LABELS[m] + where:70} {a['mean_ns']:8.1f} ± {ci95(a['rounds_ns']):6.1f} "
+              f"{a['p50_ns']:8.1f} {a['p99_ns']:8.1f} {a['rounds']:6d}")
+    print("  (ns added: mean over rounds ± 95 % CI, its variance counting the untraced run "
+          "consecutive rounds share, Student t at half the degrees of freedom; p50/p99 of the "
+          "batches)")
+    ply = shutil.which("ply")
+    print(f"  {'ply (the same histogram)':70} " +
+          ("not measured: ply is on PATH but gpiolat --syscall-cost has no ply method yet"
+           if ply else "not measured: ply is not on PATH"))
+
+    hook = (by.get("bpf-hist") or {}).get("hook") or "?"
+    floor = {"raw_tp": "bpf-empty-raw-tp", "tp_btf": "bpf-empty-tp-btf"}.get(hook)
+    print("\nratios of the ns added per syscall (this run; 95 % Fieller intervals):")
+    missed = False
+    for other, tgt, label in ((floor, TARGETS["added_vs_empty"], f"empty programs ({hook})"),
+                              ("bpftrace", TARGETS["added_vs_tools"], "bpftrace")):
+        if "bpf-hist" in rounds and other in rounds:
+            s, met = fmt_ratio(rounds["bpf-hist"], rounds[other], tgt)
+            print(f"  histogram / {label:24}: {s}")
+            missed |= met is False
+    print(f"  histogram / {'ply':24}: not measured (see above; target <= "
+          f"{TARGETS['added_vs_tools']}x)")
+    if "bpf-hist" in rounds and "bpf-hist-naive" in rounds:
+        s, _ = fmt_ratio(rounds["bpf-hist"], rounds["bpf-hist-naive"])
+        print(f"  histogram / {'first version (hash)':24}: {s}")
+
+    parts = (floor, "bpf-hist-clock", "bpf-hist-start", "bpf-hist")
+    if hook == "raw_tp" and all(p in rounds for p in parts):
+        f, c, st, h = (mean_var(rounds[p])[0] for p in parts)
+        print(f"\nwhere the histogram's ns added per syscall go ({hook}, stats off"
+              f"{'; a target is missed' if missed else ''}; each part a program of its own, so "
+              "each step carries the noise of two rows):")
+        print(f"  {'the floor: two empty programs (the dispatch of sys_enter and sys_exit)':74} "
+              f"{f:7.1f}")
+        print(f"  {'+ one clock read per program (bpf_ktime_get_ns): irreducible':74} "
+              f"{c - f:+7.1f}")
+        print(f"  {'+ the start in task storage (task pointer, storage lookup): irreducible':74} "
+              f"{st - c:+7.1f}")
+        print(f"  {'+ the histogram (per-CPU array, log2 slot, two adds)':74} {h - st:+7.1f}")
+        print(f"  {'= gpiolat histogram':74} {h:7.1f}")
+        print(f"  (the target 1.5x leaves {0.5 * f:.1f} ns over the floor; the two clock reads "
+              f"alone take {c - f:.1f})")
+
+
+def per_run(gpiolat, script):
+    """BPF run time per program run: a run of its own, stats on"""
+    _, by = syscall_cost(gpiolat, script, 3, True)
+    print("\nBPF run time per program run (a run of its own with --bpf-stats: stats ON, "
+          "each figure includes the stats' own two clock reads):")
+    for m in METHODS:
+        b = (by.get(m) or {}).get("bpf") or {}
+        if b.get("mean_ns_per_run") is not None:
+            print(f"  {LABELS[m]:70} {b['mean_ns_per_run']:8.1f} ns/run ({b['run_cnt']} runs)")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: host/bench.py GPIOLAT")
@@ -56,103 +162,8 @@ def main():
     print(f"make bench: gpiolat's own cost on {platform.node()} ({platform.system()} "
           f"{platform.release()} {platform.machine()}, {os.cpu_count()} CPUs); one run, "
           "figures not pass/fail")
-
-    # ---- per event --------------------------------------------------------------------------
-    # the histogram on the hook gpiolat chooses at run time, the empty programs on both hooks
-    # (its floor is the one on the same hook), the histogram's parts (the cost breakdown), the
-    # histogram on tp_btf (the default before) and naive (the first version), bpftrace
-    methods = ["bpf-empty-raw-tp", "bpf-empty-tp-btf", "bpf-hist-clock", "bpf-hist-start",
-               "bpf-hist", "bpf-hist-tp-btf", "bpf-hist-naive", "bpftrace"]
-    args = ["--syscall-cost", "--json", "--rounds", "8", "--batches", "20",
-            "--bpftrace-script", script]
-    for m in methods:
-        args += ["-m", m]
-    _, _, out = run_loader(gpiolat, *args)
-    doc = json.loads(out)
-    by = {m["name"]: m for m in doc["methods"]}
-    unt = doc["untraced_ns_per_syscall"]
-    print(f"\nper event: worker on CPU {doc['cpu']}, {doc['rounds']} rounds x "
-          f"{doc['batches_per_run']} batches of {doc['syscalls_per_batch']} syscalls per run; "
-          f"untraced syscall {unt['mean_ns']:.1f} ns (sd {unt['sd_ns']:.1f} ns, "
-          f"{unt['batches']} batches)")
-    print(f"  {'program (sys_enter + sys_exit)':70} {'ns/run':>8} {'runs':>9}   "
-          f"{'ns added/syscall':>18} {'p50':>8} {'p99':>8}")
-    hist = by.get("bpf-hist") or {}
-    hook = hist.get("hook") or "?"
-    labels = {
-        "bpf-empty-raw-tp": "empty program, raw_tp",
-        "bpf-empty-tp-btf": "empty program, tp_btf",
-        "bpf-hist-clock": "  part: the clock reads only",
-        "bpf-hist-start": "  part: clock reads + start kept",
-        "bpf-hist": "gpiolat histogram (default)",
-        "bpf-hist-tp-btf": "gpiolat histogram, tp_btf (default before)",
-        "bpf-hist-naive": "histogram, update/delete (first version)",
-        "bpftrace": "bpftrace ply/syscall-hist.bt",
-    }
-    per_run = {}
-    added = {}
-    for m in methods:
-        r = by.get(m)
-        if not r or not r["available"]:
-            print(f"  {labels[m]:70} {(r or {}).get('reason', 'not run')}")
-            continue
-        b = r["bpf"] or {}
-        a = r["added_ns_per_syscall"]
-        nsrun = b.get("mean_ns_per_run")
-        per_run[m] = nsrun
-        added[m] = a["mean_ns"]
-        where = ""
-        if r.get("hook"):
-            where = f" [{r['hook']}" + (f", {r['start']}" if r.get("start") else "") + "]"
-        label = labels[m] + where
-        print(f"  {label:70} {nsrun if nsrun is not None else float('nan'):8.1f} "
-              f"{b.get('run_cnt', 0):9d}   {a['mean_ns']:8.1f} ± {a['ci95_ns'] or 0:6.1f} "
-              f"{a['p50_ns']:8.1f} {a['p99_ns']:8.1f}")
-    print("  (ns/run: BPF_ENABLE_STATS, all CPUs, including the stats' own two clock reads; "
-          "ns added: mean over rounds ± 95 % CI, p50/p99 of the batches)")
-
-    floor = {"raw_tp": "bpf-empty-raw-tp", "tp_btf": "bpf-empty-tp-btf"}.get(hook)
-    parts = ("bpf-hist-clock", "bpf-hist-start", "bpf-hist")
-    if floor in per_run and all(p in per_run for p in parts) and hook == "raw_tp":
-        f, c, st, h = (per_run[floor], per_run["bpf-hist-clock"], per_run["bpf-hist-start"],
-                       per_run["bpf-hist"])
-        print(f"\nwhere the histogram's ns per run go ({hook}; each part run as a program of its "
-              "own, so the steps carry the noise of two runs):")
-        print(f"  {'the floor: an empty program (dispatch, the stats clock reads)':66} {f:7.1f}")
-        print(f"  {'+ one clock read per run (bpf_ktime_get_ns): irreducible':66} {c - f:+7.1f}")
-        print(f"  {'+ the start in task storage (task pointer, storage lookup): irreducible':66} "
-              f"{st - c:+7.1f}")
-        print(f"  {'+ the histogram (per-CPU array, log2 slot, two adds)':66} {h - st:+7.1f}")
-        print(f"  {'= gpiolat histogram':66} {h:7.1f}")
-
-    print("\nratios (this run):")
-    if "bpf-hist" in per_run and floor in per_run:
-        r = per_run["bpf-hist"] / per_run[floor]
-        ra = added["bpf-hist"] / added[floor]
-        print(f"  histogram / empty program ({hook}): {r:.2f}x ns per run (target <= "
-              f"{TARGETS['ns_run_vs_empty']}x: {verdict(r, TARGETS['ns_run_vs_empty'])}); "
-              f"{ra:.2f}x ns added per syscall")
-        if "bpf-hist-clock" in per_run and r > TARGETS["ns_run_vs_empty"]:
-            c = per_run["bpf-hist-clock"] / per_run[floor]
-            print(f"    (the clock reads alone: {c:.2f}x; the target leaves "
-                  f"{(TARGETS['ns_run_vs_empty'] - 1) * per_run[floor]:.1f} ns per run for two "
-                  f"timestamps and the start, which cost {per_run['bpf-hist-start'] - per_run[floor]:.1f} ns here)"
-                  if "bpf-hist-start" in per_run else f"    (the clock reads alone: {c:.2f}x)")
-    if "bpf-hist" in per_run and "bpftrace" in per_run:
-        r = per_run["bpf-hist"] / per_run["bpftrace"]
-        ra = added["bpf-hist"] / added["bpftrace"]
-        print(f"  histogram / bpftrace:      {r:.2f}x ns per run (target <= "
-              f"{TARGETS['ns_run_vs_bpftrace']}x: {verdict(r, TARGETS['ns_run_vs_bpftrace'])}); "
-              f"{ra:.2f}x ns added per syscall")
-    if "bpf-hist" in per_run and "bpf-hist-tp-btf" in per_run:
-        print(f"  {hook} / tp_btf (the default before): "
-              f"{per_run['bpf-hist'] / per_run['bpf-hist-tp-btf']:.2f}x ns per run "
-              f"({per_run['bpf-hist-tp-btf']:.1f} -> {per_run['bpf-hist']:.1f} ns), "
-              f"{added['bpf-hist-tp-btf']:.1f} -> {added['bpf-hist']:.1f} ns added per syscall")
-    if "bpf-hist" in per_run and "bpf-hist-naive" in per_run:
-        print(f"  after / first version (hot path): "
-              f"{per_run['bpf-hist'] / per_run['bpf-hist-naive']:.2f}x ns per run "
-              f"({per_run['bpf-hist-naive']:.1f} -> {per_run['bpf-hist']:.1f} ns)")
+    per_syscall(gpiolat, script)
+    per_run(gpiolat, script)
 
     # ---- the loader ------------------------------------------------------------------------
     size = os.path.getsize(gpiolat)

@@ -5,7 +5,8 @@
 # target and runs study/histograms.sh there. On a board with GPIO it runs natively: the toggle
 # module is built for the running kernel and loaded to drive the line named by CHIP (a gpiochip
 # label) and LINE (its offset), e.g. `make bpf-histograms CHIP=gpio-96-127 LINE=6`.
-# Then host/report.py writes out/results/histograms.{json,txt,csv} and the PNG plots.
+# Then host/report.py writes out/results/histograms.{json,txt,csv} and the PNG plots, and
+# make report the page out/results/report.html (host/report_html.py).
 # Environment: TARGET (emulated|native; default: native when this machine has a gpiochip),
 # KERNEL (std|rt, emulated target), PULSES, LINEAR_NS (passed to the study).
 set -eu
@@ -54,5 +55,8 @@ native)
 	;;
 esac
 python3 host/report.py "$raw" "$results" >/dev/null
-echo "bpf-histograms: $results/histograms.{json,txt,csv} and $(ls $results/*.png | wc -l) plots" \
+plots=$(ls "$results"/gpiolat-*.png "$results"/bpftrace-*.png 2>/dev/null | wc -l)
+echo "bpf-histograms: $results/histograms.{json,txt,csv} and $plots plots" \
 	"in $(($(date +%s) - start)) s"
+# the one page: these histograms, and the overhead matrix when make overhead-report has run
+make -s report

@@ -6,7 +6,18 @@ set -eu
 pkgs="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod
 qemu-system-x86 busybox-static kmod cpio gzip xz-utils file dwarves
-bpftrace strace gnuplot-nox python3 python3-pytest clang-format"
+bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db
+rt-tests rtla stress-ng chromium
+qemu-system-arm gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu libc6-dev-armhf-cross
+libc6-dev-arm64-cross"
+# the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
+# apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:
+# dpkg only needs to know the architectures
+for a in armhf arm64; do
+	if ! dpkg --print-foreign-architectures | grep -qx $a; then
+		[ "$(id -u)" = 0 ] && dpkg --add-architecture $a || sudo dpkg --add-architecture $a
+	fi
+done
 
 missing=
 for p in $pkgs; do
@@ -19,6 +30,11 @@ sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 echo "  DEPS    installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+# a mirror caught mid-sync fails the update (a size mismatch seen on the security index): try
+# again once, then go on with the lists there are (the install says it if a package is missing)
+if ! $sudo apt-get update -qq; then
+	sleep 10
+	$sudo apt-get update -qq || echo "  DEPS    apt-get update failed twice: using the package lists there are" >&2
+fi
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -2,7 +2,8 @@
 # Host side: `make overhead-report`. On a machine without GPIO (or with TARGET=emulated) it runs
 # `gpiolat --overhead --json` in the emulated target; on a board (TARGET=native) it runs it
 # natively, with the toggle module already loaded on the board's line. Then host/overhead.py
-# writes out/results/overhead.{json,csv,txt} and overhead.png.
+# writes out/results/overhead.{json,csv,txt} and overhead.png, then make report the page
+# out/results/report.html.
 # Environment: TARGET (emulated|native), KERNEL (std|rt), OVERHEAD_ARGS (e.g. "--quick").
 set -eu
 cd "$(dirname "$0")/.."
@@ -36,3 +37,4 @@ native)
 esac
 python3 host/overhead.py "$raw" "$results"
 echo "overhead-report: $results/overhead.{json,csv,txt,png} in $(($(date +%s) - start)) s"
+make -s report

@@ -31,7 +31,7 @@ def table(d):
     out.append(f"clock: {d['clock']} (resolution {d['resolution_ns']} ns)")
     out.append(f"phases of {d['pulses_per_phase']} pulses, {d['repetitions']} repetitions, "
                f"{d['warmup_batches']} warm-up batches dropped per phase; phase statistic: "
-               f"{d['phase_statistic']}; 95 % CI: Student's t over the repetitions")
+               f"{d['phase_statistic']}; 95 % CI: of the mean as sampled (neighbouring repetitions share a reference phase)")
     out.append(f"untraced: {fmt(d['untraced_ns_per_set'])} ns per set; noise floor: sd "
                f"{fmt(d['noise_floor_sd_ns'])} ns over {d['noise_floor_phases']} untraced phases")
     if d.get("user_untraced_ns_per_set") is not None:

@@ -78,6 +78,58 @@ def bucket_summary(buckets):
     }
 
 
+def toggled_line(raw):
+    """The toggle module's line from RAWDIR/toggle-line.txt (its debugfs `gpio` file:
+    "gpio=N chip=LABEL line=OFFSET"), or None."""
+    path = os.path.join(raw, "toggle-line.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        fields = dict(w.split("=", 1) for w in f.read().split() if "=" in w)
+    if not {"gpio", "chip", "line"} <= fields.keys():
+        return None
+    return {"gpio": int(fields["gpio"]), "chip": fields["chip"], "offset": int(fields["line"])}
+
+
+def line_label(chip, offset, gpio):
+    """A line's name for files and legends: CHIP-OFFSET (toggle-vchip-0), else gpioN."""
+    if chip is not None and offset is not None:
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", f"{chip}-{offset}")
+    return f"gpio{gpio}"
+
+
+def label_bpftrace(recs, toggled):
+    """Labels for one bpftrace map's records. A key that is a GPIO number is named like a
+    gpiolat line; a descriptor pointer (dt-kprobe's arg0) never names a file: the descriptor
+    whose count is nearest the pulses issued is the toggled line's, the others desc-1, desc-2..."""
+    ptrs = [r for r in recs if r["line"]["key"].startswith("0x")]
+    for r in recs:
+        if r in ptrs:
+            continue
+        key = r["line"]["key"]
+        if toggled and key == str(toggled["gpio"]):
+            r["line"]["label"] = line_label(toggled["chip"], toggled["offset"], key)
+        else:
+            r["line"]["label"] = f"gpio{key}" if key.isdigit() else f"key{recs.index(r) + 1}"
+    issued = recs[0]["pulses_issued"] if recs else None
+    ptrs.sort(key=lambda r: (abs(r["summary"]["count"] - issued) if issued is not None else 0,
+                             -r["summary"]["count"]))
+    used = {r["line"]["label"] for r in recs if "label" in r["line"]}
+    for i, r in enumerate(ptrs):
+        mine = line_label(toggled["chip"], toggled["offset"], toggled["gpio"]) if toggled else None
+        if i == 0 and mine and mine not in used and (issued is not None or len(ptrs) == 1):
+            r["line"]["label"] = mine
+        else:
+            r["line"]["label"] = f"desc-{i + 1}"
+    # one file per record: a label met twice (two maps of one script) gets the map's name
+    seen = set()
+    for r in recs:
+        if r["line"]["label"] in seen:
+            r["line"]["label"] += "-" + r["map"].lstrip("@")
+        seen.add(r["line"]["label"])
+    return recs
+
+
 def from_gpiolat(doc, name):
     """One histogram record per line of a gpiolat --json document."""
     recs = []
@@ -90,7 +142,8 @@ def from_gpiolat(doc, name):
             "tool": "gpiolat",
             "method": doc["method"],
             "hook": doc["hook"],
-            "line": {"gpio": ln["gpio"], "chip": ln.get("chip"), "offset": ln.get("offset")},
+            "line": {"gpio": ln["gpio"], "chip": ln.get("chip"), "offset": ln.get("offset"),
+                     "label": line_label(ln.get("chip"), ln.get("offset"), ln["gpio"])},
             "unit": "ns",
             "log2": [[b["low_ns"], b["high_ns"], b["count"]] for b in ln["log2"]],
             "linear": ln.get("linear"),
@@ -98,13 +151,17 @@ def from_gpiolat(doc, name):
             "unmatched": ln["unmatched"],
             "rising": ln["rising"],
             "pulses_issued": toggle.get("rising"),
-            "events_lost": toggle.get("events_lost"),
+            # one unit for every tool: pulses issued and not histogrammed; gpiolat's own
+            # count of sets it did not see beside it, named as such
+            "pulses_lost": None if toggle.get("rising") is None
+            else toggle["rising"] - summary["count"],
+            "sets_lost": toggle.get("events_lost"),
             "overhead": doc.get("overhead"),
         })
     return recs
 
 
-def from_bpftrace(text, name, script, method, pulses_issued):
+def from_bpftrace(text, name, script, method, pulses_issued, toggled=None):
     recs = []
     for mapname, keyed in bpftrace_histograms(text).items():
         for key, buckets in keyed.items():
@@ -124,18 +181,19 @@ def from_bpftrace(text, name, script, method, pulses_issued):
                 "linear": None,
                 "summary": s,
                 "pulses_issued": pulses_issued,
-                "events_lost": None if pulses_issued is None else pulses_issued - s["count"],
+                "pulses_lost": None if pulses_issued is None else pulses_issued - s["count"],
             })
-    return recs
+    return label_bpftrace(recs, toggled)
 
 
-def fmt_ns(ns):
-    if ns is None:
+def fmt_ns(ns, micro="us", digits=2):
+    """ns in ns, us (micro: its symbol) or ms; "-" for no figure"""
+    if ns is None or ns != ns:
         return "-"
-    if ns >= 10000000:
+    if abs(ns) >= 10000000:
         return f"{ns / 1000000:.2f} ms"
-    if ns >= 10000:
-        return f"{ns / 1000:.2f} us"
+    if abs(ns) >= 10000:
+        return f"{ns / 1000:.{digits}f} {micro}"
     return f"{ns:.0f} ns"
 
 
@@ -144,7 +202,7 @@ def text_block(rec):
     out = []
     line = rec["line"]
     where = (f"gpio {line['gpio']} ({line.get('chip')}:{line.get('offset')})" if "gpio" in line
-             else f"key {line['key']}")
+             else f"key {line['key']} ({line.get('label')})")
     tool = rec["tool"] + (f" {rec['script']}" if rec.get("script") else f" --{rec['method']}")
     out.append(f"== {rec['name']}: {tool}, {where}")
     rows = dense_log2(rec["log2"])
@@ -169,8 +227,10 @@ def text_block(rec):
         extra.append(f"unmatched {rec['unmatched']}")
     if rec.get("pulses_issued") is not None:
         extra.append(f"pulses issued {rec['pulses_issued']}")
-    if rec.get("events_lost") is not None:
-        extra.append(f"lost {rec['events_lost']}")
+    if rec.get("pulses_lost") is not None:
+        extra.append(f"pulses lost {rec['pulses_lost']}")
+    if rec.get("sets_lost") is not None:
+        extra.append(f"sets lost {rec['sets_lost']}")
     if extra:
         out.append(", ".join(extra))
     ov = rec.get("overhead")
@@ -265,6 +325,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     recs, unavailable = [], []
     emulated = False
+    toggled = toggled_line(raw)
     for fn in sorted(os.listdir(raw)):
         path = os.path.join(raw, fn)
         m = re.fullmatch(r"(gpiolat|bpftrace)-(.+)\.(json|unavailable)", fn)
@@ -290,7 +351,7 @@ def main(argv):
                     r0, _, r1, _ = (int(x) for x in f.read().split())
                 issued = r1 - r0
             method = "kprobe" if "kprobe" in what else "tracepoint"
-            recs += from_bpftrace(text, name, f"ply/{what}.bt", method, issued)
+            recs += from_bpftrace(text, name, f"ply/{what}.bt", method, issued, toggled)
     if not recs:
         print(f"report.py: no histogram in {raw}", file=sys.stderr)
         return 1
@@ -327,10 +388,9 @@ def main(argv):
         csv += ["", ""] + csv_block(rec)
     with open(os.path.join(outdir, "histograms.csv"), "w") as f:
         f.write("\n".join(csv) + "\n")
-    for i, rec in enumerate(recs):
-        line = rec["line"]
-        tag = line.get("gpio", line.get("key"))
-        plot(rec, os.path.join(outdir, f"{rec['name']}-{tag}.png"), emulated)
+    for rec in recs:
+        # named after the line's label (toggle-vchip-0), never a kernel address
+        plot(rec, os.path.join(outdir, f"{rec['name']}-{rec['line']['label']}.png"), emulated)
     print("\n".join(text))
     return 0
 

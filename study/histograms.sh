@@ -34,6 +34,8 @@ rm -f "$out"/gpiolat-* "$out"/bpftrace-*
 
 line=${LINE:-$(sed -n 's/.*gpio=\([0-9]*\).*/\1/p' $D/gpio)}
 uname -a >"$out/uname.txt"
+# the toggled line ("gpio=N chip=LABEL line=OFFSET"): host/report.py names files after it
+cat $D/gpio >"$out/toggle-line.txt"
 $gpiolat --self-test >"$out/self-test.txt" 2>&1
 
 for m in tracepoint kprobe fentry; do

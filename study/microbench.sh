@@ -154,7 +154,13 @@ if [ $raw = 1 ]; then
 	exit 0
 fi
 
-awk -v iters="$iters" -v reps="$reps" -v emu="${GPIOLAT_TARGET:-}" '
+# the Pentium 4 figures beside each case come from data/ (with their source), never from here
+ref=$PROJ/data/baseline-lttng-markers.csv
+if [ ! -r "$ref" ]; then
+	echo "microbench: cannot read the reference figures $ref" >&2
+	exit 1
+fi
+awk -v iters="$iters" -v reps="$reps" -v emu="${GPIOLAT_TARGET:-}" -F, '
 BEGIN {
 	label["a"] = "(a) empty loop"
 	label["b"] = "(b) tracepoint, off (static key)"
@@ -162,21 +168,39 @@ BEGIN {
 	label["d"] = "(d) tracepoint + tracefs event on"
 	label["e0"] = "(e0) noinline function, no probe"
 	label["e"] = "(e) noinline function + kprobe event"
-	p4["a"] = "1.50 (empty loop)"
-	p4["b"] = "4.00 (marker, not connected)"
-	p4["c"] = "55.74 (marker + empty probe)"
-	p4["d"] = "-"
-	p4["e0"] = "-"
-	p4["e"] = "4233.97 (marker + kprobe)"
+	# the case each reference row stands beside (data/baseline-lttng-markers.csv, method column)
+	ref["empty-loop"] = "a"
+	ref["marker-disabled"] = "b"
+	ref["marker-empty-probe"] = "c"
+	ref["marker-kprobe"] = "e"
+	split("a b c d e0 e", cases, " ")
+	for (i in cases)
+		p4[cases[i]] = "-"
+}
+# first file: the reference figures (method,kind,value,unit,sd,kernel,against,note)
+FNR == NR {
+	if ($0 ~ /^#/ || NF < 4)
+		next
+	if ($1 in ref)
+		p4[ref[$1]] = $3 " (" $1 ")"
+	if ($1 == "marker-empty-probe")
+		probe = $3
+	if ($1 == "kprobe")
+		kprobe = $3 " " $4 " more than " $7
+	kernel = $6
+	next
+}
+FNR == 1 {
 	printf "toggle module micro-benchmark: %d iterations per run, interrupts off in chunks of 1000, %d runs per case\n", iters, reps
-	printf "%-38s %12s %21s %10s   %s\n", "case", "cycles/iter", "(min - max)", "ns/iter", "P4 3 GHz, 2.6.17 (cycles/loop)"
+	printf "%-38s %12s %21s %10s   %s\n", "case", "cycles/iter", "(min - max)", "ns/iter", "P4 3 GHz, " kernel " (cycles/loop)"
 }
 {
-	printf "%-38s %12s %21s %10s   %s\n", label[$1], $2, "(" $3 " - " $4 ")", $5, p4[$1]
+	split($0, f, " ")
+	printf "%-38s %12s %21s %10s   %s\n", label[f[1]], f[2], "(" f[3] " - " f[4] ")", f[5], p4[f[1]]
 }
 END {
 	print "cycles: get_cycles(), medians over the runs; ns: ktime_get_ns() of the run with the median cycles."
-	print "P4 figures: Linux Kernel Markers micro-benchmarks (data/baseline-lttng-markers.csv): a marker with an empty probe 55 cycles, a kprobe 4178 cycles more."
+	print "P4 figures: Linux Kernel Markers micro-benchmarks (" ref_file "): a marker with an empty probe " probe " cycles, a kprobe " kprobe "."
 	if (emu == "emulated")
 		print "note: EMULATED (qemu TCG): the cycle counter and every instruction are emulated; compare the cases with each other (their order), not with the P4 cycles."
-}' "$results"
+}' ref_file="data/$(basename "$ref")" "$ref" "$results"

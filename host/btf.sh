@@ -1,0 +1,49 @@
+#!/bin/sh
+# Host side: a small BTF for a target kernel that has none of its own (Debian's armmp: no
+# CONFIG_DEBUG_INFO_BTF, so no /sys/kernel/btf/vmlinux and no CO-RE).
+# Usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...
+#
+# From the kernel's -dbg package (its vmlinux with DWARF; downloaded, never installed), pahole
+# encodes the whole BTF once (KERNELDIR/vmlinux.btf, kept: the package is 600 MB); then
+# `bpftool gen min_core_btf` keeps only the types our BPF objects relocate against
+# (KERNELDIR/vmlinux.min.btf), copied to BINDIR/RELEASE.btf, where gpiolat looks by itself
+# (loader/btf_find.c). A kernel with its own BTF needs none: nothing is made, and that is said.
+# Writes KERNELDIR/btf.stamp when done.
+set -eu
+
+kdir=${1:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
+bindir=${2:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
+shift 2
+release=$(cat "$kdir/release")
+if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$(cat "$kdir/build")/.config"; then
+	rm -f "$kdir/vmlinux.min.btf" "$bindir/$release.btf"
+	touch "$kdir/btf.stamp"
+	exit 0
+fi
+
+if [ ! -s "$kdir/vmlinux.btf" ]; then
+	pkg=$(cat "$kdir/package") # linux-image-6.1.0-50-armmp:armhf
+	dbg=${pkg%%:*}-dbg
+	case $pkg in *:*) dbg=$dbg:${pkg#*:} ;; esac
+	echo "  BTF     $dbg (about 600 MB, once): pahole"
+	rm -rf "$kdir/dbg"
+	mkdir -p "$kdir/dbg"
+	chmod 777 "$kdir/dbg"
+	(cd "$kdir/dbg" && apt-get download -qq "$dbg" 2>download.log) || {
+		echo "host/btf.sh: cannot download $dbg:" \
+			"$(grep -v unsandboxed "$kdir/dbg/download.log" | head -n 1)" >&2
+		exit 1
+	}
+	dpkg-deb --fsys-tarfile "$kdir"/dbg/*.deb |
+		tar -x -C "$kdir/dbg" "./usr/lib/debug/boot/vmlinux-$release"
+	pahole --btf_encode_detached="$kdir/vmlinux.btf.tmp" \
+		"$kdir/dbg/usr/lib/debug/boot/vmlinux-$release"
+	mv "$kdir/vmlinux.btf.tmp" "$kdir/vmlinux.btf"
+	rm -rf "$kdir/dbg"
+fi
+bpftool gen min_core_btf "$kdir/vmlinux.btf" "$kdir/vmlinux.min.btf" "$@"
+mkdir -p "$bindir"
+cp "$kdir/vmlinux.min.btf" "$bindir/$release.btf"
+echo "  BTF     $bindir/$release.btf ($(wc -c <"$kdir/vmlinux.min.btf") bytes; the whole" \
+	"kernel's: $(wc -c <"$kdir/vmlinux.btf") bytes)"
+touch "$kdir/btf.stamp"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Host side: `make rt-report`. For each kernel of RT_KERNELS (default "std rt"; any target
+# `make target KERNEL=...` knows, e.g. "std rt 6.12 6.12-rt"), boots the emulated target and runs
+# study/rt.sh in it (raw results in out/results/raw/rt-KERNEL/), then host/rt_report.py puts
+# the kernels side by side: out/results/rt.{json,csv,txt,png}. On a board (TARGET=native) it
+# runs study/rt.sh natively, for the running kernel only.
+# Environment: RT_KERNELS, TARGET (emulated|native), LOAD, and study/rt.sh's PULSES,
+# GAP_PULSES, LOOPS, SECONDS_EACH, OVERHEAD_ONLY.
+set -eu
+cd "$(dirname "$0")/.."
+results=out/results
+raw=$results/raw
+mkdir -p "$raw"
+start=$(date +%s)
+kernels=${RT_KERNELS:-std rt}
+if [ "${TARGET:-emulated}" = native ]; then
+	make -s all KERNEL=native
+	sh study/rt.sh "$raw/rt-native"
+	kernels=native
+else
+	for k in $kernels; do
+		echo "rt-report: kernel $k" >&2
+		make -s all target KERNEL="$k"
+		KERNEL=$k VM_NOMAKE=1 VM_TIMEOUT=1500 vm/run sh study/rt.sh "$raw/rt-$k" </dev/null
+	done
+fi
+# shellcheck disable=SC2086
+python3 host/rt_report.py "$raw" "$results" $kernels
+echo "rt-report: $results/rt.{json,csv,txt,png} in $(($(date +%s) - start)) s" >&2
