@@ -2,7 +2,9 @@
 # Host side: run gpiolat's tests. Usage: tests/run.sh [host|target]
 #   host:   pytest tests/host (unit tests, and the loader on the host kernel)
 #   target: every tests/target/*.sh inside the emulated target, one boot each (KERNEL=std),
-#           then the ones marked "# kernels: std rt" again on the PREEMPT_RT kernel
+#           then on each other target (rt, 6.12, 6.12-rt: x86_64 kernels; arm, arm64: Debian
+#           12's 6.1 for that architecture) the ones whose "# kernels: ..." line names it
+#           (e.g. "# kernels: std rt 6.12"; a test without that line runs on std only)
 # Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
 set -u
 cd "$(dirname "$0")/.."
@@ -44,14 +46,24 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	fi
 fi
 
+# target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt: x86_64;
+# arm, arm64: that architecture's Debian 12 kernel)
+target_env() {
+	case $1 in
+	arm | arm64) echo "KERNEL=std ARCH=$1" ;;
+	*) echo "KERNEL=$1 ARCH=x86_64" ;;
+	esac
+}
+
 run_target() {
 	kernel=$1
 	t=$2
 	name=$(basename "$t" .sh)
 	echo "== target ($kernel): $name"
 	start=$(date +%s)
-	KERNEL=$kernel VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-600} vm/run sh "$t" </dev/null \
-		>$log/$kernel-$name.log 2>&1
+	# shellcheck disable=SC2046
+	env $(target_env $kernel) VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
+		</dev/null >$log/$kernel-$name.log 2>&1
 	rc=$?
 	cat $log/$kernel-$name.log
 	count $log/$kernel-$name.log
@@ -66,16 +78,32 @@ run_target() {
 }
 
 if [ "$what" = all ] || [ "$what" = target ]; then
-	for t in tests/target/[0-9]*.sh; do
+	# marked: the tests whose "# kernels:" line names $1 (no such line: std only)
+	marked() {
+		for t in tests/target/[0-9]*.sh; do
+			case " $(sed -n 's/^# kernels://p' "$t" | head -n 1) " in
+			*" $1 "*) echo "$t" ;;
+			"  ") [ "$1" = std ] && echo "$t" ;;
+			esac
+		done
+	}
+	for t in $(marked std); do
 		run_target std "$t"
 	done
-	rt_tests=$(grep -l '^# kernels:.*\brt\b' tests/target/[0-9]*.sh)
-	if [ -n "$rt_tests" ]; then
-		make -s target KERNEL=rt || { echo "not ok - building the PREEMPT_RT target"; failed=$((failed + 1)); rt_tests=; }
-		for t in $rt_tests; do
-			run_target rt "$t"
+	# the other targets: rt, 6.12, 6.12-rt (x86_64), arm and arm64 (Debian 12's 6.1 there)
+	for kernel in rt 6.12 6.12-rt arm arm64; do
+		tests=$(marked $kernel)
+		[ -n "$tests" ] || continue
+		# shellcheck disable=SC2046
+		if ! make -s all target $(target_env $kernel); then
+			echo "not ok - building the $kernel target"
+			failed=$((failed + 1))
+			continue
+		fi
+		for t in $tests; do
+			run_target $kernel "$t"
 		done
-	fi
+	done
 fi
 
 echo "$passed passed, $failed failed, $skipped skipped"

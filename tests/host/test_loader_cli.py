@@ -115,8 +115,8 @@ def test_bad_btf_file(tmp_path):
 
 def test_self_test_reports_each_facility():
     r = run("--self-test")
-    for w in ("privileges", "BTF", "tracepoint", "kprobe", "fentry", "BPF run-time stats",
-              "toggle module", "timings"):
+    for w in ("privileges", "BTF", "BPF JIT", "tracepoint", "kprobe", "fentry",
+              "BPF run-time stats", "toggle module", "timings"):
         assert w in r.stdout
     default_ok = "default method (tracepoint) can run here" in r.stdout
     assert (r.returncode == 0) == default_ok

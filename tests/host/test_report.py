@@ -56,8 +56,24 @@ def test_dense_log2_puts_empty_buckets_back():
 def test_bpftrace_records_count_loss_and_show_pointer_keys_in_hex():
     recs = report.from_bpftrace(BPFTRACE, "bpftrace-delta", "ply/delta.bt", "tracepoint", 12)
     by_key = {r["line"]["key"]: r for r in recs}
-    assert by_key["1016"]["events_lost"] == 2
+    assert by_key["1016"]["pulses_lost"] == 2
     assert "0xff19fb75a0038200" in by_key
+
+
+def test_pointer_keys_are_labelled_by_the_toggled_line_never_by_address():
+    text = ('{"type": "hist", "data": {"@delta_ns": {"-58274621571584": '
+            '[{"min": 1024, "max": 2047, "count": 12}], "-58274621570000": '
+            '[{"min": 1024, "max": 2047, "count": 3}]}}}')
+    toggled = {"gpio": 1016, "chip": "toggle-vchip", "offset": 0}
+    recs = report.from_bpftrace(text, "bpftrace-dt-kprobe", "ply/dt-kprobe.bt", "kprobe", 12,
+                                toggled)
+    labels = sorted(r["line"]["label"] for r in recs)
+    assert labels == ["desc-2", "toggle-vchip-0"]
+    # the toggled descriptor is the one whose count is that of the pulses issued
+    assert [r["summary"]["count"] for r in recs if r["line"]["label"] == "toggle-vchip-0"] == [12]
+    # without the toggled line, no descriptor is given its name
+    recs = report.from_bpftrace(text, "bpftrace-dt-kprobe", "ply/dt-kprobe.bt", "kprobe", 12)
+    assert sorted(r["line"]["label"] for r in recs) == ["desc-1", "desc-2"]
 
 
 def gpiolat_doc(method, count):
@@ -91,6 +107,7 @@ def test_report_files_from_a_raw_folder(tmp_path):
     (raw / "bpftrace-delta.json").write_text(BPFTRACE)
     (raw / "bpftrace-delta.edges").write_text("0 0 12 12\n")
     (raw / "uname.txt").write_text("Linux target 6.1.0\n")
+    (raw / "toggle-line.txt").write_text("gpio=1016 chip=toggle-vchip line=0\n")
     out = tmp_path / "results"
     r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"), str(raw),
                         str(out)], capture_output=True, text=True)
@@ -108,10 +125,12 @@ def test_report_files_from_a_raw_folder(tmp_path):
     assert "not available: gpiolat: no BPF trampolines here" in text
     csv = (out / "histograms.csv").read_text().splitlines()
     assert "1024 2048 99" in csv
-    # one PNG per histogram, each a real PNG
+    # one PNG per histogram, each a real PNG, named after line labels, never kernel addresses
     pngs = sorted(p.name for p in out.glob("*.png"))
-    assert "gpiolat-tracepoint-1016.png" in pngs and len(pngs) == len(doc["histograms"])
-    assert (out / "gpiolat-tracepoint-1016.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "gpiolat-tracepoint-toggle-vchip-0.png" in pngs and len(pngs) == len(doc["histograms"])
+    assert "bpftrace-delta-toggle-vchip-0.png" in pngs
+    assert not [p for p in pngs if "0x" in p or "ff" in p], pngs
+    assert (out / "gpiolat-tracepoint-toggle-vchip-0.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_no_raw_results_is_one_clear_error(tmp_path):

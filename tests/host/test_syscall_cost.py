@@ -95,6 +95,15 @@ def cost():
     return json.loads(r.stdout)
 
 
+@pytest.fixture(scope="module")
+def cost_stats():
+    """a short run of the BPF methods with --bpf-stats (their run time per program run)"""
+    r = run("--syscall-cost", "--json", "--bpf-stats", "--rounds", "2", "--batches", "10",
+            "--batch", "100", "-m", "bpf-empty-tp-btf", "-m", "bpf-empty-raw-tp", "-m", "bpf-hist")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
 def method(doc, name):
     return next(m for m in doc["methods"] if m["name"] == name)
 
@@ -111,7 +120,16 @@ def test_completes(cost):
         for k in ("mean_ns", "ci95_ns", "ci999_ns", "p50_ns", "p90_ns", "p99_ns"):
             assert a[k] is not None, k
         assert a["p50_ns"] <= a["p90_ns"] <= a["p99_ns"]
-    assert method(cost, "bpf-hist")["bpf"]["run_cnt"] > 0
+    # stats off unless asked (they add two clock reads to every program run): no run count
+    assert cost["bpf_stats"] is False
+    assert method(cost, "bpf-hist")["bpf"]["run_cnt"] == 0
+    assert len(method(cost, "bpf-hist")["added_ns_per_syscall"]["rounds_ns"]) == 4
+
+
+def test_bpf_stats_when_asked(cost_stats):
+    assert cost_stats["bpf_stats"] is True
+    b = method(cost_stats, "bpf-hist")["bpf"]
+    assert b["stats"] is True and b["run_cnt"] > 0 and b["mean_ns_per_run"] > 0
 
 
 def has_kprobes():
@@ -136,12 +154,16 @@ def test_control_is_zero_within_ci(cost):
         f"control not 0 within its 99.9 % CI: {a}"
 
 
-def test_empty_costs_no_more_than_histogram(cost):
-    hist = method(cost, "bpf-hist")
-    # the empty program on the hook the histogram was given (raw_tp or tp_btf here)
-    empty = method(cost, {"raw_tp": "bpf-empty-raw-tp"}.get(hist["hook"], "bpf-empty-tp-btf"))
+def test_empty_costs_no_more_than_histogram(cost, cost_stats):
+    def pair(doc):
+        hist = method(doc, "bpf-hist")
+        # the empty program on the hook the histogram was given (raw_tp or tp_btf here)
+        return hist, method(doc, {"raw_tp": "bpf-empty-raw-tp"}.get(hist["hook"],
+                                                                      "bpf-empty-tp-btf"))
     # per program run (BPF stats): the same hook, the histogram does strictly more
+    hist, empty = pair(cost_stats)
     assert empty["bpf"]["mean_ns_per_run"] <= hist["bpf"]["mean_ns_per_run"] * 1.1 + 5
+    hist, empty = pair(cost)
     # per syscall: with a margin of both CIs (shared cores: the figures are noisy)
     e, h = empty["added_ns_per_syscall"], hist["added_ns_per_syscall"]
     assert e["mean_ns"] <= h["mean_ns"] + e["ci95_ns"] + h["ci95_ns"] + 10, (e, h)
@@ -154,8 +176,11 @@ def test_nothing_left_after_run(cost):
 def test_interrupted_leaves_nothing():
     """SIGINT in the middle of a method (events on, programs attached, strace running)"""
     for m in ("syscall-events", "bpf-hist", "uprobe-event", "strace"):
-        p = subprocess.Popen([GPIOLAT, "--syscall-cost", "-m", m, "--rounds", "50",
-                              "--batches", "50"], stdout=subprocess.PIPE,
+        # a run of 100 x 500 batches takes 20 s or more (the quick methods 24 s on a loaded
+        # 2-core machine): the signal at 1.5 s lands in its middle, never after its end (50 x 50
+        # took 1.49-1.54 s, and the run often ended first)
+        p = subprocess.Popen([GPIOLAT, "--syscall-cost", "-m", m, "--rounds", "100",
+                              "--batches", "500"], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         time.sleep(1.5)
         p.send_signal(signal.SIGINT)

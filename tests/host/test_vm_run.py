@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KERNEL = os.path.join(ROOT, "out", "target", "std")
+KERNEL = os.path.join(ROOT, "out", "target", "x86_64-std")
 
 
 def vm_run(*args, env=None, cwd=ROOT):

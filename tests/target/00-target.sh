@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernels: std rt
+# kernels: std rt 6.12 6.12-rt
 # The emulated target (or a board) offers what gpiolat stands on.
 . "$(dirname "$0")/lib.sh"
 

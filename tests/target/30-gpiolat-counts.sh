@@ -53,11 +53,11 @@ for m in tracepoint kprobe fentry; do
 done
 
 # the text output: rows, summary with units, overhead and the talk's figures
-if $GPIOLAT --pulses 100 -l toggle-vchip:0 >"$out" 2>&1; then
+if $GPIOLAT --pulses 100 -l toggle-vchip:0 --bpf-stats >"$out" 2>&1; then
 	check "text: [low, high) count |bar| rows" grep -Eq '^ +\[[0-9]+, [0-9]+\) +: [0-9]+ +\|\**' "$out"
 	check "text: summary with count, min, mean, p50, p90, p99, max in ns" grep -Eq \
 		'count 100 pulses, min [0-9]+ ns, mean [0-9.]+ ns, p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, max [0-9]+ ns' "$out"
-	check "text: BPF run-time stats per program run" grep -Eq \
+	check "text: BPF run-time stats per program run (--bpf-stats)" grep -Eq \
 		'^overhead: gpiolat_tp .* ran 200 times, mean [0-9.]+ ns per run' "$out"
 	check "text: pulse-width shift with count and spread" grep -Eq \
 		'^overhead: pulse-width shift [-+][0-9.]+ ns per set .*sd .* batches' "$out"
@@ -70,7 +70,7 @@ else
 fi
 
 # JSON: valid, and the same counts
-if $GPIOLAT --kprobe --pulses 50 --untraced 0 --json >"$out" 2>&1; then
+if $GPIOLAT --kprobe --pulses 50 --untraced 0 --bpf-stats --json >"$out" 2>&1; then
 	if command -v python3 >/dev/null; then
 		check "json: one valid document with 50 pulses and no loss" python3 -c '
 import json, sys
@@ -79,11 +79,20 @@ l = [x for x in o["lines"] if x["gpio"] == o["toggle"]["gpio"]][0]
 assert l["count"] == 50 and o["toggle"]["events_lost"] == 0, o
 assert sum(b["count"] for b in l["log2"]) == 50
 assert o["method"] == "kprobe" and o["overhead"]["program"]["run_cnt"] == 100
+assert o["overhead"]["program"]["bpf_stats"] is True
 ' "$out"
 	else
 		skip "json: no python3 to parse it"
 	fi
 else
 	notok "json: gpiolat --json ran: $(tail -n 1 "$out")"
+fi
+
+# the plain run keeps BPF run-time stats off (they would add two clock reads to every run)
+if $GPIOLAT --pulses 20 -l toggle-vchip:0 --untraced 0 >"$out" 2>&1; then
+	check "text: BPF run-time stats off unless --bpf-stats" grep -q \
+		'^overhead: BPF run-time stats off' "$out"
+else
+	notok "text: gpiolat --pulses 20 ran: $(tail -n 1 "$out")"
 fi
 done_testing

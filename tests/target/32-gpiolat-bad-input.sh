@@ -9,11 +9,20 @@ trap 'rm -f "$err"' EXIT
 ours_left() {
 	bpftool prog show 2>/dev/null | grep -c 'gpiolat_'
 }
+# run ARGS...: gpiolat, in a mount namespace of its own after the sh commands of $SETUP if set
+setup=
+run() {
+	if [ -n "$setup" ]; then
+		unshare -m sh -c "$setup"' && exec "$0" "$@"' $GPIOLAT "$@"
+	else
+		$GPIOLAT "$@"
+	fi
+}
 # bad "what" STATUS WORD ARGS...: exit status STATUS, one stderr line containing WORD
 bad() {
 	what=$1 want=$2 word=$3
 	shift 3
-	$GPIOLAT "$@" >/dev/null 2>"$err"
+	run "$@" >/dev/null 2>"$err"
 	rc=$?
 	n=$(wc -l <"$err")
 	if [ "$rc" = "$want" ] && [ "$n" = 1 ] && grep -q -e "$word" "$err" &&
@@ -61,7 +70,43 @@ if [ -d "$D" ]; then
 	bad "--pulses while the module toggles" 1 "already toggling" --pulses 10
 	echo 0 >$D/enable
 fi
-# a missing tracepoint or function cannot be made here: tests/host covers those (the host
-# kernel has neither GPIO nor kprobes)
-skip "missing tracepoint/function: covered on the host (tests/host/test_loader_cli.py)"
+# A kernel without the tracepoint, kprobes or gpiod_set_value, made here without another
+# kernel: each case runs in a mount namespace of its own (unshare -m: private mounts, gone with
+# it) where what gpiolat probes is hidden: an empty folder over the event's tracefs folder or over
+# tracefs, a /proc/kallsyms without gpiod_set_value, a kernel BTF without GPIO types (bpftool gen
+# min_core_btf for the empty program's object: none of the GPIO types). The checks are the ones a
+# kernel without CONFIG_GPIOLIB or CONFIG_KPROBES fails.
+# hidden "what" STATUS WORD SETUP ARGS...: bad() with SETUP (sh) run first in the namespace
+hidden() {
+	setup=$4
+	_h1=$1 _h2=$2 _h3=$3
+	shift 4
+	bad "$_h1" "$_h2" "$_h3" "$@"
+	setup=
+}
+empty=$(mktemp -d)
+syms=$(mktemp)
+nogpio=$(mktemp)
+grep -v ' gpiod_set_value$' /proc/kallsyms >"$syms"
+eobj=$(dirname "$0")/../../out/build/empty.bpf.o
+if command -v unshare >/dev/null 2>&1 && [ -f "$eobj" ] &&
+	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$nogpio" "$eobj" 2>/dev/null; then
+	hidden "no gpio:gpio_value in tracefs" 1 "gpio:gpio_value is not available" \
+		"mount --bind $empty $T/events/gpio" -d 1
+	hidden "no gpio:gpio_value in the BTF" 1 "gpio:gpio_value is not in this kernel" \
+		true --btf "$nogpio" -d 1
+	hidden "no kprobes (neither the PMU nor kprobe_events)" 1 "kprobes are not supported" \
+		"mount --bind $empty /sys/bus/event_source/devices/kprobe &&
+		 mount --bind $empty $T" --kprobe -d 1
+	hidden "kprobe: no gpiod_set_value in kallsyms" 1 "gpiod_set_value is not in this kernel" \
+		"mount --bind $syms /proc/kallsyms" --kprobe -d 1
+	hidden "fentry: no gpiod_set_value in the kernel's BTF" 1 \
+		"gpiod_set_value is not in this kernel (not in its BTF" \
+		"mount --bind $nogpio /sys/kernel/btf/vmlinux" --fentry -d 1
+	check "the namespaces' mounts are gone with them" \
+		sh -c "! grep -q -e ' $T/events/gpio ' -e ' /proc/kallsyms ' /proc/self/mounts"
+else
+	notok "missing tracepoint/kprobes/function: needs unshare, bpftool and $eobj"
+fi
+rm -rf "$empty" "$syms" "$nogpio"
 done_testing

@@ -5,6 +5,7 @@
 # never absolute numbers (the target is emulated). (a) <= (b) allows noise: the two loops differ
 # by one NOP (the static key), so (a) may come out a little above (b). A killed run's instance
 # and kprobe event are removed at start; ITERATIONS out of the module's range: exit 2, one line.
+# The table's reference column is read from data/baseline-lttng-markers.csv.
 . "$(dirname "$0")/lib.sh"
 
 toggle_load
@@ -50,6 +51,15 @@ check "(a) empty <= (b) tracepoint off, within noise ($a, $b)" lt "$a" "$(awk -v
 check "(b) tracepoint off < (c) with an empty BPF raw_tp ($b < $c)" lt "$b" "$c"
 check "(b) tracepoint off < (e) function under a kprobe ($b < $e)" lt "$b" "$e"
 check "(b) tracepoint off < (d) tracefs event on ($b < $d)" lt "$b" "$d"
+
+# the table: the reference column comes from data/ (a figure edited there shows up here)
+if sh "$PROJ/study/microbench.sh" 2000 1 >$out 2>$out.err; then
+	ref=$(awk -F, '$1 == "marker-empty-probe" { print $3 }' "$PROJ/data/baseline-lttng-markers.csv")
+	check "table: case (c) beside data/'s marker-empty-probe ($ref cycles)" \
+		grep -q "^(c) .* $ref (marker-empty-probe)\$" $out
+else
+	notok "study/microbench.sh prints its table: $(cat $out.err)"
+fi
 
 # left as found
 check "no instance gpiolat_mb left" test ! -d $T/instances/gpiolat_mb

@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpiolat --overhead, the user-space rows: utoggle --control on a free line of toggle-vchip,
-# each row measured or "not available" with a reason; strace costs more than the syscall
+# each row measured or "not available" for a reason verified on its own (rows.py); strace costs more than the syscall
 # events; the trace_marker writes stay in our instance (nothing in the top-level buffer); no
 # utoggle or strace left running.
 . "$(dirname "$0")/lib.sh"
@@ -24,15 +24,11 @@ comment "$out.ctl"
 markers_before=$(grep -c 'utoggle: set' $T/trace)
 ./gpiolat --overhead --quick --json --only 'user-*' >"$out.json" 2>"$out.err"
 eq "gpiolat --overhead --only 'user-*' exits 0" "$?" 0
-python3 - "$out.json" <<'PY'
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$out.json" <<'PY'
 import json, sys
+from rows import line, not_available, done
 d = json.load(open(sys.argv[1]))
 m = {r["method"]: r for r in d["methods"]}
-bad = 0
-def line(ok, what):
-    global bad
-    bad |= not ok
-    print(("ok - " if ok else "not ok - ") + what)
 want = ["user-ioctl-syscall-events", "user-ioctl-uprobe", "user-ioctl-trace-marker",
         "user-ioctl-strace", "user-ioctl-syscall-hist"]
 line(sorted(m) == sorted(want), f"the user rows: {', '.join(m)}")
@@ -44,7 +40,7 @@ for n in want:
              f"{n}: {r['overhead_ns']:.0f} +- {r['ci95_ns']:.0f} ns per set, "
              f"{r['percent_of_untraced']:.0f} % of the {r['percent_of']}, {r['batches']} batches")
     else:
-        line(len(r.get("not_available", "")) > 10, f"{n}: not available: {r.get('not_available')}")
+        not_available(r)
 if "user_untraced_ns_per_set" in d:
     line(d["user_untraced_ns_per_set"] > 0,
          f"untraced ioctl toggler: {d['user_untraced_ns_per_set']:.0f} ns per set, sd "
@@ -55,7 +51,7 @@ if s.get("measured") and e.get("measured"):
          f"strace ({s['overhead_ns']:.0f} ns) costs more than the syscall events ({e['overhead_ns']:.0f} ns)")
 else:
     print("skip - strace vs syscall events: one of them not measured")
-sys.exit(bad)
+done()
 PY
 [ $? = 0 ] || _failed=1
 eq "the trace_marker writes left nothing in the top-level buffer" \

@@ -214,3 +214,30 @@ hist_total() {
 comment() {
 	sed -e 's/^/# /' "$1"
 }
+
+# ---- gpiolat with the toggle module (tests/target/0*.sh) ---------------------------------------
+
+# gpiolat_pulses WHAT GPIO N ARGS...: gpiolat ARGS --pulses N, the toggle module driving the line
+# GPIO: exit status 0, GPIO's histogram counts every pulse, nothing lost, and the module issued
+# exactly N pulses while attached
+gpiolat_pulses() {
+	_what=$1
+	_gpio=$2
+	_n=$3
+	shift 3
+	_out=$(mktemp)
+	"$PROJ/out/bin/gpiolat" "$@" --pulses "$_n" >"$_out" 2>&1
+	_rc=$?
+	comment "$_out"
+	eq "$_what: gpiolat $* --pulses $_n exit status" $_rc 0
+	# "gpio 512 (toggle-vchip:0): count 500 pulses, ..."
+	_c=$(sed -n "s/^gpio $_gpio .*: count \([0-9]*\) pulses.*/\1/p" "$_out")
+	eq "$_what: histogram of gpio $_gpio counts every pulse" "${_c:-none}" "$_n"
+	# "toggle module: gpio 512: 1000 edges issued while attached (500 rising, 500 falling),
+	# 1000 sets seen: events lost 0"
+	_l=$(sed -n 's/^toggle module: .*events lost \([0-9]*\).*/\1/p' "$_out")
+	eq "$_what: events lost" "${_l:-none}" 0
+	check "$_what: the module issued exactly $_n pulses while attached" \
+		grep -q "^toggle module: .*($_n rising, $_n falling)" "$_out"
+	rm -f "$_out"
+}

@@ -1,0 +1,173 @@
+"""--overhead's pure parts (loader/ov_stats.c, ov_baseline.c, ov_methods.c), through
+out/build/test-overhead: a row's statistics, the series fit, the BPF trust check, --baseline
+parsing, --only matching and the lookup of a method by name. The expected figures are computed
+here independently (Python's statistics module, the tabulated Student's t)."""
+import os
+import statistics
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+TEST_OV = os.path.join(ROOT, "out", "build", "test-overhead")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    r = subprocess.run(["make", "-s", "-C", ROOT, "out/build/test-overhead"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def run(*args, rc=0):
+    r = subprocess.run([TEST_OV, *map(str, args)], capture_output=True, text=True)
+    assert r.returncode == rc, r.stdout + r.stderr
+    return r.stdout
+
+
+def fields(line):
+    w = line.split()
+    return {w[i]: float(w[i + 1]) for i in range(0, len(w) - 1, 2)}
+
+
+# two-sided 95 % and 99.9 % quantiles of Student's t (df 1..12), as tabulated
+T95 = [None, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179]
+T999 = [None, 636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
+        4.318]
+
+
+def test_row_stats_mean_sd_ci_median_lowest():
+    # phases as measured: reference, method, reference, ..., reference
+    refs = [1000.0, 1010.0, 995.0, 1003.0, 998.0, 1006.0]
+    meth = [1110.0, 1105.0, 1120.0, 1101.0, 1115.0]
+    d = [t - (refs[i] + refs[i + 1]) / 2 for i, t in enumerate(meth)]
+    phases = [x for i, t in enumerate(meth) for x in (refs[i], t)] + [refs[-1]]
+    f = fields(run("stats", *phases))
+    n = len(meth)
+    assert f["mean"] == pytest.approx(statistics.mean(d))
+    assert f["sd"] == pytest.approx(statistics.stdev(d))
+    # the mean as sampled: mean(method) - sum w_j ref_j, w = 1/2n at the ends, 1/n between;
+    # var = s_m^2 / n + s_ref^2 (n - 1/2) / n^2, Welch-Satterthwaite df rounded down
+    vt = statistics.variance(meth) / n
+    vb = statistics.variance(refs) * (n - 0.5) / n ** 2
+    df = int((vt + vb) ** 2 / (vt ** 2 / (n - 1) + vb ** 2 / n))
+    se = (vt + vb) ** 0.5
+    assert f["ci"] == pytest.approx(T95[df] * se, rel=1e-3)
+    assert f["ci999"] == pytest.approx(T999[df] * se, rel=1e-3)
+    assert f["med"] == pytest.approx(statistics.median(d))
+    assert f["low"] == min(d)
+
+
+def test_row_stats_one_repetition_has_no_interval():
+    f = run("stats", 1000, 1100, 1010).split()
+    assert f[f.index("ci") + 1] in ("nan", "-nan")
+
+
+def coverage(reps, sd_ref, sd_method, seed):
+    return fields(run("coverage", 40000, reps, sd_ref, sd_method, seed))
+
+
+@pytest.mark.parametrize("reps,sd_ref,sd_method", [(5, 30, 30), (8, 30, 30), (5, 50, 10),
+                                                   (8, 10, 50)])
+def test_interval_covers_what_it_claims(reps, sd_ref, sd_method):
+    """40000 synthetic alternations (normal noise, true overhead 100 ns; a fixed seed): the 95 %
+    interval covers the truth about 95 % of the time, and the control's 99.9 % check fails
+    about 1 run in 1000 (bounds fixed before the first run: 0.94-0.975, at most 0.0025)."""
+    c = coverage(reps, sd_ref, sd_method, 1)
+    assert 0.94 <= c["cover95"] <= 0.975, c
+    assert c["fail999"] <= 0.0025, c
+
+
+def test_naive_interval_undercovers_shared_references():
+    """Student's t over the differences (the rows' interval before): the repetitions share
+    their reference phases, and it covers less than it claims."""
+    c = coverage(5, 50, 10, 1)
+    assert c["naive_cover95"] < 0.9, c
+    assert c["naive_fail999"] > 0.003, c
+    c = coverage(8, 30, 30, 1)
+    assert c["naive_cover95"] < 0.935 < c["cover95"], c
+
+
+def test_series_fit_exact_line():
+    f = fields(run("fit", "1:150", "2:200", "3:250", "4:300", "5:350"))
+    assert f["slope"] == pytest.approx(50.0)
+    assert f["r2"] == pytest.approx(1.0)
+    assert f["points"] == 5
+
+
+def test_series_fit_least_squares_against_python():
+    pts = [(1, 1100.0), (2, 2350.0), (3, 3200.0), (4, 4700.0), (5, 5300.0), (6, 6900.0)]
+    slope, intercept = statistics.linear_regression([k for k, _ in pts], [y for _, y in pts])
+    r = statistics.correlation([k for k, _ in pts], [y for _, y in pts])
+    f = fields(run("fit", *(f"{k}:{y}" for k, y in pts)))
+    assert f["slope"] == pytest.approx(slope)
+    assert f["r2"] == pytest.approx(r * r)
+
+
+def test_series_fit_needs_three_points():
+    assert run("fit", "1:10", "2:20").split() == ["none", "2"]
+
+
+def test_trust_check_tolerance_is_ten_percent_or_the_ci():
+    # hist p50 - untraced = 110 ns vs a 100 ns shift: 10 ns apart, within max(10 %, CI)
+    assert run("trust", 100, 5, 300, 190).strip() == "agree"
+    assert run("trust", 100, 5, 300, 100).startswith("hist p50 200 ns vs shift 100 ns")
+    # a wide CI widens the tolerance
+    assert run("trust", 100, 150, 300, 100).strip() == "agree"
+
+
+def write(tmp_path, text):
+    p = tmp_path / "b.csv"
+    p.write_text(text)
+    return str(p)
+
+
+def test_baseline_good_file_with_comments_and_crlf(tmp_path):
+    p = write(tmp_path, "# mine\r\nevent,overhead,1200,ns,30,6.1,untraced,scope\r\n"
+                        "control,overhead,0,ns,,6.1,untraced,\r\n")
+    assert run("baseline", p).strip() == f"ok {p}"
+
+
+@pytest.mark.parametrize("row,err", [
+    ("event,overhead,1200,ns,30,6.1,untraced", "want 8 columns"),
+    ("Event,overhead,1200,ns,30,6.1,untraced,x", "bad method 'Event'"),
+    ("event,width,1200,ns,30,6.1,untraced,x", "bad kind 'width'"),
+    ("event,overhead,fast,ns,30,6.1,untraced,x", "bad value 'fast'"),
+    ("event,overhead,-1,ns,30,6.1,untraced,x", "bad value '-1'"),
+    ("event,overhead,1200,us,30,6.1,untraced,x", "bad unit 'us'"),
+    ("event,overhead,1200,ns,-3,6.1,untraced,x", "bad sd '-3'"),
+])
+def test_baseline_bad_rows_name_file_and_line(tmp_path, row, err):
+    p = write(tmp_path, "# header\n" + row + "\n")
+    out = run("baseline", p, rc=1)
+    assert out.startswith(f"{p}:2: {err}")
+
+
+def test_baseline_no_rows(tmp_path):
+    p = write(tmp_path, "# only a comment\n\n")
+    assert run("baseline", p, rc=1).strip() == f"{p}: no rows (only comments or empty)"
+
+
+def test_only_prefix_and_names():
+    sel = run("only", "events-*,kprobe").split()
+    assert sel == ["kprobe"] + [f"events-{k}" for k in range(1, 11)]
+    assert run("only", "event").split() == ["event"]
+
+
+@pytest.mark.parametrize("lst,bad", [("typo", "typo"), ("event,typo", "typo"),
+                                     ("nosuch*", "nosuch*"), (",", ",")])
+def test_only_unknown_item(lst, bad):
+    assert run("only", lst, rc=1).strip() == f"bad {bad}"
+
+
+def test_lookup_named_fields():
+    assert run("lookup", "trace_printk").split() == ["trace_printk", "tracefs",
+                                                     "mode=continuous", "trace_printk"]
+    assert run("lookup", "event-filter").split() == ["event-filter", "tracefs", "event",
+                                                     "event-filter"]
+    assert run("lookup", "bpf-empty-fentry").split() == ["bpf-empty-fentry", "bpf", "untraced",
+                                                         "-"]
+    assert run("lookup", "user-ioctl-strace").split()[:2] == ["user-ioctl-strace", "user"]
+    assert "untraced ioctl toggler" in run("lookup", "user-ioctl-strace")
+    assert run("lookup", "control").split() == ["control", "control", "untraced", "-"]
+    run("lookup", "nope", rc=1)

@@ -1,0 +1,104 @@
+"""Host side: host/rt_report.py, the standard vs PREEMPT_RT report (parsing, references, files)."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+import rt_report  # noqa: E402
+
+
+def hist(count, p99, mx):
+    return {"count": count, "min_ns": 1000, "mean_ns": 2000.0, "p50_ns": 1500.0,
+            "p90_ns": 1800.0, "p99_ns": p99, "max_ns": mx, "buckets": [[1024, 1152, count]]}
+
+
+def wakeup_doc(p99, mx, batches=None):
+    return {"run": {"hook": "tp_btf", "toggle": {"batches": batches} if batches else None},
+            "tasks": [{"comm": "toggle", "wakeups": 10, "sleeps": 10, "preemptions": 0,
+                       "wakeup": hist(10, p99, mx)}]}
+
+
+def make_kernel(raw, name, preempt, load, timerlat):
+    d = raw / ("rt-" + name)
+    d.mkdir(parents=True)
+    (d / "kernel.txt").write_text("Linux x\nrelease=6.1.0-%s\npreempt=%s\n" % (name, preempt))
+    (d / "load.txt").write_text(load + "\n")
+    for t in ("kthread", "utoggle"):
+        for i, p in enumerate(("idle", "loaded")):
+            doc = wakeup_doc(50000.0 * (i + 1), 90000 * (i + 1), 10 if t == "kthread" else None)
+            (d / ("wakeup-%s-%s.json" % (t, p))).write_text(json.dumps(doc))
+    # 100 cycles: 98 at 5 us, 1 at 7 us, 1 overflow (max 900 us): p99 is 7 us
+    cyc = ["# Histogram"] + ["%06d %06d" % (us, {5: 98, 7: 1}.get(us, 0)) for us in range(10)]
+    cyc += ["# Total: 000000100", "# Min Latencies: 00005", "# Avg Latencies: 00014",
+            "# Max Latencies: 00900", "# Histogram Overflows: 00001"]
+    for p in ("idle", "loaded"):
+        (d / ("cyclictest-%s.txt" % p)).write_text("\n".join(cyc) + "\n")
+        if timerlat:
+            (d / ("timerlat-%s.txt" % p)).write_text(
+                "count:     2725      2725\nmin:          7        78\n"
+                "avg:       2738      3254\nmax:      41965     42263\n")
+        else:
+            (d / ("timerlat-%s.unavailable" % p)).write_text(
+                "not available: this kernel has no timerlat tracer\n")
+        gaps = {"sets": 100, "threshold_ns": 100000, "gaps_over": 2, "gaps_over_ns": 400000,
+                "gaps": hist(99, 3000.0, 300000),
+                "causes": [{"cause": "rest", "what": "", "gaps": 2, "total_ns": 300000,
+                            "max_ns": 200000},
+                           {"cause": "task", "what": "hackbench", "gaps": 1,
+                            "total_ns": 100000, "max_ns": 100000}]}
+        (d / ("gaps-%s.json" % p)).write_text(json.dumps(gaps))
+    (d / "overhead.unavailable").write_text("gpiolat: no toggle module\n")
+
+
+def run(tmp_path, load):
+    raw = tmp_path / "raw"
+    make_kernel(raw, "std", "PREEMPT_DYNAMIC", load, False)
+    make_kernel(raw, "rt", "PREEMPT_RT", load, True)
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "rt_report.py"), str(raw),
+                        str(out), "std", "rt"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_cyclictest_p99_from_its_histogram(tmp_path):
+    f = tmp_path / "c.txt"
+    f.write_text("000005 000098\n000007 000001\n# Total: 000000100\n# Max Latencies: 00900\n"
+                 "# Histogram Overflows: 00001\n")
+    c = rt_report.cyclictest(str(f))
+    assert c["count"] == 100 and c["p99_us"] == 7 and c["max_us"] == 900
+
+
+def test_side_by_side_with_like_references(tmp_path):
+    out = run(tmp_path, "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)")
+    text = (out / "rt.txt").read_text()
+    # the untraced pulse of each flavour beside its own kernel's column, nothing else
+    assert "6.1.26: 167.30 ns" in text and "6.1.26-rt8: 168.42 ns" in text
+    # timerlat: figures on RT, the reason on std, said once
+    assert "thread max 42263 / irq max 41965 us (n=2725)" in text
+    assert text.count("this kernel has no timerlat tracer") == 1
+    assert "p99 7 / max 900 us (n=100, avg 14)" in text
+    # the ADI figure only beside its own workload
+    assert "ADI" not in text
+    assert "EMULATED" in text
+    doc = json.loads((out / "rt.json").read_text())
+    assert [k["kernel"] for k in doc["kernels"]] == ["std", "rt"]
+    assert any("RT's tail is not shorter" in n for n in doc["findings"])
+    rows = (out / "rt.csv").read_text().splitlines()
+    assert "rt,wakeup,kthread,loaded,p99,100000.0,ns" in rows
+    assert "std,gap-cause,task hackbench,idle,total,100000,ns" in rows
+
+
+def test_adi_reference_beside_its_workload(tmp_path):
+    out = run(tmp_path, "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)")
+    text = (out / "rt.txt").read_text()
+    assert "ADI (Blackfin, 2.6.32, 5 x ls -lR): avg 137 / max 11137 us" in text
+
+
+def test_no_results_is_an_error(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "rt_report.py"),
+                        str(tmp_path), str(tmp_path / "o"), "std"], capture_output=True,
+                       text=True)
+    assert r.returncode == 1 and "no results" in r.stderr
