@@ -49,7 +49,8 @@ def table(d):
             out.append(f"{r['method']:<26} not available: {r['not_available']}")
             continue
         t = r.get("talk")
-        talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against'] or '-'})" if t else "-"
+        talk = (f"{t['overhead_ns']:.0f} ({t.get('sum_of') or t['row']}, against "
+                f"{t['against'] or '-'})" if t else "-")
         y = r.get("yours")
         if y:
             talk += f"  yours: {y['overhead_ns']:.0f} ({y['row']}, against {y['against'] or '-'})"

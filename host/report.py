@@ -247,8 +247,13 @@ def text_block(rec):
                        f"n={t['batches']} batches; untraced {u['mean_ns_per_set']:.1f} ns "
                        f"sd {u['sd_ns_per_set']:.1f}, n={u['batches']} batches)")
         for r in ov.get("reference") or []:
+            against = f", against {r['against']}" if r.get("against") else ""
             out.append(f"talk (BeagleBone Black, oscilloscope): {r['method']} {r['kind']} "
-                       f"{fmt_ns(r['value_ns'])} ({r['note']})")
+                       f"{fmt_ns(r['value_ns'])} ({r['note']}{against})")
+        tot = ov.get("reference_total")
+        if tot:
+            out.append(f"talk, with the shift's reference ({tot['against']}, untraced): "
+                       f"{tot['method']} {fmt_ns(tot['value_ns'])} per set")
     return out
 
 

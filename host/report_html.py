@@ -23,8 +23,10 @@ import report_sections  # host/report_sections.py: the GPIO path section
 # The talk's reference names (data/baseline-klinger-elce2023.csv, "against") that name the
 # same state as ours: its "tracing configured but off" is a kernel with tracing built in and
 # nothing attached, which is what our "untraced" phases are; its "user-ioctl" is the untraced
-# user-space ioctl toggler. Any other pair is a different reference.
+# user-space ioctl toggler; "mode=continuous" is the untraced toggler the trace_printk row
+# reloads the module against. Any other pair is a different reference.
 SAME_REFERENCE = {("tracing-configured-rt", "untraced"), ("tracing-configured", "untraced"),
+                  ("tracing-configured-rt", "mode=continuous"),
                   ("user-ioctl", "untraced ioctl toggler")}
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22"]
@@ -83,7 +85,8 @@ def talk_cell(row):
     if not t:
         return "-"
     if same_reference(row["against"], t.get("against") or ""):
-        return f"{fmt_ns(t['overhead_ns'])} <span class=note>({esc(t['row'])})</span>"
+        return (f"{fmt_ns(t['overhead_ns'])} <span class=note>({esc(t.get('sum_of') or t['row'])})"
+                "</span>")
     ref = (f"is against {esc(t['against'])}" if t.get("against") else "names no reference: "
            "a per-additional figure")
     return f"different reference <span class=note>(the talk's {esc(t['row'])} {ref})</span>"

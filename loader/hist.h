@@ -118,5 +118,16 @@ extern const char baseline_csv[];
 /* find the row "method,kind,..." in a CSV text: 0 and its value (and sd, NAN if empty) */
 int baseline_find(const char *csv, const char *method, const char *kind, double *value, double *sd,
 		  char *note, size_t note_size);
+/* the row's "against" column (the reference it was measured against; "" when none) in BUF */
+int baseline_against(const char *csv, const char *method, const char *kind, char *buf, size_t size);
+/*
+ * the talk's METHOD with the reference REF (a figure is printed beside one of ours only when
+ * both have the same reference): its "overhead" row's value plus that of the row it was
+ * measured against, and so on, until the "against" column names REF. The sum in TOTAL, the
+ * methods in CHAIN (the first is METHOD; static storage, valid until the next call); their
+ * number, 0 when METHOD is REF, -1 when the chain breaks or has more than MAX rows.
+ */
+int baseline_chain(const char *csv, const char *method, const char *ref, double *total,
+		   const char **chain, int max);
 
 #endif /* GPIOLAT_HIST_H */

@@ -74,14 +74,31 @@ void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct l
 	free(d);
 }
 
+/* the talk's method for our hook, and the reference our shift has (nothing attached) */
+#define TALK_REF "tracing-configured-rt"
+
+static const char *talk_method(enum gpio_hook m)
+{
+	return m == GPIO_HOOK_TP ? "bpf-ply-tracepoint" : m == GPIO_HOOK_KPROBE ? "kprobe" : NULL;
+}
+
+static const char *talk_name(const char *method)
+{
+	return !strcmp(method, "bpf-ply-tracepoint") ? "ply histogram" :
+	       !strcmp(method, "kprobe")	     ? "kprobe event" :
+						       method;
+}
+
 void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const struct run_info *ri)
 {
 	enum gpio_hook m = env->method;
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
-	char a[32], b[32], c[32], d[32], e[32], note[256];
+	char a[32], b[32], c[32], d[32], e[32];
+	const char *chain[8], *talk;
 	double ev, ev_sd, extra;
 	double shift, se;
+	int i, n;
 
 	memset(&info, 0, sizeof(info));
 	if (!env->bpf_stats) {
@@ -118,19 +135,18 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 		       ri->shift_wanted ? "no batches timed in one of the phases" :
 					  "the toggle module was idle (use --pulses N)");
 	}
-	/* the talk's figures for the same method */
-	if (m == GPIO_HOOK_TP &&
-	    !baseline_find(baseline_csv, "event", "overhead", &ev, NULL, NULL, 0) &&
-	    !baseline_find(baseline_csv, "bpf-ply-tracepoint", "overhead", &extra, NULL, NULL, 0)) {
+	/* the talk's figure for the same method, with our shift's reference (untraced) */
+	talk = talk_method(m);
+	n = talk ? baseline_chain(baseline_csv, talk, TALK_REF, &ev, chain, 8) : -1;
+	if (n > 0) {
 		printf("reference: the talk (Klinger, ELCE 2023; oscilloscope, BeagleBone Black, "
-		       "6.1.26-rt8): event %s + ply histogram %s = %s per set",
-		       fmt_time(a, sizeof(a), ev, UNIT_NS), fmt_time(b, sizeof(b), extra, UNIT_NS),
-		       fmt_time(c, sizeof(c), ev + extra, UNIT_NS));
-	} else if (m == GPIO_HOOK_KPROBE && !baseline_find(baseline_csv, "kprobe", "overhead", &ev,
-							   NULL, note, sizeof(note))) {
-		printf("reference: the talk (Klinger, ELCE 2023; oscilloscope, BeagleBone Black, "
-		       "6.1.26-rt8): kprobe %s per set (%s)",
-		       fmt_time(a, sizeof(a), ev, UNIT_NS), note);
+		       "6.1.26-rt8), against the untraced pulse as the shift above: ");
+		for (i = n - 1; i >= 0; i--)
+			if (!baseline_find(baseline_csv, chain[i], "overhead", &extra, NULL, NULL,
+					   0))
+				printf("%s%s %s", i == n - 1 ? "" : " + ", talk_name(chain[i]),
+				       fmt_time(a, sizeof(a), extra, UNIT_NS));
+		printf(" = %s per set", fmt_time(c, sizeof(c), ev, UNIT_NS));
 	} else {
 		printf("reference: the talk has no figure for %s", gpio_hooks[m].name);
 	}
@@ -162,9 +178,11 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 {
 	enum gpio_hook m = env->method;
 	struct json_object *o, *a, *t, *ov, *p, *s, *ref;
+	const char *chain[8], *talk;
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
-	int i;
+	double total;
+	int i, k, nc;
 
 	o = json_doc("gpiolat", NULL);
 	json_object_object_add(o, "interval", NULL);
@@ -241,14 +259,18 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 	}
 	json_object_object_add(ov, "shift", s);
 	ref = json_object_new_array();
-	if (m == GPIO_HOOK_TP) {
+	talk = talk_method(m);
+	nc = talk ? baseline_chain(baseline_csv, talk, TALK_REF, &total, chain, 8) : -1;
+	for (k = nc - 1; k >= 0; k--)
 		json_object_array_add(ref,
-				      json_reference(baseline_csv, "event", "overhead", REF_NS));
-		json_object_array_add(ref, json_reference(baseline_csv, "bpf-ply-tracepoint",
-							  "overhead", REF_NS));
-	} else if (m == GPIO_HOOK_KPROBE) {
-		json_object_array_add(ref,
-				      json_reference(baseline_csv, "kprobe", "overhead", REF_NS));
+				      json_reference(baseline_csv, chain[k], "overhead", REF_NS));
+	if (nc > 0) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "method", json_object_new_string(talk));
+		json_object_object_add(t, "value_ns", json_object_new_double(total));
+		json_object_object_add(t, "against", json_object_new_string(TALK_REF));
+		json_object_object_add(ov, "reference_total", t);
 	}
 	json_object_array_add(
 		ref, json_reference(baseline_csv, "tracing-configured-rt", "pulse", REF_NS));

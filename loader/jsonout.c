@@ -34,10 +34,11 @@ struct json_object *json_reference(const char *csv, const char *method, const ch
 				   enum ref_keys keys)
 {
 	struct json_object *o;
-	char note[256];
+	char note[256], against[128];
 	double v, sd;
 
-	if (baseline_find(csv, method, kind, &v, &sd, note, sizeof(note)))
+	if (baseline_find(csv, method, kind, &v, &sd, note, sizeof(note)) ||
+	    baseline_against(csv, method, kind, against, sizeof(against)))
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "method", json_object_new_string(method));
@@ -48,6 +49,7 @@ struct json_object *json_reference(const char *csv, const char *method, const ch
 	} else {
 		json_object_object_add(o, "value", json_object_new_double(v));
 	}
+	json_object_object_add(o, "against", *against ? json_object_new_string(against) : NULL);
 	json_object_object_add(o, "note", json_object_new_string(note));
 	return o;
 }

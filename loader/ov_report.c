@@ -14,28 +14,50 @@
 /* the overhead row ROW of a baseline CSV: its value (NAN if none) and its "against" column */
 static void csv_figure(const char *csv, const char *row, double *v, char *against, size_t size)
 {
-	char note[256], line[512];
-	const char *p;
-
 	*v = NAN;
 	against[0] = '\0';
-	if (!csv || !row || baseline_find(csv, row, "overhead", v, NULL, note, sizeof(note)))
-		return;
-	/* the "against" column: the 7th field of the row */
-	snprintf(line, sizeof(line), "\n%s,overhead,", row);
-	p = strstr(csv, line);
-	if (p) {
-		int f = 0;
-
-		for (p++; *p && *p != '\n' && f < 6; p++)
-			f += *p == ',';
-		snprintf(against, size, "%.*s", (int)strcspn(p, ",\n"), p);
-	}
+	if (!csv || !row || baseline_find(csv, row, "overhead", v, NULL, NULL, 0) ||
+	    baseline_against(csv, row, "overhead", against, size))
+		*v = NAN;
 }
 
-static void talk_figure(const struct row *r, double *v, char *against, size_t size)
+/* the talk's row that is our reference LABEL (ref_label()): the untraced toggler, whichever
+ * mode it runs in, is the talk's untraced pulse */
+static const char *talk_ref_of(const char *label)
 {
+	if (!strcmp(label, "untraced") || !strcmp(label, PRINTK_REF))
+		return "tracing-configured-rt";
+	if (!strcmp(label, USER_REF))
+		return "user-ioctl";
+	return label;
+}
+
+/*
+ * The talk's figure for row R with R's own reference: its row, or when that was measured on top
+ * of something else (the ply histogram on the enabled event), the sum along its "against"
+ * column down to R's reference (CHAIN: "bpf-ply-tracepoint + event"). NAN when there is none:
+ * no talk figure is printed beside a row with another reference.
+ */
+static void talk_figure(const struct row *r, double *v, char *against, size_t size, char *chain,
+			size_t csize)
+{
+	const char *ref = talk_ref_of(r->against), *c[8];
+	int n, i;
+
 	csv_figure(baseline_csv, r->talk, v, against, size);
+	snprintf(chain, csize, "%s", r->talk ? r->talk : "");
+	if (isnan(*v) || !strcmp(against, ref))
+		return;
+	n = baseline_chain(baseline_csv, r->talk, ref, v, c, 8);
+	if (n <= 0) {
+		*v = NAN;
+		return;
+	}
+	snprintf(against, size, "%s", ref);
+	chain[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(chain + strlen(chain), csize - strlen(chain), "%s%s", i ? " + " : "",
+			 c[i]);
 }
 
 /* --baseline: the user's own scope figure for a row, by our method's name or the talk's row */
@@ -70,7 +92,7 @@ static void print_fit(struct row *rows, int n, const char *series, const char *w
 void ov_print_text(struct row *rows, int n, const struct context *cx)
 {
 	double v, uv, tv, tsd;
-	char against[64], uagainst[64];
+	char against[64], uagainst[64], chain[256];
 	const char *urow;
 	int i;
 
@@ -117,7 +139,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 			printf("%-26s not available: %s\n", r->name, r->why);
 			continue;
 		}
-		talk_figure(r, &v, against, sizeof(against));
+		talk_figure(r, &v, against, sizeof(against), chain, sizeof(chain));
 		printf("%-26s %-22s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
 		if (r->own_ref)
 			printf("%7.0f%% ", 100 * r->mean / r->ref_mean);
@@ -128,7 +150,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
 		urow = user_figure(r, &uv, uagainst, sizeof(uagainst));
 		if (!isnan(v))
-			printf("%.0f ns (%s, against %s)", v, r->talk, against[0] ? against : "-");
+			printf("%.0f ns (%s, against %s)", v, chain, against[0] ? against : "-");
 		else
 			printf("-");
 		if (urow)
@@ -172,7 +194,7 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	struct json_object *top = json_doc("gpiolat --overhead", NULL),
 			   *a = json_object_new_array(), *f;
 	double v, slope, r2;
-	char against[64];
+	char against[64], chain[256];
 	const char *urow;
 	int i, npts;
 	static const char *const series[] = { "events", "kprobes" };
@@ -252,11 +274,13 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			json_object_object_add(t, "against", json_object_new_string(against));
 			json_object_object_add(j, "yours", t);
 		}
-		talk_figure(r, &v, against, sizeof(against));
+		talk_figure(r, &v, against, sizeof(against), chain, sizeof(chain));
 		if (!isnan(v)) {
 			struct json_object *t = json_object_new_object();
 
 			json_object_object_add(t, "row", json_object_new_string(r->talk));
+			if (strcmp(chain, r->talk))
+				json_object_object_add(t, "sum_of", json_object_new_string(chain));
 			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
 			json_object_object_add(t, "against", json_object_new_string(against));
 			json_object_object_add(j, "talk", t);

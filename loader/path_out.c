@@ -233,7 +233,8 @@ static void print_json(const struct path_run *r)
 			json_object_object_add(o, "post_rate_khz", json_num(post_khz(i)));
 			if (x->xc) {
 				json_object_object_add(o, "xcheck_own_ns", json_num(x->xc_own));
-				json_object_object_add(o, "xcheck_events_ns", json_num(x->xc_trace));
+				json_object_object_add(o, "xcheck_events_ns",
+						       json_num(x->xc_trace));
 			} else {
 				json_object_object_add(
 					o, "xcheck_why",

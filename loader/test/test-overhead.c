@@ -171,6 +171,19 @@ int main(int argc, char **argv)
 				printf("%s\n", ov_methods[i].name);
 		return 0;
 	}
+	if (!strcmp(argv[1], "chain") && argc == 4) {
+		const char *chain[8];
+		double total;
+		int n = baseline_chain(baseline_csv, argv[2], argv[3], &total, chain, 8);
+
+		if (n < 0)
+			return 1;
+		printf("%.2f", total);
+		for (i = 0; i < n; i++)
+			printf(" %s", chain[i]);
+		printf("\n");
+		return 0;
+	}
 	if (!strcmp(argv[1], "lookup") && argc == 3) {
 		const struct method *m = method_by_name(argv[2]);
 

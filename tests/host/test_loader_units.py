@@ -171,3 +171,37 @@ def test_lookup_named_fields():
     assert "untraced ioctl toggler" in run("lookup", "user-ioctl-strace")
     assert run("lookup", "control").split() == ["control", "control", "untraced", "-"]
     run("lookup", "nope", rc=1)
+
+
+@pytest.mark.parametrize("method,total,chain", [
+    # the talk's ply histogram and kprobe event were measured on top of the enabled event
+    ("bpf-ply-tracepoint", 4680.0, ["bpf-ply-tracepoint", "event"]),
+    ("kprobe", 3980.0, ["kprobe", "event"]),
+    ("event-synthetic", 5730.0, ["event-synthetic", "event"]),
+    ("function", 3210.0, ["function"]),
+])
+def test_baseline_chain_to_the_untraced_reference(method, total, chain):
+    """A talk figure printed beside a shift against nothing attached is the sum of its rows
+    along the "against" column, read here independently from data/."""
+    rows = {}
+    with open(os.path.join(ROOT, "data", "baseline-klinger-elce2023.csv")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            w = line.rstrip("\n").split(",")
+            if w[1] == "overhead":
+                rows[w[0]] = (float(w[2]), w[6])
+    want, m = 0.0, method
+    while m != "tracing-configured-rt":
+        want += rows[m][0]
+        m = rows[m][1]
+    assert want == total
+    out = run("chain", method, "tracing-configured-rt").split()
+    assert float(out[0]) == pytest.approx(total)
+    assert out[1:] == chain
+
+
+@pytest.mark.parametrize("method", ["kprobe-per-extra", "no-such-method"])
+def test_baseline_chain_without_a_reference_is_refused(method):
+    # a slope has no reference row; an unknown method none at all: no figure to print
+    run("chain", method, "tracing-configured-rt", rc=1)
