@@ -5,7 +5,9 @@
 
 Reads what the studies wrote into RESULTSDIR (docs/output-format.md, docs/overhead.md):
 histograms.json (make bpf-histograms), overhead.json (make overhead-report), raw/self-test.txt,
-and names the studies whose results are absent. Writes one HTML page with inline SVG figures
+gpio-path.json, bench-gpio.json and syscall-cost.json (host/report_sections.py), rt.json
+(host/report_rt.py), and names the studies whose results are absent (a malformed file: one
+error line, exit status 1). Writes one HTML page with inline SVG figures
 drawn here (no script, style sheet or font from elsewhere): readable offline. A small inline
 script marks <body> with data-figures (each figure has a non-zero size) and data-errors (what
 window.onerror saw), for tests/host/test_report_html.py.
@@ -18,7 +20,8 @@ import os
 import sys
 
 import report  # host/report.py: the histograms' text report
-import report_sections  # host/report_sections.py: the GPIO path section
+import report_rt  # host/report_rt.py: standard vs PREEMPT_RT (rt.json)
+import report_sections  # host/report_sections.py: the GPIO path, bench-gpio, syscall cost
 
 # The talk's reference names (data/baseline-klinger-elce2023.csv, "against") that name the
 # same state as ours: its "tracing configured but off" is a kernel with tracing built in and
@@ -33,11 +36,16 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
 CAVEAT = ("Emulated target (qemu TCG software emulation): these nanoseconds are not hardware "
           "nanoseconds. Compare the methods with each other (orderings, ratios, slopes), not "
           "with the talk's oscilloscope figures.")
+# the studies drawn after the self-test: file, section (each says "not run" when it is None)
 OTHER_STUDIES = [
-    ("Cost of gpiolat's own GPIO programs", "bench-gpio.json", "make bench-gpio"),
-    ("Standard vs PREEMPT_RT kernel", "rt.json", "the standard-vs-RT comparison"),
-    ("Syscall cost (native)", "syscall-cost.json", "gpiolat --syscall-cost --json"),
+    ("rt.json", report_rt.rt_section),
+    ("bench-gpio.json", report_sections.bench_gpio_section),
+    ("syscall-cost.json", report_sections.syscall_cost_section),
 ]
+
+
+class BadResults(Exception):
+    """a results file that is not what its study writes: main() prints it in one line"""
 
 
 def esc(s):
@@ -73,7 +81,10 @@ def load(path):
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        return json.load(f)
+        try:
+            return json.load(f)
+        except ValueError as e:
+            raise BadResults(f"{path}: not valid JSON: {e}") from None
 
 
 def same_reference(row_against, talk_against):
@@ -175,19 +186,19 @@ def cdf_figure(hists):
     return svg(W, H, body, "CDF of the pulse widths of every hook and tool")
 
 
-def overhead_figure(rows):
+def overhead_figure(rows, axis=None):
     """Horizontal bars: each measured row's overhead with its 95 % CI, talk marks where the
-    reference is the same."""
+    reference is the same. axis: the axis label, when not the overhead matrix's."""
     rows = [r for r in in_order(rows) if r.get("measured") and r.get("overhead_ns") is not None]
     if not rows:
         return None
-    lo = min(min(r["overhead_ns"] - (r.get("ci95_ns") or 0) for r in rows), 0)
     end = lambda r: r["overhead_ns"] + (r.get("ci95_ns") or 0)
     ends = sorted(end(r) for r in rows)
     # one row far above the others (strace: a millisecond) would flatten every other bar: the
     # axis is set by the others, that row's bar is cut and its figures are written on it
     cut_at = ends[-2] * 4 if len(ends) > 2 and ends[-1] > 4 * ends[-2] > 0 else math.inf
     kept = [r for r in rows if end(r) <= cut_at]
+    lo = min(min(r["overhead_ns"] - (r.get("ci95_ns") or 0) for r in kept), 0)
     hi = max(end(r) for r in kept)
     for r in kept:
         t = r.get("talk")
@@ -208,7 +219,7 @@ def overhead_figure(rows):
         y = T + i * rh
         v, ci = r["overhead_ns"], r.get("ci95_ns") or 0
         body.append(text(L - 8, y + rh * 0.7, r["method"], "end", 11))
-        cut = v + ci > hi
+        cut = v > hi
         x0, x1 = sorted((X(0), X(min(v, hi))))
 
         body.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 1):.1f}" '
@@ -220,17 +231,23 @@ def overhead_figure(rows):
             note = f", talk {fmt_ns(t['overhead_ns'])}" if talk_here else ""
             body.append(text(X(hi) - 4, y + rh * 0.7, f"{fmt_ns(v)} ± {fmt_ns(ci)}{note} "
                              "(axis cut) →", "end", 11, 'fill="#fff" font-weight="bold"'))
-        else:
-            body.append(line(X(v - ci), y + rh / 2, X(v + ci), y + rh / 2, "#08306b", 1.5))
+        else:  # the whisker, cut where it leaves the axis (no cap there)
+            a, b = max(v - ci, lo), min(v + ci, hi)
+            body.append(line(X(a), y + rh / 2, X(b), y + rh / 2, "#08306b", 1.5))
             for e in (v - ci, v + ci):
-                body.append(line(X(e), y + 5, X(e), y + rh - 5, "#08306b", 1.5))
+                if lo <= e <= hi:
+                    body.append(line(X(e), y + 5, X(e), y + rh - 5, "#08306b", 1.5))
+            if (a, b) != (v - ci, v + ci):
+                body.append(text(X(hi) - 4, y + rh * 0.7, f"{fmt_ns(v)} ± {fmt_ns(ci)} "
+                                 "(interval cut)", "end", 11, 'fill="#08306b"'))
         if talk_here and t["overhead_ns"] <= hi:
             tx, cy = X(t["overhead_ns"]), y + rh / 2
             body.append(f'<path d="M{tx:.1f},{cy - 6:.1f} l6,6 l-6,6 l-6,-6 z" fill="#d62728">'
                         f'<title>talk: {fmt_ns(t["overhead_ns"])} ({esc(t["row"])})</title></path>')
-    body.append(text(L + pw / 2, H - 12, "ns added per GPIO set (bar: mean over repetitions; "
-                     "whiskers: 95 % CI; red diamond: the talk, same reference only)", "middle"))
-    return svg(W, H, body, "overhead of each tracing method per GPIO set")
+    body.append(text(L + pw / 2, H - 12, axis or "ns added per GPIO set (bar: mean over "
+                     "repetitions; whiskers: 95 % CI; red diamond: the talk, same reference "
+                     "only)", "middle"))
+    return svg(W, H, body, axis or "overhead of each tracing method per GPIO set")
 
 
 def fit_figure(series, rows, fit):
@@ -399,25 +416,14 @@ def overhead_section(ov):
 
 
 def other_sections(results):
-    out = []
-    st = os.path.join(results, "raw", "self-test.txt")
-    out.append("<section id=self-test><h2>Self-test of the target</h2>")
-    if os.path.exists(st):
-        with open(st) as f:
-            out.append(f"<pre>{esc(f.read())}</pre>")
-    else:
-        out.append("<p class=notrun>Not run: no raw/self-test.txt (make bpf-histograms "
-                   "writes it).</p>")
-    out.append("</section>")
-    for title, fn, what in OTHER_STUDIES:
-        sid = fn.split(".")[0]
-        if os.path.exists(os.path.join(results, fn)):
-            out.append(f"<section id={sid}><h2>{esc(title)}</h2><p>{esc(fn)} is present; this "
-                       f"page does not draw it yet: see <code>{esc(os.path.join(results, fn))}"
-                       "</code>.</p></section>")
-        else:
-            out.append(not_run(sid, title, f"no {fn} in the results ({what} is not part of "
-                               "make bpf-histograms on this branch)."))
+    out = [report_sections.self_test_section(results, sys.modules[__name__])]
+    for fn, section in OTHER_STUDIES:
+        path = os.path.join(results, fn)
+        doc = load(path)
+        try:
+            out.append(section(doc, sys.modules[__name__]))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise BadResults(f"{path}: unexpected content: {e!r}") from None
     return "".join(out)
 
 
@@ -458,9 +464,11 @@ def page(results):
     head = (f"<h1>gpiolat: how much is tracing, here?</h1><p>Report of {esc(results)}, "
             f"{now}. Sections: <a href=#summary>summary</a>, <a href=#histograms>pulse "
             "widths</a>, <a href=#overhead>overhead matrix</a>, <a href=#fits>per additional "
-            "event/kprobe</a>, <a href=#gpio-path>GPIO path</a>, <a href=#self-test>self-test</a>, other "
-            "studies. Sources: "
-            "histograms.json, overhead.json (docs/output-format.md, docs/overhead.md).</p>")
+            "event/kprobe</a>, <a href=#gpio-path>GPIO path</a>, <a href=#self-test>self-test</a>, "
+            "<a href=#rt>standard vs PREEMPT_RT</a>, <a href=#bench-gpio>gpiolat's own "
+            "programs</a>, <a href=#syscall-cost>syscall cost</a>. Sources: histograms.json, "
+            "overhead.json, gpio-path.json, rt.json, bench-gpio.json, syscall-cost.json "
+            "(docs/output-format.md, docs/overhead.md).</p>")
     gp = load(os.path.join(results, "gpio-path.json"))
     body = (head + caveat_box(emulated, short=False) + summary_section(ov) + histogram_section(hd)
             + overhead_section(ov) + report_sections.path_section(gp, sys.modules[__name__])
@@ -482,7 +490,10 @@ def main(argv):
         return 1
     try:
         doc = page(results)
-    except (KeyError, TypeError, ValueError) as e:
+    except BadResults as e:
+        print(f"report_html.py: {e}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         print(f"report_html.py: {results}: unexpected content: {e!r}", file=sys.stderr)
         return 1
     with open(out + ".tmp", "w") as f:

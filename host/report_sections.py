@@ -1,7 +1,9 @@
 """The page's sections of the studies beside the overhead matrix (host/report_html.py draws the
-page): the GPIO path (gpiolat --path --json, docs/gpio-path.md). Same helpers, same rules: the
-emulation caveat beside the numbers, reference figures only from the JSON (which takes them
-from data/), "not run" with the reason when a file is missing."""
+page): the GPIO path (gpiolat --path --json, docs/gpio-path.md), the target's self-test, the
+cost of gpiolat's own GPIO programs (bench-gpio.json of make bench-gpio, docs/bench.md) and the
+native syscall cost (gpiolat --syscall-cost --json, docs/syscall-cost.md). Same helpers, same
+rules: the emulation caveat beside the numbers, reference figures only from the JSON (which
+takes them from data/), "not run" with the command when a file is missing."""
 import csv
 import math
 import os
@@ -93,5 +95,177 @@ def path_section(gp, rh):
     if fig:
         out.append(f"<figure>{fig}<figcaption>Each toggler's ns per set on one line (log "
                    "scale).</figcaption></figure>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def self_test_section(results, rh):
+    st = os.path.join(results, "raw", "self-test.txt")
+    out = ["<section id=self-test><h2>Self-test of the target</h2>"]
+    if os.path.exists(st):
+        with open(st) as f:
+            out.append(f"<pre>{rh.esc(f.read())}</pre>")
+    else:
+        out.append("<p class=notrun>Not run: no raw/self-test.txt (make bpf-histograms "
+                   "writes it).</p>")
+    out.append("</section>")
+    return "".join(out)
+
+
+# ---- make bench-gpio: gpiolat's GPIO programs against the empty program and the tools -------
+def bench_gpio_rows(doc):
+    """bench_gpio.ROWS in its order: (name, row, mean, 95 % CI, sd, differences) per row"""
+    import bench_gpio
+    from benchstat import ci95, mean_var
+
+    rows = {r["method"]: r for r in doc["methods" if "methods" in doc else "rows"]}
+    out = []
+    for name in bench_gpio.ROWS:
+        r = rows.get(name)
+        if r is None:
+            continue
+        d = r.get("differences_ns") or []
+        if not r.get("measured") or not d:
+            out.append((name, r, None, None, None, d))
+            continue
+        m, _ = mean_var(d)
+        ci = ci95(d)
+        sd = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1)) if len(d) > 1 else None
+        out.append((name, r, m, None if math.isnan(ci) else ci, sd, d))
+    return out
+
+
+def bench_gpio_section(doc, rh):
+    import bench_gpio
+    from benchstat import fmt_ratio
+
+    title = "Cost of gpiolat's own GPIO programs"
+    if doc is None:
+        return rh.not_run("bench-gpio", title, "no bench-gpio.json in the results (make "
+                          "bench-gpio writes it: one boot of the emulated target).")
+    rows = bench_gpio_rows(doc)
+    stats = doc.get("bpf_stats")
+    out = [f"<section id=bench-gpio><h2>{rh.esc(title)}</h2>", rh.caveat_box(doc.get("emulated")),
+           f"<p>make bench-gpio (host/bench_gpio.py, docs/bench.md): the shift of the pulse "
+           f"width per GPIO set that each program adds, {doc.get('passes', 1)} pass(es), "
+           f"{doc.get('repetitions')} repetitions of each row in all, "
+           f"{doc.get('pulses_per_phase')} pulses per phase; untraced set "
+           f"{rh.fmt_ns(doc.get('untraced_ns_per_set'))} (noise floor sd "
+           f"{rh.fmt_ns(doc.get('noise_floor_sd_ns'))} over {doc.get('noise_floor_phases')} "
+           f"phases); clocksource {rh.esc(doc.get('clocksource') or 'not recorded')}; BPF "
+           f"run-time stats {'on (every shift includes their clock reads)' if stats else 'off'}"
+           ". 95 % CI: host/benchstat.py (the reference phase consecutive repetitions share "
+           "counted).</p>",
+           "<table><thead><tr><th>row</th><th>program</th><th>shift per set</th><th>95 % CI"
+           "</th><th>sd of the repetitions</th><th>min .. max</th><th>n (repetitions)</th>"
+           "</tr></thead><tbody>"]
+    for name, r, m, ci, sd, d in rows:
+        if m is None:
+            why = r.get("not_available") or r.get("why") or "not measured"
+            out.append(f"<tr class=na><td>{rh.esc(name)}</td><td>"
+                       f"{rh.esc(bench_gpio.LABELS[name].strip())}</td><td colspan=5>not "
+                       f"measured: {rh.esc(why)}</td></tr>")
+            continue
+        out.append(f"<tr><td>{rh.esc(name)}</td><td>{rh.esc(bench_gpio.LABELS[name].strip())}"
+                   f"</td><td class=num>{m:.1f} ns</td>"
+                   f"<td class=num>{'-' if ci is None else f'± {ci:.1f} ns'}</td>"
+                   f"<td class=num>{'-' if sd is None else f'{sd:.1f} ns'}</td>"
+                   f"<td class=num>{min(d):.1f} .. {max(d):.1f} ns</td>"
+                   f"<td class=num>{len(d)}</td></tr>")
+    out.append("</tbody></table>")
+    diffs = {name: d for name, _, m, _, _, d in rows if m is not None}
+    ratios = []
+    for hook in ("tracepoint", "kprobe", "fentry"):
+        g, e = f"bpf-gpiolat-{hook}", f"bpf-empty-{hook}"
+        if g in diffs and e in diffs:
+            target = bench_gpio.TARGETS["vs_empty"] if hook == "tracepoint" else None
+            ratios.append((f"gpiolat / empty program, {hook}", fmt_ratio(diffs[g], diffs[e],
+                                                                         target)[0]))
+    for tool in ("bpftrace-delta", "ply-delta"):
+        g = "bpf-gpiolat-tracepoint"
+        if g in diffs and tool in diffs:
+            ratios.append((f"gpiolat tracepoint / {tool}",
+                           fmt_ratio(diffs[g], diffs[tool], bench_gpio.TARGETS["vs_tools"])[0]))
+    if ratios:
+        out.append("<table><thead><tr><th>ratio of the shifts</th><th>ratio [95 % Fieller "
+                   "interval] (issue 13's target)</th></tr></thead><tbody>"
+                   + "".join(f"<tr><td>{rh.esc(a)}</td><td class=num>{rh.esc(b)}</td></tr>"
+                             for a, b in ratios) + "</tbody></table>")
+    fig = rh.overhead_figure([{"method": name, "measured": True, "against": "untraced",
+                               "overhead_ns": m, "ci95_ns": ci}
+                              for name, _, m, ci, _, _ in rows if m is not None],
+                             "ns added per GPIO set (bar: mean over the repetitions; whiskers: "
+                             "95 % CI)")
+    if fig:
+        out.append(f"<figure>{fig}<figcaption>The shift per GPIO set of each program, "
+                   f"n = {max(len(d) for d in diffs.values())} repetitions a row (the table "
+                   "gives each row's)."
+                   f"{' Emulated timings.' if doc.get('emulated') else ''}</figcaption></figure>")
+    out.append("</section>")
+    return "".join(out)
+
+
+# ---- gpiolat --syscall-cost --json: what each method adds to one syscall, natively ----------
+def ns1(v):
+    return "-" if v is None else f"{v:.1f} ns"
+
+
+def syscall_cost_section(doc, rh):
+    title = "Syscall cost (native)"
+    if doc is None:
+        return rh.not_run("syscall-cost", title, "no syscall-cost.json in the results (sudo "
+                          "./gpiolat --syscall-cost --json > out/results/syscall-cost.json).")
+    u = doc.get("untraced_ns_per_syscall") or {}
+    refs = {(r["method"], r["kind"]): r for r in doc.get("reference") or [] if r}
+    nb = refs.get(("untraced", "syscall"))
+    nb_text = f"; the notebook's: {nb['value']:.0f} ns" if nb else ""
+    out = [f"<section id=syscall-cost><h2>{rh.esc(title)}</h2>",
+           rh.caveat_box(doc.get("emulated")),
+           f"<p>gpiolat --syscall-cost (docs/syscall-cost.md) on {rh.esc(doc.get('kernel'))} "
+           f"{rh.esc(doc.get('machine'))}, worker on CPU {doc.get('cpu')}: "
+           f"{doc.get('rounds')} rounds of (untraced run, traced run), "
+           f"{doc.get('batches_per_run')} batches of {doc.get('syscalls_per_batch')} syscalls "
+           f"per run. Untraced syscall: mean {ns1(u.get('mean_ns'))}, sd {ns1(u.get('sd_ns'))}, "
+           f"min {ns1(u.get('min_ns'))} ({u.get('batches')} batches)"
+           f"{nb_text}"
+           f". BPF run-time stats {'on' if doc.get('bpf_stats') else 'off'}; BPF JIT "
+           f"{rh.esc(doc.get('bpf_jit'))}. Mean: of the per-round differences, with its 95 % "
+           "CI; p50/p90/p99: of the per-batch differences. The tracepoint-cost notebook's "
+           "figure (i7-3537U, perf record, means only) is beside its own method, against the "
+           "same untraced syscall.</p>",
+           "<table><thead><tr><th>method</th><th>what</th><th>ns added per syscall</th>"
+           "<th>95 % CI</th><th>p50</th><th>p90</th><th>p99</th><th>n (rounds, batches)</th>"
+           "<th>BPF ns per run (runs)</th><th>notebook</th></tr></thead><tbody>"]
+    bars = []
+    for m in doc["methods"]:
+        a = m.get("added_ns_per_syscall")
+        if not m.get("available") or not a:
+            out.append(f"<tr class=na><td>{rh.esc(m['name'])}</td><td>{rh.esc(m.get('what'))}"
+                       f"</td><td colspan=8>{rh.esc(m.get('reason') or 'not run')}</td></tr>")
+            continue
+        hook = ", ".join(x for x in (m.get("hook"), m.get("start")) if x)
+        b = m.get("bpf") or {}
+        bpf = (f"{b['mean_ns_per_run']:.1f} ns ({b.get('run_cnt')})"
+               if b.get("mean_ns_per_run") is not None else "-")
+        ref = m.get("reference")
+        out.append(f"<tr><td>{rh.esc(m['name'])}</td><td>{rh.esc(m.get('what'))}"
+                   f"{' <span class=note>(' + rh.esc(hook) + ')</span>' if hook else ''}</td>"
+                   f"<td class=num>{ns1(a.get('mean_ns'))}</td>"
+                   f"<td class=num>± {ns1(a.get('ci95_ns'))}</td>"
+                   + "".join(f"<td class=num>{ns1(a.get(k))}</td>"
+                             for k in ("p50_ns", "p90_ns", "p99_ns"))
+                   + f"<td class=num>{a.get('rounds')}, {a.get('batches')}</td>"
+                   f"<td class=num>{bpf}</td>"
+                   f"<td class=num>{'-' if not ref else '+' + format(ref['value'], '.0f') + ' ns'}"
+                   "</td></tr>")
+        bars.append({"method": m["name"], "measured": True, "against": "untraced",
+                     "overhead_ns": a.get("mean_ns"), "ci95_ns": a.get("ci95_ns")})
+    out.append("</tbody></table>")
+    fig = rh.overhead_figure(bars, "ns added per syscall (bar: mean over the rounds; whiskers: "
+                             "95 % CI)")
+    if fig:
+        out.append(f"<figure>{fig}<figcaption>ns added to one syscall by each method "
+                   f"({doc.get('rounds')} rounds each; the table gives each row's rounds and "
+                   "batches).</figcaption></figure>")
     out.append("</section>")
     return "".join(out)

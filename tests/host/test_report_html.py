@@ -1,13 +1,17 @@
 """host/report_html.py: the one page of results, built from canned results in the studies' own
 formats (tests/host/data/report: trimmed from a real emulated make bpf-histograms PULSES=200 and
-make overhead-report OVERHEAD_ARGS=--quick), checked as text and in a real browser.
+make overhead-report OVERHEAD_ARGS=--quick; rt.json, bench-gpio.json and syscall-cost.json made
+by tests/host/data/report/make-fixtures.py, which says how), checked as text and in a real
+browser.
 
 The browser part opens the page in headless Chromium: every figure must have a non-zero size
 (the page's own check, in <body data-figures>) and no script error (data-errors). It skips only
 when chromium is not installed (host/deps.sh installs it).
 """
+import json
 import os
 import re
+import statistics
 import shutil
 import subprocess
 import sys
@@ -19,12 +23,35 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(os.path.dirname(__file__), "data", "report")
 SCRIPT = os.path.join(ROOT, "host", "report_html.py")
 sys.path.insert(0, os.path.join(ROOT, "host"))
+import bench_gpio  # noqa: E402
 import report_html  # noqa: E402
+import rt_report  # noqa: E402
 
 CHROMIUM = shutil.which("chromium")
 
 
-def build(tmp_path, files=("histograms.json", "overhead.json", "gpio-path.json", "raw")):
+ALL = ("histograms.json", "overhead.json", "gpio-path.json", "raw", "rt.json", "bench-gpio.json",
+       "syscall-cost.json")
+
+
+def fixture(name):
+    with open(os.path.join(DATA, name)) as f:
+        return json.load(f)
+
+
+def section(page, sid):
+    sec = page[page.index(f"<section id={sid}>"):]
+    return sec[:sec.index("</section>")]
+
+
+def row_of(sec, first_cell):
+    """the table row whose first cell is first_cell, as a list of its cells' text"""
+    m = re.search(rf"<tr(?: class=na)?><td>{re.escape(first_cell)}</td>(.*?)</tr>", sec)
+    assert m, first_cell
+    return [first_cell] + re.findall(r"<td[^>]*>(.*?)</td>", m.group(1))
+
+
+def build(tmp_path, files=ALL):
     res = tmp_path / "results"
     res.mkdir()
     for f in files:
@@ -44,10 +71,15 @@ def test_page_opens_with_the_summary_and_is_self_contained(tmp_path):
     # nothing fetched: no external script, style sheet, font or image
     assert not re.search(r'(src|href)=["\']?(https?:|//)', page)
     assert "@import" not in page and "url(" not in page
-    # four kinds of figure: the CDFs, the overhead bars, a fit per series, the GPIO path
-    assert page.count("<figure") == 4 and page.count("<svg") == 5
-    # the emulation caveat beside the numbers: in the summary and the histogram sections
-    for sid in ("summary", "histograms", "overhead", "fits"):
+    # the CDFs, the overhead bars, a fit per series, the GPIO path, RT's wakeups, bench-gpio's
+    # and the syscall cost's bars
+    assert page.count("<figure") == 7 and page.count("<svg") == 8
+    # every section in the table of contents, in the order of the page
+    toc = re.findall(r"<a href=#([\w-]+)>", body)
+    sids = re.findall(r"<section id=([\w-]+)>", body)
+    assert toc == sids, (toc, sids)
+    # the emulation caveat beside the numbers, in every section of emulated results
+    for sid in ("summary", "histograms", "overhead", "fits", "gpio-path", "rt", "bench-gpio"):
         sec = body[body.index(f"<section id={sid}>"):]
         sec = sec[:sec.index("</section>")]
         assert "not hardware nanoseconds" in sec, sid
@@ -86,8 +118,14 @@ def test_studies_that_did_not_run_say_so(tmp_path):
         sec = page[page.index(f"<section id={sid}>"):]
         assert re.match(r"<section id=\w+><h2>[^<]*</h2><p class=notrun>Not run: no "
                         r"overhead.json", sec), sec[:200]
-    assert "Not run: no rt.json" in page and "<figure" in page
+    assert "<figure" in page
     assert "Not run: no gpio-path.json" in page
+    # each names the command that writes its file
+    for sid, cmd in (("rt", "make rt-report"), ("bench-gpio", "make bench-gpio"),
+                     ("syscall-cost", "gpiolat --syscall-cost --json")):
+        sec = section(page, sid)
+        assert f"<p class=notrun>Not run: no {sid}.json" in sec and cmd in sec, sec
+        assert "<table" not in sec and "<figure" not in sec
 
 
 def test_gpio_path_tables_and_the_posts_rates(tmp_path):
@@ -104,6 +142,138 @@ def test_gpio_path_tables_and_the_posts_rates(tmp_path):
     assert "172.66" in row[:row.index("</tr>")]
     assert "not available: mmtoggle: not available: chip" in sec
     assert "class=caveat" in sec and sec.count("<figure>") == 1
+
+
+def test_rt_side_by_side_as_rt_report_decides(tmp_path):
+    """rt.json: the table is rt_report.side_by_side's rows (so the talk's and ADI's figures are
+    beside a kernel only where rt_report finds the same reference), the caveat beside the
+    numbers, one figure with each kernel's wakeup p99, max and count, the findings"""
+    page = build(tmp_path).read_text()
+    sec = section(page, "rt")
+    doc = fixture("rt.json")
+    ks = doc["kernels"]
+    assert "class=caveat" in sec and sec.count("<figure>") == 1
+    for k in ks:
+        assert f"<th>{k['kernel']} <span class=note>" in sec
+    talk = rt_report.baseline("baseline-klinger-elce2023.csv")
+    adi = rt_report.baseline("baseline-adi-cyclictest.csv")
+    notes = []
+    rows = rt_report.side_by_side(ks, talk, adi, notes)
+    for _, label, cells, ref in rows:
+        got = row_of(sec, report_html.esc(label.strip()))
+        want = [report_html.esc(label.strip())] + [
+            report_html.esc(re.sub(r"\bus\b", "µs", c)) for c in cells] + [
+            report_html.esc(re.sub(r"\bus\b", "µs", ref)) if ref else "-"]
+        assert got == want, (got, want)
+    # the fixture has each kind: RT's timerlat figure, std's reason, said once as a note
+    assert "thread max 182826 / irq max 182448 µs (n=2754)" in sec
+    assert sec.count("this kernel has no timerlat tracer") == 1
+    # the talk's event overhead (measured on -rt8) beside the RT kernel's row only, and no ADI
+    # figure: the load is not ADI's
+    assert "6.1.26-rt8: 1190 ns (talk)" in "".join(row_of(sec, "event (95% CI)"))
+    assert "ADI (Blackfin" not in sec
+    fig = sec[sec.index("<figure>"):]
+    for k in ks:
+        for t in rt_report.TASKS:
+            for p in rt_report.PHASES:
+                w = k[f"wakeup-{t}-{p}"]
+                assert (f"{k['kernel']}: p99 {report_html.fmt_ns(w['p99_ns'])}, max "
+                        f"{report_html.fmt_ns(w['max_ns'])}, n={w['count']}") in fig
+    for f in doc["findings"]:
+        assert report_html.esc(re.sub(r"\bus\b", "µs", f)) in sec
+
+
+def test_rt_adi_figure_beside_its_own_load_only(tmp_path):
+    doc = fixture("rt.json")
+    for k in doc["kernels"]:
+        k["load"] = "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)"
+    res = tmp_path / "results"
+    res.mkdir()
+    shutil.copy(os.path.join(DATA, "histograms.json"), res)
+    (res / "rt.json").write_text(json.dumps(doc))
+    r = subprocess.run([sys.executable, SCRIPT, str(res)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    sec = section((res / "report.html").read_text(), "rt")
+    assert row_of(sec, "-p 80 -t 1 -i 10000 loaded")[-1] == \
+        "ADI (Blackfin, 2.6.32, 5 x ls -lR): avg 137 / max 11137 µs"
+    assert row_of(sec, "-p 80 -t 1 -i 10000 idle")[-1] == "-"
+
+
+def test_bench_gpio_rows_with_counts_spread_and_ratios(tmp_path):
+    page = build(tmp_path).read_text()
+    sec = section(page, "bench-gpio")
+    doc = fixture("bench-gpio.json")
+    assert "class=caveat" in sec and sec.count("<figure>") == 1
+    measured = 0
+    for r in doc["methods"]:
+        cells = row_of(sec, r["method"])
+        if not r.get("measured"):
+            assert cells[-1].startswith("not measured: " + r["not_available"]), cells
+            continue
+        d = r["differences_ns"]
+        # mean, interval, sd, range, count, each with its unit
+        assert cells[2] == f"{statistics.mean(d):.1f} ns", cells
+        assert re.fullmatch(r"± \d+\.\d ns", cells[3]), cells
+        assert cells[4] == f"{statistics.stdev(d):.1f} ns", cells
+        assert cells[5] == f"{min(d):.1f} .. {max(d):.1f} ns" and cells[6] == str(len(d))
+        assert cells[1] == report_html.esc(bench_gpio.LABELS[r["method"]].strip())
+        measured += 1
+        # its bar in the chart
+        assert f"<title>{r['method']}: " in sec
+    assert measured == 7
+    assert "gpiolat / empty program, tracepoint" in sec and "target &lt;= 1.5x" in sec
+
+
+def test_syscall_cost_table(tmp_path):
+    page = build(tmp_path).read_text()
+    sec = section(page, "syscall-cost")
+    doc = fixture("syscall-cost.json")
+    # native figures: no emulation caveat
+    assert "class=caveat" not in sec and sec.count("<figure>") == 1
+    assert "mean 246.0 ns, sd 1316.5 ns, min 201.4 ns (1760 batches)" in sec
+    for m in doc["methods"]:
+        cells = row_of(sec, m["name"])
+        a = m["added_ns_per_syscall"]
+        if not m["available"]:
+            assert cells[2] == report_html.esc(m["reason"]), cells
+            continue
+        assert cells[2:7] == [f"{a['mean_ns']:.1f} ns", f"± {a['ci95_ns']:.1f} ns",
+                              f"{a['p50_ns']:.1f} ns", f"{a['p90_ns']:.1f} ns",
+                              f"{a['p99_ns']:.1f} ns"], cells
+        assert cells[7] == f"{a['rounds']}, {a['batches']}"
+        # the notebook's figure beside its own method only
+        ref = m["reference"]
+        assert cells[9] == (f"+{ref['value']:.0f} ns" if ref else "-"), cells
+    assert row_of(sec, "syscall-events")[9] == "+355 ns"
+
+
+def test_syscall_cost_fixture_has_the_writers_keys():
+    """the hand-made syscall-cost.json has every key loader/sc_report.c's JSON writer adds"""
+    with open(os.path.join(ROOT, "loader", "sc_report.c")) as f:
+        src = f.read()
+    src = src[src.index("void sc_print_json"):]
+    keys = {k for k in re.findall(r'json_object_object_add\(\s*\w+,\s*"(\w+)"', src)}
+    doc = fixture("syscall-cost.json")
+    m = next(m for m in doc["methods"] if m["bpf"])
+    have = (set(doc) | set(doc["untraced_ns_per_syscall"]) | set(m)
+            | set(m["added_ns_per_syscall"]) | set(m["bpf"]))
+    assert keys - {"tool", "format", "bpf_jit", "mode"} <= have, keys - have
+    assert len(keys) > 30
+
+
+@pytest.mark.parametrize("name,content", [("rt.json", "{"), ("bench-gpio.json", "[1, 2]"),
+                                          ("syscall-cost.json", '{"methods": 3}')])
+def test_malformed_study_is_one_clear_error(tmp_path, name, content):
+    res = tmp_path / "results"
+    res.mkdir()
+    shutil.copy(os.path.join(DATA, "histograms.json"), res)
+    (res / name).write_text(content)
+    r = subprocess.run([sys.executable, SCRIPT, str(res)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and name in r.stderr, r.stderr
+    assert not (res / "report.html").exists()
 
 
 def test_no_results_is_one_clear_error(tmp_path):
@@ -141,7 +311,7 @@ def test_every_figure_renders_in_chromium_without_errors(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20000
     attrs = body_attrs(html_path)
-    assert attrs.get("data-figures") == "ok 5", attrs
+    assert attrs.get("data-figures") == "ok 8", attrs
     assert attrs.get("data-errors") == "", attrs
     # keep the screenshot where a person can look at it
     os.makedirs(os.path.join(ROOT, "out", "tests"), exist_ok=True)
@@ -156,5 +326,5 @@ def test_the_in_page_check_sees_an_empty_figure_and_a_script_error(tmp_path):
         "<script>no_such_function()</script></body>")
     html_path.write_text(page)
     attrs = body_attrs(html_path)
-    assert attrs.get("data-figures", "").startswith("empty: 5"), attrs
+    assert attrs.get("data-figures", "").startswith("empty: 8"), attrs
     assert "no_such_function" in attrs.get("data-errors", ""), attrs
