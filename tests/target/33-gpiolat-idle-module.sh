@@ -30,7 +30,7 @@ eq "another line selected: the module issued no edge" "$(edges)" "$e1"
 
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
-sleep 4
+check "SIGINT: the run is attached and the module toggling before the signal" gpiolat_ready $out.txt
 kill -INT $pid
 wait $pid
 eq "SIGINT: gpiolat exits 0" "$?" 0
@@ -58,7 +58,7 @@ check "-i 300ms: the stamps are the snapshots' times, not the schedule's" test "
 # an interrupted --pulses run leaves no limit behind: the next idle-module run toggles unlimited
 ./gpiolat --pulses 100000 >$out.txt 2>$out.err &
 pid=$!
-sleep 2
+check "--pulses 100000: attached and toggling before the signal" gpiolat_ready $out.txt
 kill -INT $pid
 wait $pid
 eq "SIGINT during --pulses 100000: gpiolat exits 0" "$?" 0
@@ -95,7 +95,7 @@ check "SIGINT before attach: nothing of ours left" \
 # a hangup (an ssh drop) ends the run like SIGINT
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
-sleep 4
+check "SIGHUP: the run is attached and the module toggling before the signal" gpiolat_ready $out.txt
 kill -HUP $pid
 wait $pid
 eq "SIGHUP: gpiolat exits 0" "$?" 0

@@ -49,9 +49,13 @@ check "sysfs: gpio$gpio is unexported after the run" test ! -e /sys/class/gpio/g
 
 # Stopped by a signal, by -d, under SCHED_FIFO: summary, exit 0, line free again.
 for mode in ioctl sysfs; do
+	gv_count_start $gpio
 	"$UTOGGLE" -m $mode -l $LINE -C >"$out" 2>"$err" &
 	pid=$!
-	sleep 0.5
+	# its readiness: 20 sets of the line to 1 seen (a signal before the first batch ends
+	# would leave no sample to summarise)
+	check "$mode: utoggle -C is toggling before the signal" gv_wait_sets 1 20
+	gv_count_stop
 	kill -INT $pid
 	wait $pid
 	eq "$mode: SIGINT ends a run without a count with status 0" $? 0

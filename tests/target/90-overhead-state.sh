@@ -82,11 +82,12 @@ eq "a run exits 0" "$?" 0
 same "after a run"
 
 midrun INT
-check "SIGINT mid-run: exit status not 0 ($rc), says interrupted" \
-	grep -q 'interrupted' $tmp/run.out
+check "SIGINT mid-run: exit status 1 ($rc), says interrupted" \
+	sh -c "[ $rc = 1 ] && grep -q 'interrupted' $tmp/run.out"
 same "after SIGINT mid-run"
 
 midrun KILL
+eq "SIGKILL mid-run: the run died of it (status 137)" "$rc" 137
 snapshot >$tmp/killed
 check "SIGKILL mid-run leaves something behind (the test is meaningful)" \
 	sh -c "! cmp -s $tmp/before $tmp/killed"
@@ -96,10 +97,12 @@ check "gpiolat --cleanup says it removed leftovers" grep -q 'removed the leftove
 same "after SIGKILL mid-run and gpiolat --cleanup"
 
 midrun INT uprobe
-check "SIGINT with utoggle running: says interrupted" grep -q 'interrupted' $tmp/run.out
+check "SIGINT with utoggle running: exit status 1 ($rc), says interrupted" \
+	sh -c "[ $rc = 1 ] && grep -q 'interrupted' $tmp/run.out"
 same "after SIGINT mid-run, utoggle running"
 
 midrun INT printk
+eq "SIGINT in the trace_printk row: exit status 1" "$rc" 1
 same "after SIGINT mid-run in the trace_printk row (the module back as loaded)"
 
 midrun KILL printk
@@ -116,6 +119,7 @@ eq "gpiolat --cleanup after SIGKILL with utoggle running exits 0" "$?" 0
 same "after SIGKILL mid-run with utoggle running and gpiolat --cleanup"
 
 midrun KILL
+eq "SIGKILL mid-run: the run died of it (status 137)" "$rc" 137
 ./gpiolat --overhead --quick --only control >$tmp/next.out 2>&1
 eq "the next run after a SIGKILL exits 0" "$?" 0
 check "the next run says it removed the leftovers" grep -q 'removed the leftovers' $tmp/next.out

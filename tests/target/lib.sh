@@ -194,6 +194,33 @@ gv_count_stop() {
 		_gv_trigger=
 	fi
 }
+# gv_wait_sets VALUE N: wait (at most 60 s) until gv_count VALUE reaches N: a toggler started
+# in the background is under way (its readiness, instead of a sleep); 1 if it never did
+gv_wait_sets() {
+	_i=0
+	while [ "$(gv_count "$1")" -lt "$2" ]; do
+		[ $_i -lt 600 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+# gpiolat_ready FILE: wait (at most 60 s) until a text-mode gpiolat wrote its "Tracing ..." line
+# (printed once its programs are attached) into FILE, and the toggle module issued 4 more edges
+# (two pulses) since: the run's readiness, instead of a sleep; 1 if it never came
+gpiolat_ready() {
+	_i=0
+	while ! grep -q '^Tracing ' "$1" 2>/dev/null; do
+		[ $_i -lt 600 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_e0=$(awk '{ print $1 + $2 }' $D/edges)
+	while [ "$(awk '{ print $1 + $2 }' $D/edges)" -lt $((_e0 + 4)) ]; do
+		[ $_i -lt 600 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
 # gv_state: the event's enable, filter and trigger files, to check that a test left them as found
 gv_state() {
 	cat $_gv/enable $_gv/filter $_gv/trigger | tr '\n' ' '

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SIGKILL in the middle of every --overhead row that changes tracefs or the toggle module (an
+# event, its filter, trigger, hist and synthetic event, kprobes, the module's events, the
+# function tracers, the trace_printk reload, the user-space rows' syscall events, uprobes and
+# trace_marker): the run is killed once its row's change is in place (on_now: the run's own
+# readiness, not a sleep), then gpiolat --cleanup must leave
+# tracefs, the module, BPF and the processes exactly as they were before the run.
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+
+tmp=$PROJ/out/tests/93-overhead-kill-every-row
+mkdir -p $tmp
+
+# state: what a row changes in tracefs and in the module (the readiness predicate)
+state() {
+	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
+		uprobe_events synthetic_events dynamic_events set_event events/gpio/gpio_value/enable \
+		events/gpio/gpio_value/filter events/gpio/gpio_value/trigger events/toggle/enable \
+		events/syscalls/sys_enter_ioctl/enable events/syscalls/sys_exit_ioctl/enable; do
+		echo "== $f"
+		cat $T/$f 2>/dev/null
+	done
+	for i in $(ls $T/instances); do
+		echo "== instance $i"
+		cat $T/instances/$i/set_event $T/instances/$i/current_tracer \
+			$T/instances/$i/events/gpio/gpio_value/trigger 2>/dev/null
+	done
+	echo "== the toggle module's parameters"
+	grep -H . /sys/module/toggle/parameters/* 2>/dev/null
+}
+# snapshot: the state, and what a killed run may leave besides
+snapshot() {
+	state
+	echo "== toggling"
+	cat $D/enable 2>/dev/null
+	echo "== bpf_stats_enabled"
+	cat /proc/sys/kernel/bpf_stats_enabled
+	echo "== bpftool prog"
+	bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
+	echo "== processes"
+	ps -e -o comm= | grep -E -x 'bpftrace|strace|utoggle|ply|gpiolat'
+}
+
+# on_now ROW: the row's own change is in place (its readiness): the trace_printk reload has the
+# module in another mode, the function tracers are on, the trigger rows' triggers are in, the
+# trace_marker row's toggler runs; every other row has an event enabled (top level or in an
+# instance; set_event lists them)
+on_now() {
+	case $1 in
+	trace_printk) [ "$(cat /sys/module/toggle/parameters/mode)" != "$mode0" ] ;;
+	function | function_graph)
+		cat $T/current_tracer $T/instances/*/current_tracer 2>/dev/null | grep -q -v '^nop$' ;;
+	event-trigger | event-hist | event-synthetic)
+		cat $T/events/gpio/gpio_value/trigger \
+			$T/instances/*/events/gpio/gpio_value/trigger 2>/dev/null | grep -q -v '^#' ;;
+	user-ioctl-trace-marker) ps -e -o comm= | grep -q -x utoggle ;;
+	*) cat $T/set_event $T/instances/*/set_event 2>/dev/null | grep -q . ;;
+	esac
+}
+
+mode0=$(cat /sys/module/toggle/parameters/mode)
+state >$tmp/state0
+snapshot >$tmp/before
+rows=${ROWS:-"event event-filter event-trigger event-hist event-synthetic kprobe events-10
+kprobes-10 function function_graph trace_printk user-ioctl-syscall-events user-ioctl-uprobe
+user-ioctl-trace-marker"}
+for row in $rows; do
+	# long phases (300 pulses), many of them: the row's own phase is there long enough to see
+	./gpiolat --overhead --only "$row" --reps 40 --pulses 300 >$tmp/run.out 2>&1 &
+	pid=$!
+	i=0
+	# polled every 0.1 s for up to 120 s: a row reaches its own phase after reference phases
+	on=no
+	while [ $i -lt 1200 ]; do
+		on_now "$row" && on=yes && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	# killed at once: the row's phases alternate with reference phases
+	[ $on = yes ] && kill -9 $pid
+	if [ $on = no ]; then
+		notok "$row: its change never showed in 120 s (the run $(kill -0 $pid 2>/dev/null &&
+			echo 'still runs' || echo 'has ended'))"
+		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		./gpiolat --cleanup >/dev/null 2>&1
+		continue
+	fi
+	wait $pid
+	eq "$row: killed while its change was in place (status 137)" "$?" 137
+	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
+	i=0
+	while { ps -e -o comm= | grep -E -q -x 'utoggle|strace' ||
+		[ "$(cat $D/enable 2>/dev/null)" = 1 ]; } && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	state >$tmp/killed
+	check "$row: the kill left the row's change behind (the check below means something)" \
+		sh -c "! cmp -s $tmp/state0 $tmp/killed"
+	diff $tmp/state0 $tmp/killed | grep '^>' | grep -v -e '^> #' -e '^> == instance' |
+		head -n 3 | sed -e 's/^/# left: /'
+	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+	eq "$row: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
+	snapshot >$tmp/after
+	if cmp -s $tmp/before $tmp/after; then
+		ok "$row: tracefs, the module, BPF and processes as before the run"
+	else
+		notok "$row: not as before the run"
+		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
+	fi
+done
+done_testing
