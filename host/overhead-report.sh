@@ -37,4 +37,5 @@ native)
 esac
 python3 host/overhead.py "$raw" "$results"
 echo "overhead-report: $results/overhead.{json,csv,txt,png} in $(($(date +%s) - start)) s"
-make -s report
+# make bpf-histograms builds the page once, at its end
+[ -n "${OVERHEAD_NOREPORT:-}" ] || make -s report

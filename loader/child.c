@@ -15,6 +15,7 @@
 
 int child_start(struct child *c, char *const argv[], char *why, size_t size)
 {
+	pid_t parent;
 	int fd;
 
 	snprintf(c->out, sizeof(c->out), "/tmp/gpiolat-child.XXXXXX");
@@ -25,6 +26,7 @@ int child_start(struct child *c, char *const argv[], char *why, size_t size)
 		return -1;
 	}
 	fflush(NULL);
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		snprintf(why, size, "fork: %s", strerror(errno));
@@ -34,7 +36,7 @@ int child_start(struct child *c, char *const argv[], char *why, size_t size)
 	}
 	if (!c->pid) {
 		prctl(PR_SET_PDEATHSIG, SIGINT);
-		if (getppid() == 1)
+		if (getppid() != parent /* gone before the prctl (a subreaper may have us) */)
 			_exit(127);
 		/* Ctrl-C reaches us, and we stop it ourselves */
 		setpgid(0, 0);

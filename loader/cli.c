@@ -39,10 +39,11 @@ void cli_signals(void (*handler)(int))
 
 int cli_time(const char *what, const char *arg, __u64 *ns, const char *see, bool *printed)
 {
-	if (!parse_time(arg, NSEC_PER_SEC, ns))
+	if (!parse_time(arg, NSEC_PER_SEC, ns) && *ns <= CLI_TIME_MAX_NS)
 		return 0;
 	cli_usage(see, printed,
-		  "bad %s '%s': want a positive number with an optional unit (ns, us, ms, s, m)",
+		  "bad %s '%s': want a positive number with an optional unit (ns, us, ms, s, m), "
+		  "at most a year",
 		  what, arg);
 	return -1;
 }

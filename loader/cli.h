@@ -25,7 +25,13 @@ void cli_key_error(const struct argp_state *state, const char *see, bool *printe
  * output (gpiolat -i 1s | head) or a child that died shows as a failed write, not as our death.
  */
 void cli_signals(void (*handler)(int));
-/* WHAT ("duration", "interval") given as TIME (parse_time, seconds by default); 0, or -1 said */
+/*
+ * A duration or interval is at most a year: the run adds it to the monotonic clock (a deadline,
+ * the next interval), and a sum that wrapped would end the run at once
+ */
+#define CLI_TIME_MAX_NS (365ULL * 24 * 3600 * 1000000000ULL)
+/* WHAT ("duration", "interval") given as TIME (parse_time, seconds by default, at most
+ * CLI_TIME_MAX_NS); 0, or -1 said */
 int cli_time(const char *what, const char *arg, __u64 *ns, const char *see, bool *printed);
 
 #endif /* GPIOLAT_CLI_H */

@@ -82,6 +82,33 @@ static void kmod_with_mode(char *out, size_t size, const char *params, const cha
  * FILE opened, when it is a module we load as root: an absolute path to a regular file of
  * root's (not a link) named toggle.ko; the fd, or -1 and why
  */
+/*
+ * Every directory above FILE (an absolute path): a directory, not a link, root's, writable by
+ * nobody else unless sticky (/tmp): nobody but root can put another file at that path between
+ * the save and a later run's restore. 0, or -1 and why.
+ */
+static int kmod_dirs_root_only(const char *file, char *why)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t i;
+
+	for (i = 1; file[i]; i++) {
+		if (file[i] != '/')
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)i, file);
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+			snprintf(why, WHY,
+				 "%.90s is not a directory of root's that only root can write: "
+				 "%.90s not loaded",
+				 dir, file);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int kmod_open(const char *file, char *why)
 {
 	const char *base = strrchr(file, '/');
@@ -93,6 +120,8 @@ static int kmod_open(const char *file, char *why)
 			 file);
 		return -1;
 	}
+	if (kmod_dirs_root_only(file, why))
+		return -1;
 	fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(why, WHY, "cannot open %.150s: %s", file, strerror(errno));

@@ -93,6 +93,7 @@ static int utoggle_start(char *why)
 	size_t cap = 0;
 	int in[2], out[2], l;
 	ssize_t len;
+	pid_t parent;
 
 	if (utoggle_path(path, sizeof(path))) {
 		snprintf(why, WHY,
@@ -114,10 +115,12 @@ static int utoggle_start(char *why)
 			break;
 		}
 		fflush(NULL);
+		parent = getpid();
 		ut.pid = fork();
 		if (ut.pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
-			if (getppid() == 1)
+			if (getppid() !=
+			    parent /* gone before the prctl (a subreaper may have us) */)
 				_exit(127);
 			setpgid(0, 0);
 			dup2(in[0], 0);

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "parse.h"
+#include "cli.h"
 #include "rt_common.h"
 #include "sys.h"
 
@@ -80,8 +81,11 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
 		exit(RT_EXIT_OK);
 	case 'd':
-		if (parse_time(arg, NSEC_PER_SEC, &env->duration_ns)) {
-			rt_usage_error(state, env, "bad duration '%s': want a positive time", arg);
+		if (parse_time(arg, NSEC_PER_SEC, &env->duration_ns) ||
+		    env->duration_ns > CLI_TIME_MAX_NS) {
+			rt_usage_error(state, env,
+				       "bad duration '%s': want a positive time, at most a year",
+				       arg);
 			return EINVAL;
 		}
 		break;

@@ -21,8 +21,16 @@ char *fd_slurp(int fd)
 	ssize_t n;
 
 	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
-		char *nb = realloc(buf, len + n + 1);
+		char *nb;
 
+		if (len + n > SLURP_MAX) {
+			/* /dev/zero, or a file that is not ours to read whole */
+			free(buf);
+			close(fd);
+			errno = EFBIG;
+			return NULL;
+		}
+		nb = realloc(buf, len + n + 1);
 		if (!nb)
 			break;
 		buf = nb;

@@ -15,7 +15,9 @@
 
 #define STATE_DIR "/run/gpiolat"
 
-/* the whole of an open file (fd closed) or of a file, NUL-terminated; NULL on failure */
+/* the whole of an open file (fd closed) or of a file, NUL-terminated; NULL on failure, and
+ * (errno EFBIG) for more than SLURP_MAX bytes: every file read whole is small */
+#define SLURP_MAX (1024 * 1024)
 char *fd_slurp(int fd);
 char *file_slurp(const char *path);
 /* not a link, root's, writable by nobody else */

@@ -171,6 +171,20 @@ int main(int argc, char **argv)
 				printf("%s\n", ov_methods[i].name);
 		return 0;
 	}
+	if (!strcmp(argv[1], "against") && argc == 4) {
+		char against[128];
+		double v;
+
+		if (baseline_load(argv[2], why, sizeof(why))) {
+			printf("%s\n", why);
+			return 1;
+		}
+		if (baseline_find(user_csv, argv[3], "overhead", &v, NULL, NULL, 0) ||
+		    baseline_against(user_csv, argv[3], "overhead", against, sizeof(against)))
+			return 1;
+		printf("%.1f %s\n", v, against);
+		return 0;
+	}
 	if (!strcmp(argv[1], "chain") && argc == 4) {
 		const char *chain[8];
 		double total;

@@ -56,6 +56,10 @@ def host_has(path):
     (["-d", "5x"], ["bad duration", "5x"]),
     (["-d", "0"], ["bad duration"]),
     (["-d", "-1s"], ["bad duration"]),
+    # added to the monotonic clock: a sum that wrapped would end the run at once
+    (["-d", "18446744073709551615ns"], ["bad duration", "at most a year"]),
+    (["-d", "525601m"], ["bad duration", "at most a year"]),
+    (["-i", "18446744073709551615ns"], ["bad interval", "at most a year"]),
     (["-i", "fast"], ["bad interval"]),
     (["--linear", "0"], ["bad linear bucket width"]),
     (["--linear", "1m"], ["bad linear bucket width"]),

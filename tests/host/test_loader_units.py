@@ -205,3 +205,17 @@ def test_baseline_chain_to_the_untraced_reference(method, total, chain):
 def test_baseline_chain_without_a_reference_is_refused(method):
     # a slope has no reference row; an unknown method none at all: no figure to print
     run("chain", method, "tracing-configured-rt", rc=1)
+
+
+def test_baseline_row_on_the_first_line_keeps_its_against(tmp_path):
+    # the row's reference was looked up after a newline: a first-line row lost it
+    p = write(tmp_path, "event,overhead,1200,ns,30,6.1,untraced,scope\n"
+                        "event-filter,overhead,300,ns,,6.1,event,\n")
+    assert run("against", p, "event").split() == ["1200.0", "untraced"]
+    assert run("against", p, "event-filter").split() == ["300.0", "event"]
+
+
+def test_baseline_endless_file_is_refused():
+    # /dev/zero never ends: read at most 1 MiB, then one clear error
+    out = run("baseline", "/dev/zero", rc=1)
+    assert out.strip() == "--baseline: cannot read /dev/zero: File too large"

@@ -4,33 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
 
-# snapshot: every global setting --overhead may touch, and our programs and links
-snapshot() {
-	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
-		uprobe_events synthetic_events dynamic_events \
-		events/gpio/gpio_value/enable events/gpio/gpio_value/filter \
-		events/gpio/gpio_value/trigger events/toggle/enable; do
-		echo "== $f"
-		cat $T/$f
-	done
-	echo "== the toggle module's parameters"
-	grep -H . /sys/module/toggle/parameters/*
-	echo "== instances"
-	ls $T/instances
-	echo "== bpf_stats_enabled"
-	cat /proc/sys/kernel/bpf_stats_enabled
-	echo "== bpftool prog"
-	bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
-	echo "== bpftool link"
-	bpftool link show | sed -n 's/^[0-9]*: \([a-z_]*\) .*/\1/p' | sort
-	echo "== processes"
-	ps -e -o comm= | grep -E -x 'bpftrace|strace|utoggle|ply'
-	echo "== trace_marker lines at the top level"
-	grep -c 'utoggle: set' $T/trace
-}
 # same WHAT: the snapshot equals the one before, else show the difference
 same() {
-	snapshot >$tmp/after
+	overhead_snapshot >$tmp/after
 	if cmp -s $tmp/before $tmp/after; then
 		ok "$1: tracefs and BPF as found"
 	else
@@ -74,7 +50,7 @@ midrun() {
 tmp=$PROJ/out/tests/90-overhead
 mkdir -p $tmp
 mode0=$(cat /sys/module/toggle/parameters/mode)
-snapshot >$tmp/before
+overhead_snapshot >$tmp/before
 
 ./gpiolat --overhead --quick --only 'event,event-synthetic,kprobe,function_graph,trace_printk,bpf-gpiolat-tracepoint,bpftrace-delta,user-*' \
 	>$tmp/run.out 2>&1
@@ -88,7 +64,7 @@ same "after SIGINT mid-run"
 
 midrun KILL
 eq "SIGKILL mid-run: the run died of it (status 137)" "$rc" 137
-snapshot >$tmp/killed
+overhead_snapshot >$tmp/killed
 check "SIGKILL mid-run leaves something behind (the test is meaningful)" \
 	sh -c "! cmp -s $tmp/before $tmp/killed"
 ./gpiolat --cleanup >$tmp/cleanup.out 2>&1
@@ -105,19 +81,7 @@ midrun INT printk
 eq "SIGINT in the trace_printk row: exit status 1" "$rc" 1
 same "after SIGINT mid-run in the trace_printk row (the module back as loaded)"
 
-midrun KILL printk
-snapshot >$tmp/killed
-check "SIGKILL in the trace_printk row leaves the module changed (the test is meaningful)" \
-	sh -c "! cmp -s $tmp/before $tmp/killed"
-./gpiolat --cleanup >$tmp/cleanup.out 2>&1
-eq "gpiolat --cleanup after SIGKILL in the trace_printk row exits 0" "$?" 0
-same "after SIGKILL in the trace_printk row and gpiolat --cleanup (the module back as loaded)"
-
-midrun KILL uprobe
-./gpiolat --cleanup >$tmp/cleanup.out 2>&1
-eq "gpiolat --cleanup after SIGKILL with utoggle running exits 0" "$?" 0
-same "after SIGKILL mid-run with utoggle running and gpiolat --cleanup"
-
+# SIGKILL in the trace_printk row and with utoggle running, then --cleanup: test 93 (every row)
 midrun KILL
 eq "SIGKILL mid-run: the run died of it (status 137)" "$rc" 137
 ./gpiolat --overhead --quick --only control >$tmp/next.out 2>&1

@@ -80,6 +80,17 @@ rm -f $S/toggle_params
 
 mkdir -p /tmp/evil
 cp "$KMOD" /tmp/evil/toggle.ko
+# a directory above it that another user may write: the file could be swapped after the save
+chmod 0777 /tmp/evil
+evil_params /tmp/evil/toggle.ko $S/toggle_params
+refused "a saved toggle.ko in a directory anybody may write" \
+	"/tmp/evil is not a directory of root's that only root can write"
+chmod 0755 /tmp/evil
+chown 65534 /tmp/evil
+evil_params /tmp/evil/toggle.ko $S/toggle_params
+refused "a saved toggle.ko in a directory of uid 65534" \
+	"/tmp/evil is not a directory of root's that only root can write"
+chown 0 /tmp/evil
 chown 65534 /tmp/evil/toggle.ko
 evil_params /tmp/evil/toggle.ko $S/toggle_params
 refused "a saved toggle.ko of uid 65534" "not a regular file of root's that only root can write"

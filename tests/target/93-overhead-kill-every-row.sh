@@ -11,36 +11,6 @@ cd "$PROJ" || exit 1
 tmp=$PROJ/out/tests/93-overhead-kill-every-row
 mkdir -p $tmp
 
-# state: what a row changes in tracefs and in the module (the readiness predicate)
-state() {
-	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
-		uprobe_events synthetic_events dynamic_events set_event events/gpio/gpio_value/enable \
-		events/gpio/gpio_value/filter events/gpio/gpio_value/trigger events/toggle/enable \
-		events/syscalls/sys_enter_ioctl/enable events/syscalls/sys_exit_ioctl/enable; do
-		echo "== $f"
-		cat $T/$f 2>/dev/null
-	done
-	for i in $(ls $T/instances); do
-		echo "== instance $i"
-		cat $T/instances/$i/set_event $T/instances/$i/current_tracer \
-			$T/instances/$i/events/gpio/gpio_value/trigger 2>/dev/null
-	done
-	echo "== the toggle module's parameters"
-	grep -H . /sys/module/toggle/parameters/* 2>/dev/null
-}
-# snapshot: the state, and what a killed run may leave besides
-snapshot() {
-	state
-	echo "== toggling"
-	cat $D/enable 2>/dev/null
-	echo "== bpf_stats_enabled"
-	cat /proc/sys/kernel/bpf_stats_enabled
-	echo "== bpftool prog"
-	bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
-	echo "== processes"
-	ps -e -o comm= | grep -E -x 'bpftrace|strace|utoggle|ply|gpiolat'
-}
-
 # on_now ROW: the row's own change is in place (its readiness): the trace_printk reload has the
 # module in another mode, the function tracers are on, the trigger rows' triggers are in, the
 # trace_marker row's toggler runs; every other row has an event enabled (top level or in an
@@ -59,8 +29,8 @@ on_now() {
 }
 
 mode0=$(cat /sys/module/toggle/parameters/mode)
-state >$tmp/state0
-snapshot >$tmp/before
+overhead_state >$tmp/state0
+overhead_snapshot >$tmp/before
 rows=${ROWS:-"event event-filter event-trigger event-hist event-synthetic kprobe events-10
 kprobes-10 function function_graph trace_printk user-ioctl-syscall-events user-ioctl-uprobe
 user-ioctl-trace-marker"}
@@ -96,14 +66,14 @@ for row in $rows; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	state >$tmp/killed
+	overhead_state >$tmp/killed
 	check "$row: the kill left the row's change behind (the check below means something)" \
 		sh -c "! cmp -s $tmp/state0 $tmp/killed"
 	diff $tmp/state0 $tmp/killed | grep '^>' | grep -v -e '^> #' -e '^> == instance' |
 		head -n 3 | sed -e 's/^/# left: /'
 	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 	eq "$row: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
-	snapshot >$tmp/after
+	overhead_snapshot >$tmp/after
 	if cmp -s $tmp/before $tmp/after; then
 		ok "$row: tracefs, the module, BPF and processes as before the run"
 	else

@@ -268,3 +268,41 @@ gpiolat_pulses() {
 		grep -q "^toggle module: .*($_n rising, $_n falling)" "$_out"
 	rm -f "$_out"
 }
+
+# ---- --overhead and the system as found (tests/target/9*.sh) ----------------------------------
+
+# overhead_state: what an --overhead row changes in tracefs (top level and instances) and in the
+# toggle module
+overhead_state() {
+	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
+		uprobe_events synthetic_events dynamic_events set_event events/gpio/gpio_value/enable \
+		events/gpio/gpio_value/filter events/gpio/gpio_value/trigger events/toggle/enable \
+		events/syscalls/sys_enter_ioctl/enable events/syscalls/sys_exit_ioctl/enable; do
+		echo "== $f"
+		cat $T/$f 2>/dev/null
+	done
+	for i in $(ls $T/instances); do
+		echo "== instance $i"
+		cat $T/instances/$i/set_event $T/instances/$i/current_tracer \
+			$T/instances/$i/events/gpio/gpio_value/trigger 2>/dev/null
+	done
+	echo "== the toggle module's parameters"
+	grep -H . /sys/module/toggle/parameters/* 2>/dev/null
+}
+# overhead_snapshot: that, and what a killed run may leave besides (the module toggling, BPF
+# run-time stats, programs and links, children, trace_marker lines)
+overhead_snapshot() {
+	overhead_state
+	echo "== toggling"
+	cat $D/enable 2>/dev/null
+	echo "== bpf_stats_enabled"
+	cat /proc/sys/kernel/bpf_stats_enabled
+	echo "== bpftool prog"
+	bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
+	echo "== bpftool link"
+	bpftool link show | sed -n 's/^[0-9]*: \([a-z_]*\) .*/\1/p' | sort
+	echo "== processes"
+	ps -e -o comm= | grep -E -x 'bpftrace|strace|utoggle|ply|gpiolat'
+	echo "== trace_marker lines at the top level"
+	grep -c 'utoggle: set' $T/trace
+}
