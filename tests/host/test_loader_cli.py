@@ -75,6 +75,12 @@ def test_usage_errors(args, words):
     one_line_error(run(*args), 2, *words)
 
 
+@pytest.mark.parametrize("mode", ["--wakeup", "--gaps", "--syscall-hist"])
+def test_every_mode_bounds_its_duration(mode):
+    # every mode adds -d to the monotonic clock: a sum that wrapped would end the run at once
+    one_line_error(run(mode, "-d", "525601m"), 2, "bad duration", "at most a year")
+
+
 def test_missing_argument():
     one_line_error(run("-d"), 2, "missing argument")
 
