@@ -288,7 +288,8 @@ endif
 # gpiolat's GPIO programs per GPIO set in the emulated target, beside the empty program on the
 # same hook, bpftrace and ply (host/bench_gpio.py; BENCH_ARGS, e.g. "--reps 20")
 bench-gpio: all target
-	$(Q)KERNEL=$(KERNEL) python3 host/bench_gpio.py $(BENCH_ARGS)
+	$(Q)KERNEL=$(KERNEL) RESULTS=$(RESULTS) python3 host/bench_gpio.py $(BENCH_ARGS)
+	$(Q)$(MAKE) -s report
 
 # the toggle module's cycle micro-benchmark in the emulated target (study/microbench.sh)
 microbench: all target

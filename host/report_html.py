@@ -483,10 +483,11 @@ def main(argv):
         return 2
     results = argv[1]
     out = argv[2] if len(argv) == 3 else os.path.join(results, "report.html")
-    if not any(os.path.exists(os.path.join(results, f))
-               for f in ("histograms.json", "overhead.json")):
-        print(f"report_html.py: no histograms.json or overhead.json in {results}: run make "
-              "bpf-histograms or make overhead-report first", file=sys.stderr)
+    studies = ("histograms.json", "overhead.json", "gpio-path.json", "rt.json",
+               "bench-gpio.json", "syscall-cost.json")
+    if not any(os.path.exists(os.path.join(results, f)) for f in studies):
+        print(f"report_html.py: no study's results in {results} ({', '.join(studies)}): run "
+              "make bpf-histograms first", file=sys.stderr)
         return 1
     try:
         doc = page(results)

@@ -27,3 +27,5 @@ fi
 # shellcheck disable=SC2086
 python3 host/rt_report.py "$raw" "$results" $kernels
 echo "rt-report: $results/rt.{json,csv,txt,png} in $(($(date +%s) - start)) s" >&2
+# the one page, with this study on it
+make -s report

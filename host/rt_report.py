@@ -403,16 +403,18 @@ def main(argv):
     rows = side_by_side(ks, talk, adi, na_notes)
     notes = findings(ks)
     os.makedirs(outdir, exist_ok=True)
+    # study/rt.sh writes emulated=emulated on the emulated target, nothing on a board
+    emulated = any(k["info"].get("emulated") == "emulated" for k in ks)
     with open(os.path.join(outdir, "rt.json"), "w") as f:
-        json.dump({"tool": "gpiolat rt-report", "format": 1, "emulated": True,
-                   "caveat": CAVEAT, "kernels": ks, "findings": notes,
+        json.dump({"tool": "gpiolat rt-report", "format": 1, "emulated": emulated,
+                   "caveat": CAVEAT if emulated else None, "kernels": ks, "findings": notes,
                    "references": {"talk": "data/baseline-klinger-elce2023.csv",
                                   "adi": "data/baseline-adi-cyclictest.csv"}}, f, indent=1)
     write_csv(os.path.join(outdir, "rt.csv"), ks)
     w = max(len(r[1]) for r in rows) + 2
     cw = max(max(len(c) for c in r[2]) for r in rows) + 2
     lines = ["gpiolat rt-report: standard vs PREEMPT_RT, side by side",
-             CAVEAT, "Inside what they measure, and so named: the gap histogram holds the cost of "
+             CAVEAT if emulated else "Measured on the board itself (not emulated).", "Inside what they measure, and so named: the gap histogram holds the cost of "
              "gpiolat's program on each set; the wakeup latency, that of its sched_switch and "
              "sched_wakeup programs. Overhead rows: --quick (3 repetitions of 50-pulse "
              "phases), nothing else attached.", "", "%-*s" % (w, "") + "".join("%-*s" % (cw, k["kernel"]) for k in ks)

@@ -328,3 +328,14 @@ def test_the_in_page_check_sees_an_empty_figure_and_a_script_error(tmp_path):
     attrs = body_attrs(html_path)
     assert attrs.get("data-figures", "").startswith("empty: 8"), attrs
     assert "no_such_function" in attrs.get("data-errors", ""), attrs
+
+
+def test_one_study_alone_makes_a_page(tmp_path):
+    # make rt-report (or bench-gpio) ends with make report: a page with that study, the others
+    # said not run
+    shutil.copy(os.path.join(DATA, "rt.json"), tmp_path / "rt.json")
+    r = subprocess.run([sys.executable, SCRIPT, str(tmp_path)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "report.html").read_text()
+    assert "PREEMPT_RT" in page and "Not run" in page

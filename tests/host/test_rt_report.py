@@ -20,10 +20,12 @@ def wakeup_doc(p99, mx, batches=None):
                        "wakeup": hist(10, p99, mx)}]}
 
 
-def make_kernel(raw, name, preempt, load, timerlat):
+def make_kernel(raw, name, preempt, load, timerlat, emulated="emulated"):
     d = raw / ("rt-" + name)
     d.mkdir(parents=True)
-    (d / "kernel.txt").write_text("Linux x\nrelease=6.1.0-%s\npreempt=%s\n" % (name, preempt))
+    # as study/rt.sh writes it: emulated=emulated in the emulated target, empty on a board
+    (d / "kernel.txt").write_text("Linux x\nrelease=6.1.0-%s\npreempt=%s\nemulated=%s\n"
+                                  % (name, preempt, emulated))
     (d / "load.txt").write_text(load + "\n")
     for t in ("kthread", "utoggle"):
         for i, p in enumerate(("idle", "loaded")):
@@ -52,10 +54,10 @@ def make_kernel(raw, name, preempt, load, timerlat):
     (d / "overhead.unavailable").write_text("gpiolat: no toggle module\n")
 
 
-def run(tmp_path, load):
+def run(tmp_path, load, emulated="emulated"):
     raw = tmp_path / "raw"
-    make_kernel(raw, "std", "PREEMPT_DYNAMIC", load, False)
-    make_kernel(raw, "rt", "PREEMPT_RT", load, True)
+    make_kernel(raw, "std", "PREEMPT_DYNAMIC", load, False, emulated)
+    make_kernel(raw, "rt", "PREEMPT_RT", load, True, emulated)
     out = tmp_path / "out"
     r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "rt_report.py"), str(raw),
                         str(out), "std", "rt"], capture_output=True, text=True)
@@ -102,3 +104,13 @@ def test_no_results_is_an_error(tmp_path):
                         str(tmp_path), str(tmp_path / "o"), "std"], capture_output=True,
                        text=True)
     assert r.returncode == 1 and "no results" in r.stderr
+
+
+def test_a_board_run_is_not_called_emulated(tmp_path):
+    # study/rt.sh on a board leaves emulated= empty: no emulation caveat on real figures
+    out = run(tmp_path, "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)", emulated="")
+    d = json.loads((out / "rt.json").read_text())
+    assert d["emulated"] is False and d["caveat"] is None
+    assert "EMULATED" not in (out / "rt.txt").read_text()
+    out = run(tmp_path / "e", "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)")
+    assert json.loads((out / "rt.json").read_text())["emulated"] is True

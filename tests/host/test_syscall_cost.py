@@ -173,16 +173,44 @@ def test_nothing_left_after_run(cost):
     assert our_leftovers() == []
 
 
+def in_place(method):
+    """the method's own change is there (the run's readiness): its events enabled in our
+    instance, its programs attached, its uprobe events defined, strace running"""
+    left = leftovers_now()
+    if method == "syscall-events":
+        try:
+            with open(TRACEFS + "/instances/gpiolat_sc/set_event") as fh:
+                return bool(fh.read().strip())
+        except OSError:
+            return False
+    if method == "bpf-hist":
+        # attached: a link to one of our programs (bpftool lists links by program id)
+        progs = subprocess.run(["bpftool", "prog", "show"], capture_output=True, text=True,
+                               timeout=30).stdout
+        ids = {ln.split(":")[0] for ln in progs.splitlines()
+               if ln[:1].isdigit() and any(f"name {p}" in ln for p in OUR_PROGS)}
+        links = subprocess.run(["bpftool", "link", "show"], capture_output=True, text=True,
+                               timeout=30).stdout
+        return any(f"prog {i}" in links.split() or f"prog {i} " in links or
+                   links.find(f"prog {i}\n") >= 0 for i in ids)
+    if method == "uprobe-event":
+        return "uprobe_events" in left
+    return any("strace" in x.split(" ")[0] for x in left)
+
+
 def test_interrupted_leaves_nothing():
-    """SIGINT in the middle of a method (events on, programs attached, strace running)"""
+    """SIGINT in the middle of a method (events on, programs attached, strace running), sent
+    once the method's change is in place (its readiness, not a sleep)"""
     for m in ("syscall-events", "bpf-hist", "uprobe-event", "strace"):
-        # a run of 100 x 500 batches takes 20 s or more (the quick methods 24 s on a loaded
-        # 2-core machine): the signal at 1.5 s lands in its middle, never after its end (50 x 50
-        # took 1.49-1.54 s, and the run often ended first)
+        # a run of 100 x 500 batches takes 20 s or more: it is still running when its method
+        # first shows
         p = subprocess.Popen([GPIOLAT, "--syscall-cost", "-m", m, "--rounds", "100",
                               "--batches", "500"], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
-        time.sleep(1.5)
+        deadline = time.monotonic() + 30
+        while not in_place(m) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert p.poll() is None and in_place(m), (m, "its change never showed while it ran")
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
         assert p.returncode == 1, (m, err)

@@ -79,7 +79,7 @@ def raw_kernel(raw, name, overhead):
     d = os.path.join(raw, "rt-" + name)
     release, preempt = KERNELS[name]
     write(os.path.join(d, "kernel.txt"), f"Linux target {release}\nrelease={release}\n"
-          f"preempt={preempt}\n")
+          f"preempt={preempt}\nemulated=emulated\n")
     write(os.path.join(d, "load.txt"), "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)\n")
     for (task, phase), (p50, p99, mx, n) in WAKEUP[name].items():
         doc = {"run": {"hook": "tp_btf", "toggle": {"batches": 40} if task == "kthread" else None},
