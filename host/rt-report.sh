@@ -18,10 +18,17 @@ if [ "${TARGET:-emulated}" = native ]; then
 	sh study/rt.sh "$raw/rt-native"
 	kernels=native
 else
+	# the study's settings go into the target with it (vm/run passes no environment)
+	set --
+	for v in LOAD PULSES GAP_PULSES LOOPS SECONDS_EACH OVERHEAD_ONLY; do
+		eval "val=\${$v:-}"
+		[ -z "$val" ] || set -- "$@" "$v=$val"
+	done
 	for k in $kernels; do
-		echo "rt-report: kernel $k" >&2
+		echo "rt-report: kernel $k${1:+ ($*)}" >&2
 		make -s all target KERNEL="$k"
-		KERNEL=$k VM_NOMAKE=1 VM_TIMEOUT=1500 vm/run sh study/rt.sh "$raw/rt-$k" </dev/null
+		KERNEL=$k VM_NOMAKE=1 VM_TIMEOUT=1500 vm/run env "$@" sh study/rt.sh "$raw/rt-$k" \
+			</dev/null
 	done
 fi
 # shellcheck disable=SC2086

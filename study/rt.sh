@@ -93,6 +93,10 @@ load_start() {
 }
 load_stop() {
 	: >"$stop"
+	# the command under way ends now: an ls -lR of a big tree (over 9p, emulated) takes minutes
+	for p in $load_pids; do
+		pkill -P "$p" 2>/dev/null
+	done
 	for p in $load_pids; do
 		wait "$p"
 	done
