@@ -57,8 +57,8 @@ def path_figure(rows, rh):
 def path_section(gp, rh):
     title = "The GPIO path: from a register write to a shell script"
     if gp is None:
-        return rh.not_run("gpio-path", title, "no gpio-path.json in the results (vm/run "
-                          "./gpiolat --path --json > out/results/gpio-path.json).")
+        return rh.not_run("gpio-path", title, "no gpio-path.json in the results (make "
+                          "bpf-histograms writes it; STUDIES=path for that part alone).")
     out = [f"<section id=gpio-path><h2>{rh.esc(title)}</h2>",
            rh.caveat_box(gp.get("emulated")),
            f"<p>The talk's 'Measuring gpio latencies' tables, filled in on chip "
