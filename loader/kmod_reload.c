@@ -97,8 +97,9 @@ static int kmod_dirs_root_only(const char *file, char *why)
 		if (file[i] != '/')
 			continue;
 		snprintf(dir, sizeof(dir), "%.*s", (int)i, file);
-		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
-		    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
+		/* root_only(), or root's and sticky (/tmp: nobody can move what is not theirs) */
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    !(root_only(&st) || (st.st_uid == 0 && (st.st_mode & S_ISVTX)))) {
 			snprintf(why, WHY,
 				 "%.90s is not a directory of root's that only root can write: "
 				 "%.90s not loaded",

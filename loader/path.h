@@ -62,7 +62,5 @@ void path_last_line(const char *out, char *why);
 /* loader/path_out.c */
 enum path_fmt { PATH_TEXT, PATH_JSON, PATH_CSV };
 void path_print(const struct path_run *r, enum path_fmt fmt);
-/* mean and 95 % half-interval (Student t) of x[0..n) */
-void path_ci(const double *x, int n, double *mean, double *half);
 
 #endif /* GPIOLAT_PATH_H */

@@ -43,21 +43,6 @@ static struct stat_acc acc_of(const double *x, int n)
 	return s;
 }
 
-void path_ci(const double *x, int n, double *mean, double *half)
-{
-	struct stat_acc s = acc_of(x, n);
-
-	*mean = n ? s.mean : NAN;
-	*half = stat_ci95(&s);
-}
-
-static double ci999_of(const double *x, int n)
-{
-	struct stat_acc s = acc_of(x, n);
-
-	return stat_ci999(&s);
-}
-
 /* the post's rate for a row, kHz, or NAN */
 static double post_khz(enum path_row row)
 {
@@ -77,15 +62,20 @@ struct fig {
 static struct fig row_fig(const struct path_row_res *x)
 {
 	double khz[PATH_MAX_REPS];
+	struct stat_acc ns, rate;
 	struct fig f;
 	int i;
 
 	for (i = 0; i < x->n; i++)
 		khz[i] = 1e6 / (2 * x->ns[i]);
-	path_ci(x->ns, x->n, &f.ns, &f.ns_ci);
-	path_ci(khz, x->n, &f.khz, &f.khz_ci);
+	ns = acc_of(x->ns, x->n);
+	rate = acc_of(khz, x->n);
+	f.ns = x->n ? ns.mean : NAN;
+	f.ns_ci = stat_ci95(&ns);
+	f.ns_ci999 = stat_ci999(&ns);
+	f.khz = x->n ? rate.mean : NAN;
+	f.khz_ci = stat_ci95(&rate);
 	memcpy(khz, x->ns, x->n * sizeof(double));
-	f.ns_ci999 = ci999_of(x->ns, x->n);
 	f.ns_med = median(khz, x->n);
 	return f;
 }
