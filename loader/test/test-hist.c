@@ -6,6 +6,7 @@
  *   test-hist text|csv|json [WIDTH_NS [us]] <samples    one pulse width in ns per line;
  *                                                       "unmatched N" adds unmatched edges
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
+ *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
  *
  * The buckets are computed here by the plain definitions (log2 slot: the number of significant
  * bits; linear: v / width), independently of the BPF side's divide-free arithmetic.
@@ -47,6 +48,13 @@ int main(int argc, char **argv)
 		    baseline_find(baseline_csv, argv[2], argv[3], &val, &sd, note, sizeof(note)))
 			return 1;
 		printf("%g %g %s\n", val, sd, note);
+		return 0;
+	}
+	if (!strcmp(argv[1], "t") && argc == 4) {
+		long df;
+
+		for (df = strtol(argv[2], NULL, 10); df <= strtol(argv[3], NULL, 10); df++)
+			printf("%ld %.9g %.9g\n", df, student_t95(df), student_t999(df));
 		return 0;
 	}
 	if (argc > 2) {
