@@ -201,7 +201,8 @@ $(BUILD)/loader/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
 $(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o \
-	$(BUILD)/loader/jsonout.o $(BUILD)/loader/jit.o
+	$(BUILD)/loader/jsonout.o $(BUILD)/loader/jit.o $(BUILD)/loader/path_out.o \
+	$(BUILD)/loader/baseline_path.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 

@@ -10,7 +10,7 @@ command -v gnuplot >/dev/null || { echo "gpio-path-plot.sh: gnuplot is not insta
 dat=$(mktemp)
 trap 'rm -f "$dat"' EXIT
 # name, mean, ci (the quoted toggler description holds commas: fields counted from the end)
-awk -F, '$1 == "toggler" { print $2, $(NF - 6), $(NF - 5) }' "$csv" >"$dat"
+awk -F, '$1 == "toggler" { print $2, $(NF - 7), $(NF - 6) }' "$csv" >"$dat"
 [ -s "$dat" ] || { echo "gpio-path-plot.sh: no toggler rows in $csv" >&2; exit 1; }
 title="gpiolat --path: ns per set, mean and 95 % interval"
 grep -q EMULATED "$csv" && title="$title (EMULATED target: not hardware timings)"

@@ -11,6 +11,11 @@ import os
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
+def rate_end(v):
+    """an end of a rate's interval in kHz; none above: the ns interval reaches 0"""
+    return "unbounded" if v is None else f"{v:.2f}"
+
+
 def post_rates(ref):
     """data/'s file that the JSON names: toggler -> rate in kHz, as written there"""
     path = os.path.join(ROOT, ref or "")
@@ -64,7 +69,7 @@ def path_section(gp, rh):
            f"<p>The talk's 'Measuring gpio latencies' tables, filled in on chip "
            f"{rh.esc(gp.get('chip'))}: each toggler in turn with tracing off, "
            f"{gp.get('repetitions')} independent repetitions, mean and 95 % interval; rate = "
-           f"1 / (2 x ns per set). Beside: the BeagleBone post's logic-analyser rates "
+           f"1 / (2 x mean ns per set), its interval from the ns interval's ends. Beside: the BeagleBone post's logic-analyser rates "
            f"({rh.esc(gp.get('reference'))}), a board's hardware figures, not comparable with "
            "emulated ones.</p>",
            "<table><tr><th>variable</th><th>toggler</th><th>ns per set</th><th>95 % CI</th>"
@@ -79,7 +84,8 @@ def path_section(gp, rh):
         out.append(f"<tr><td>{rh.esc(r['variable'])}</td><td>{rh.esc(r['toggler'])}</td>"
                    f"<td class=num>{rh.fmt_ns(r['ns_per_set'])}</td>"
                    f"<td class=num>± {rh.fmt_ns(r.get('ns_per_set_ci95'))}</td>"
-                   f"<td class=num>{r['rate_khz']:.2f} ± {r.get('rate_khz_ci95') or 0:.2f}</td>"
+                   f"<td class=num>{r['rate_khz']:.2f} [{rate_end(r.get('rate_khz_lo95'))}, "
+                   f"{rate_end(r.get('rate_khz_hi95'))}]</td>"
                    f"<td class=num>{rate or '-'}</td>"
                    f"<td class=num>{r.get('n')}</td></tr>")
     out.append("</table><table><tr><th>difference</th><th>what it is</th><th>ns per set</th>"

@@ -4,8 +4,13 @@
  * rates beside (data/baseline-bbb-gpio-toggle-post.csv, embedded); text, JSON or CSV.
  *
  * Every figure: mean of the independent repetitions, 95 % interval from Student's t (and 99.9 %
- * in JSON and CSV). The rate is the square wave's frequency, 1 / (2 x ns per set), taken per
- * repetition. A difference's interval is Welch's (Welch-Satterthwaite degrees of freedom).
+ * in JSON and CSV). The rate is the square wave's frequency from the same estimate as the ns
+ * column, 1 / (2 x mean ns per set) (each repetition runs the same number of sets: total sets
+ * over total time); its interval is the ns interval's ends mapped through the same function
+ * (exact for a monotone transform), [1 / (2 (mean + h)), 1 / (2 (mean - h))], unbounded above
+ * when the ns interval reaches 0. A mean of per-repetition rates would be biased upward (the
+ * mean of reciprocals). A difference's interval is Welch's (Welch-Satterthwaite degrees of
+ * freedom).
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -56,28 +61,44 @@ static double post_khz(enum path_row row)
 }
 
 struct fig {
-	double ns, ns_ci, khz, khz_ci, ns_med, ns_ci999;
+	double ns, ns_ci, ns_med, ns_ci999;
+	double khz, khz_lo, khz_hi; /* khz_hi INFINITY: the ns interval reaches 0 */
 };
+
+/* the square wave's frequency in kHz for ns per set (NAN for none) */
+static double khz_of(double ns)
+{
+	return ns > 0 ? 1e6 / (2 * ns) : ns == 0 ? INFINITY : NAN;
+}
 
 static struct fig row_fig(const struct path_row_res *x)
 {
-	double khz[PATH_MAX_REPS];
-	struct stat_acc ns, rate;
+	double v[PATH_MAX_REPS];
+	struct stat_acc ns;
 	struct fig f;
-	int i;
 
-	for (i = 0; i < x->n; i++)
-		khz[i] = 1e6 / (2 * x->ns[i]);
 	ns = acc_of(x->ns, x->n);
-	rate = acc_of(khz, x->n);
 	f.ns = x->n ? ns.mean : NAN;
 	f.ns_ci = stat_ci95(&ns);
 	f.ns_ci999 = stat_ci999(&ns);
-	f.khz = x->n ? rate.mean : NAN;
-	f.khz_ci = stat_ci95(&rate);
-	memcpy(khz, x->ns, x->n * sizeof(double));
-	f.ns_med = median(khz, x->n);
+	f.khz = khz_of(f.ns);
+	f.khz_lo = isnan(f.ns_ci) ? NAN : khz_of(f.ns + f.ns_ci);
+	f.khz_hi = isnan(f.ns_ci) ? NAN : f.ns - f.ns_ci > 0 ? khz_of(f.ns - f.ns_ci) : INFINITY;
+	memcpy(v, x->ns, x->n * sizeof(double));
+	f.ns_med = median(v, x->n);
 	return f;
+}
+
+/* "[lo, hi]" of a rate's interval, "-" without one */
+static const char *khz_range(const struct fig *f, char *buf, size_t size)
+{
+	if (isnan(f->khz_lo))
+		snprintf(buf, size, "-");
+	else if (isinf(f->khz_hi))
+		snprintf(buf, size, "[%.2f, unbounded]", f->khz_lo);
+	else
+		snprintf(buf, size, "[%.2f, %.2f]", f->khz_lo, f->khz_hi);
+	return buf;
 }
 
 /*
@@ -120,7 +141,7 @@ static const char *diff_name(const struct path_run *r, int d, char *buf, size_t 
 
 static void print_text(const struct path_run *r)
 {
-	char name[64];
+	char name[64], range[64];
 	double m, h, h999, ref;
 	int i, d;
 
@@ -133,13 +154,14 @@ static void print_text(const struct path_run *r)
 	       "(gpio %u); tracing off\n",
 	       r->chip, r->kline, r->kgpio, r->uline, r->ugpio);
 	printf("# %d independent repetitions of each toggler, in turn; mean and 95 %% interval "
-	       "(Student t); rate = 1 / (2 x ns per set)\n",
+	       "(Student t); rate = 1 / (2 x mean ns per set), its interval from the ns "
+	       "interval's ends\n",
 	       r->reps);
 	printf("# post kHz: logic analyser, BeagleBone Black (data/baseline-bbb-gpio-toggle-post."
 	       "csv); the talk's tables have no values\n\n");
 	printf("Toggle of gpio at max. frequency I\n");
-	printf("%-11s %22s %24s %9s %3s %9s  %s\n", "variable", "ns per set (95 % CI)",
-	       "rate kHz (95 % CI)", "post kHz", "n", "sets/rep", "toggler; clock");
+	printf("%-11s %22s %10s %-24s %9s %3s %9s  %s\n", "variable", "ns per set (95 % CI)",
+	       "rate kHz", "[95 % CI]", "post kHz", "n", "sets/rep", "toggler; clock");
 	for (i = 0; i < P_NROWS; i++) {
 		const struct path_row_res *x = &r->row[i];
 		struct fig f;
@@ -148,8 +170,8 @@ static void print_text(const struct path_run *r)
 			continue;
 		f = row_fig(x);
 		ref = post_khz(i);
-		printf("%-11s %11.1f ± %-8.1f %13.2f ± %-8.2f ", x->var, f.ns, f.ns_ci, f.khz,
-		       f.khz_ci);
+		printf("%-11s %11.1f ± %-8.1f %10.2f %-24s ", x->var, f.ns, f.ns_ci, f.khz,
+		       khz_range(&f, range, sizeof(range)));
 		if (isnan(ref))
 			printf("%9s", "-");
 		else
@@ -218,8 +240,11 @@ static void print_json(const struct path_run *r)
 			json_object_object_add(o, "ns_per_set_ci95", json_num(f.ns_ci));
 			json_object_object_add(o, "ns_per_set_ci999", json_num(f.ns_ci999));
 			json_object_object_add(o, "ns_per_set_median", json_num(f.ns_med));
-			json_object_object_add(o, "rate_khz", json_num(f.khz));
-			json_object_object_add(o, "rate_khz_ci95", json_num(f.khz_ci));
+			json_object_object_add(o, "rate_khz",
+					       json_num(isfinite(f.khz) ? f.khz : NAN));
+			json_object_object_add(o, "rate_khz_lo95", json_num(f.khz_lo));
+			json_object_object_add(o, "rate_khz_hi95",
+					       isinf(f.khz_hi) ? NULL : json_num(f.khz_hi));
 			json_object_object_add(o, "post_rate_khz", json_num(post_khz(i)));
 			if (x->xc) {
 				json_object_object_add(o, "xcheck_own_ns", json_num(x->xc_own));
@@ -251,6 +276,14 @@ static void print_json(const struct path_run *r)
 	json_object_put(root);
 }
 
+/* a CSV field (6 significant digits) and its comma; empty when unknown or unbounded */
+static void csv_num(double v)
+{
+	if (isfinite(v))
+		printf("%.6g", v);
+	printf(",");
+}
+
 static void print_csv(const struct path_run *r)
 {
 	char name[64];
@@ -260,27 +293,29 @@ static void print_csv(const struct path_run *r)
 	printf("# gpiolat --path%s; mean, 95 %% and 99.9 %% intervals of %d repetitions; post_khz: "
 	       "data/baseline-bbb-gpio-toggle-post.csv\n",
 	       r->emulated ? " (EMULATED: not hardware timings)" : "", r->reps);
-	printf("kind,name,what,n,ns_per_set,ns_ci95,rate_khz,rate_khz_ci95,post_khz,ns_median,"
-	       "ns_ci999\n");
+	printf("kind,name,what,n,ns_per_set,ns_ci95,rate_khz,rate_khz_lo95,rate_khz_hi95,post_khz,"
+	       "ns_median,ns_ci999\n");
 	for (i = 0; i < P_NROWS; i++) {
 		const struct path_row_res *x = &r->row[i];
 		struct fig f;
 
 		if (!x->avail) {
-			printf("unavailable,%s,\"%s\",0,,,,,,,\n", x->var, x->why);
+			printf("unavailable,%s,\"%s\",0,,,,,,,,\n", x->var, x->why);
 			continue;
 		}
 		f = row_fig(x);
 		ref = post_khz(i);
-		printf("toggler,%s,\"%s\",%d,%.1f,%.1f,%.3f,%.3f,", x->var, x->what, x->n, f.ns,
-		       f.ns_ci, f.khz, f.khz_ci);
+		printf("toggler,%s,\"%s\",%d,%.1f,%.1f,%.6g,", x->var, x->what, x->n, f.ns, f.ns_ci,
+		       f.khz);
+		csv_num(f.khz_lo);
+		csv_num(f.khz_hi);
 		if (!isnan(ref))
 			printf("%.2f", ref);
 		printf(",%.1f,%.1f\n", f.ns_med, f.ns_ci999);
 	}
 	for (d = 0; d < (int)(sizeof(diffs) / sizeof(diffs[0])); d++)
 		if (diff_fig(r, d, &m, &h, &h999))
-			printf("difference,%s,%s,,%.1f,%.1f,,,,,%.1f\n",
+			printf("difference,%s,%s,,%.1f,%.1f,,,,,,%.1f\n",
 			       diff_name(r, d, name, sizeof(name)), diffs[d].what, m, h, h999);
 }
 

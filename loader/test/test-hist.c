@@ -7,6 +7,9 @@
  *                                                       "unmatched N" adds unmatched edges
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
  *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
+ *   test-hist path text|json|csv <rows                  --path's tables (loader/path_out.c)
+ *                                                       from rows "VAR NS NS ..." (ns per set,
+ *                                                       one a repetition; VAR t_raw .. t_bash)
  *
  * The buckets are computed here by the plain definitions (log2 slot: the number of significant
  * bits; linear: v / width), independently of the BPF side's divide-free arithmetic.
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "path.h"
 
 static int bits(unsigned long long v)
 {
@@ -27,6 +31,46 @@ static int bits(unsigned long long v)
 		v >>= 1;
 	}
 	return n;
+}
+
+static const char *const path_vars[P_NROWS] = { "t_raw",   "t_subsys", "t_ioctl", "t_libgpiod",
+						"t_sysfs", "t_mmap",   "t_sh",	  "t_bash" };
+
+/* --path's printing on rows read from stdin; the rows not given are "not available" */
+static int path(const char *fmt)
+{
+	static struct path_run r = { .chip = "toggle-vchip", .bash_row = "t_bash" };
+	char line[4096], *tok, *end;
+	int i;
+
+	for (i = 0; i < P_NROWS; i++) {
+		r.row[i].var = path_vars[i];
+		r.row[i].what = "test";
+		r.row[i].clock = "test";
+		snprintf(r.row[i].why, sizeof(r.row[i].why), "not given");
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		struct path_row_res *x = NULL;
+
+		tok = strtok(line, " \n");
+		for (i = 0; tok && i < P_NROWS; i++)
+			if (!strcmp(tok, path_vars[i]))
+				x = &r.row[i];
+		if (!x)
+			return 2;
+		x->avail = true;
+		x->sets = 1000;
+		while ((tok = strtok(NULL, " \n")) && x->n < PATH_MAX_REPS) {
+			x->ns[x->n++] = strtod(tok, &end);
+			if (*end)
+				return 2;
+		}
+		r.reps = x->n;
+	}
+	path_print(&r, !strcmp(fmt, "json") ? PATH_JSON :
+		       !strcmp(fmt, "csv")  ? PATH_CSV :
+					      PATH_TEXT);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -50,6 +94,8 @@ int main(int argc, char **argv)
 		printf("%g %g %s\n", val, sd, note);
 		return 0;
 	}
+	if (!strcmp(argv[1], "path") && argc == 3)
+		return path(argv[2]);
 	if (!strcmp(argv[1], "t") && argc == 4) {
 		long df;
 

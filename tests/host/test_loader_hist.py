@@ -6,6 +6,7 @@ definitions, and prints it with the loader's functions.
 import json
 import os
 import re
+import statistics
 import subprocess
 
 import pytest
@@ -135,3 +136,48 @@ def test_embedded_baseline(method, kind, value):
     out = subprocess.run([TEST_HIST, "baseline", method, kind], capture_output=True, text=True,
                          check=True).stdout
     assert out.split()[0] == value
+
+
+# --path's tables (loader/path_out.c) through test-hist path: two-sided 95 % t, df 1..4,
+# exact quantiles rounded up (loader/hist.c)
+T95_PATH = [None, 12.707, 4.303, 3.183, 2.777]
+
+
+def path(fmt, rows):
+    return subprocess.run([TEST_HIST, "path", fmt], input="".join(
+        f"{var} {' '.join(map(str, ns))}\n" for var, ns in rows.items()), capture_output=True,
+        text=True, check=True).stdout
+
+
+def test_path_rate_follows_from_the_mean_ns():
+    """the rate is 1 / (2 x mean ns per set), not the mean of per-repetition rates (biased up:
+    here 1000 and 3000 ns would give 333.3 kHz, the mean's rate is 250 kHz), and its interval
+    is the ns interval's ends mapped through the same function"""
+    ns = {"t_ioctl": [1000, 3000, 2000, 2400, 1600], "t_raw": [17, 18, 16, 17.5]}
+    o = json.loads(path("json", ns))
+    r = {x["variable"]: x for x in o["rows"]}["t_ioctl"]
+    assert r["rate_khz"] == pytest.approx(250.0)
+    assert r["rate_khz_lo95"] < 250 < r["rate_khz_hi95"] and "rate_khz_ci95" not in r
+    lines = [l.split(",") for l in path("csv", ns).splitlines() if l.startswith("toggler,")]
+    assert path("csv", ns).splitlines()[1].split(",")[6:9] == ["rate_khz", "rate_khz_lo95",
+                                                                "rate_khz_hi95"]
+    for w in lines:
+        x = ns[w[1]]
+        m, h = statistics.mean(x), T95_PATH[len(x) - 1] * statistics.stdev(x) / len(x) ** 0.5
+        assert float(w[4]) == pytest.approx(m, abs=0.05)
+        assert float(w[5]) == pytest.approx(h, abs=0.05)
+        assert float(w[6]) == pytest.approx(1e6 / (2 * m), rel=1e-5)
+        assert float(w[7]) == pytest.approx(1e6 / (2 * (m + h)), rel=1e-5)
+        assert float(w[8]) == pytest.approx(1e6 / (2 * (m - h)), rel=1e-5)
+    text = [l for l in path("text", ns).splitlines() if l.startswith("t_ioctl")][0]
+    assert re.search(r"± \S+\s+250\.00 \[\S+, \S+\]", text), text
+
+
+def test_path_rate_interval_unbounded_when_the_ns_interval_reaches_0():
+    ns = {"t_bash": [1000000, 2000000, 800000]}
+    w = [l.split(",") for l in path("csv", ns).splitlines() if l.startswith("toggler,")][0]
+    assert float(w[6]) == pytest.approx(1e6 / (2 * statistics.mean(ns["t_bash"])), rel=1e-5)
+    assert float(w[7]) > 0 and w[8] == ""
+    r = json.loads(path("json", ns))["rows"][-1]
+    assert r["variable"] == "t_bash" and r["rate_khz_hi95"] is None
+    assert "unbounded]" in path("text", ns)

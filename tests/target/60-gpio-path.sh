@@ -82,7 +82,7 @@ cat "$out" "$err" | sed 's/^/# /'
 # median and mean of a toggler row (counted from the end: "what" is quoted and has commas);
 # mean and 99.9 % half-width of a difference row
 med() { awk -F, -v n="$1" '$1 == "toggler" && $2 == n { print $(NF - 1) }' "$out"; }
-mean() { awk -F, -v n="$1" '$1 == "toggler" && $2 == n { print $(NF - 6) }' "$out"; }
+mean() { awk -F, -v n="$1" '$1 == "toggler" && $2 == n { print $(NF - 7) }' "$out"; }
 dmean() { awk -F, -v n="$1" '$1 == "difference" && $2 == n { print $5 }' "$out"; }
 d999() { awk -F, -v n="$1" '$1 == "difference" && $2 == n { print $NF }' "$out"; }
 for v in t_raw t_subsys t_ioctl t_libgpiod t_sysfs t_sh t_bash; do
