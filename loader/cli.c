@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "parse.h"
 
@@ -16,6 +17,16 @@ void cli_usage(const char *see, bool *printed, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see %s)\n", see);
 	*printed = true;
+}
+
+bool cli_wanted(int argc, char **argv, const char *opt)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], opt))
+			return true;
+	return false;
 }
 
 void cli_key_error(const struct argp_state *state, const char *see, bool *printed)

@@ -17,6 +17,9 @@
 /* "gpiolat: MESSAGE (see SEE)" on stderr, once per bad usage: *printed set */
 void cli_usage(const char *see, bool *printed, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* is OPT (a mode's flag, "--overhead") among the options? Options end at "--": what follows
+ * is a command's (gpiolat --wakeup -- ./app --overhead runs the wakeup mode) */
+bool cli_wanted(int argc, char **argv, const char *opt);
 /* ARGP_KEY_ERROR under ARGP_NO_ERRS: getopt said nothing; say it once, in one line */
 void cli_key_error(const struct argp_state *state, const char *see, bool *printed);
 /*

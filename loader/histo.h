@@ -33,6 +33,7 @@ enum output {
 
 struct env {
 	enum gpio_hook method;
+	const char *hook_opt; /* the hook option given ("--kprobe"): a second one is refused */
 	const char *specs[MAX_SPECS];
 	int nspecs;
 	__u64 duration_ns;

@@ -2,6 +2,7 @@
 /* gpiolat's histogram mode: its options (histo.h), checked together at the end. */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,10 +109,24 @@ static const struct argp_option opts[] = {
 static bool line_spec_ok(const char *s)
 {
 	const char *c = strrchr(s, ':'), *d = c ? c + 1 : s;
+	long long n;
 
 	if (c == s || !*d)
 		return false;
-	return strspn(d, "0123456789") == strlen(d);
+	return strspn(d, "0123456789") == strlen(d) && !parse_count(d, 0, INT_MAX, &n);
+}
+
+/* one hook per run: a second, different hook option is a usage error */
+static error_t set_hook(struct env *env, enum gpio_hook h, const char *opt)
+{
+	if (env->hook_opt && strcmp(env->hook_opt, opt)) {
+		cli_usage(SEE, &env->usage_printed, "%s and %s exclude each other", env->hook_opt,
+			  opt);
+		return EINVAL;
+	}
+	env->hook_opt = opt;
+	env->method = h;
+	return 0;
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -131,14 +146,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		printf("%s\n", argp_program_version);
 		exit(EXIT_OK);
 	case OPT_TRACEPOINT:
-		env->method = GPIO_HOOK_TP;
-		break;
+		return set_hook(env, GPIO_HOOK_TP, "--tracepoint");
 	case OPT_KPROBE:
-		env->method = GPIO_HOOK_KPROBE;
-		break;
+		return set_hook(env, GPIO_HOOK_KPROBE, "--kprobe");
 	case OPT_FENTRY:
-		env->method = GPIO_HOOK_FENTRY;
-		break;
+		return set_hook(env, GPIO_HOOK_FENTRY, "--fentry");
 	case 'l':
 		if (env->nspecs == MAX_SPECS) {
 			cli_usage(SEE, &env->usage_printed, "too many lines (at most %d)",

@@ -131,12 +131,16 @@ const struct method *method_by_name(const char *name)
 	return NULL;
 }
 
-/* does one item of --only, NAME or a prefix ending in '*' ("events-*"), name M? */
+/*
+ * does one item of --only, NAME or a prefix ending in '*' ("events-*"), select M? A part is
+ * selected only by its whole name. The one matcher of both only_selected() and only_check().
+ */
 bool only_item(const char *t, const struct method *m)
 {
 	size_t n = strlen(t);
 
-	return !strcmp(t, m->name) || (n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
+	return !strcmp(t, m->name) ||
+	       (!m->part && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
 }
 
 /* is M in ONLY (a comma-separated list; NULL: everything but the parts, named only by name)? */
@@ -148,12 +152,13 @@ bool only_selected(const char *only, const struct method *m)
 		return !m->part;
 	snprintf(list, sizeof(list), "%s", only);
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (m->part ? !strcmp(t, m->name) : only_item(t, m))
+		if (only_item(t, m))
 			return true;
 	return false;
 }
 
-/* every item of ONLY names at least one method; 0, or -1 with the first that does not */
+/* every item of ONLY selects at least one method (only_item); 0, or -1 with the first that
+ * selects none */
 int only_check(const char *only, char *bad, size_t size)
 {
 	char list[512], *t, *save = NULL;

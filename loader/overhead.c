@@ -172,14 +172,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	}
-	case OPT_KMOD:
-		if (access(arg, R_OK)) {
+	case OPT_KMOD: {
+		struct stat st;
+
+		if (access(arg, R_OK) || stat(arg, &st)) {
 			cli_usage(SEE, &ov.usage_printed, "cannot read the module '%s': %s", arg,
 				  strerror(errno));
 			return EINVAL;
 		}
+		if (!S_ISREG(st.st_mode)) {
+			cli_usage(SEE, &ov.usage_printed, "the module '%s' is not a file", arg);
+			return EINVAL;
+		}
 		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
 		break;
+	}
 	case OPT_LIST:
 		for (i = 0; i < ov_nmethods; i++)
 			printf("%-26s %-8s %s%s\n", ov_methods[i].name,
@@ -216,7 +223,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 			if (only_check(ov.only, bad, sizeof(bad))) {
 				cli_usage(SEE, &ov.usage_printed,
-					  "--only: unknown method '%s' (--list shows them)", bad);
+					  "--only: '%s' selects no method (--list shows them; a "
+					  "part is named whole, never by a prefix)",
+					  bad);
 				return EINVAL;
 			}
 		}
@@ -232,12 +241,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 bool overhead_wanted(int argc, char **argv)
 {
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--overhead") || !strcmp(argv[i], "--cleanup"))
-			return true;
-	return false;
+	return cli_wanted(argc, argv, "--overhead") || cli_wanted(argc, argv, "--cleanup");
 }
 
 static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)

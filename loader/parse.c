@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: command-line numbers (loader/parse.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@ int parse_time(const char *s, __u64 def, __u64 *ns)
 	__u64 mult = def;
 	size_t i;
 
-	if (!*s || *s == '-' || *s == '+')
+	/* a digit first: strtoull would skip white space and take a sign */
+	if (!isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -46,7 +48,8 @@ int parse_count(const char *s, long long min, long long max, long long *out)
 	char *end;
 	long long v;
 
-	if (!*s)
+	/* a digit or '-' and a digit first: strtoll would skip white space and take '+' */
+	if (!isdigit((unsigned char)s[*s == '-']))
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 10);

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "parse.h"
 #include "path.h"
 
@@ -155,10 +156,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 bool path_wanted(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--path"))
-			return true;
-	return false;
+	return cli_wanted(argc, argv, "--path");
 }
 
 /* ---- the kernel togglers: the module's batch clock ------------------------------------- */

@@ -12,36 +12,49 @@
 #include <sys/stat.h>
 #include "statedir.h"
 
-/* the whole of an open file, NUL-terminated; fd closed; NULL on failure */
+/* the whole of an open file, NUL-terminated; fd closed; NULL (errno set) on failure: a read
+ * error is an error, never the end of the file */
 char *fd_slurp(int fd)
 {
-	char *buf = NULL;
+	char *buf = NULL, *nb;
 	size_t len = 0;
 	char tmp[4096];
 	ssize_t n;
+	int err = 0;
 
-	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
-		char *nb;
-
+	for (;;) {
+		n = read(fd, tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
 		if (len + n > SLURP_MAX) {
 			/* /dev/zero, or a file that is not ours to read whole */
-			free(buf);
-			close(fd);
-			errno = EFBIG;
-			return NULL;
+			err = EFBIG;
+			break;
 		}
 		nb = realloc(buf, len + n + 1);
-		if (!nb)
+		if (!nb) {
+			err = ENOMEM;
 			break;
+		}
 		buf = nb;
 		memcpy(buf + len, tmp, n);
 		len += n;
 	}
 	close(fd);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
 	if (!buf)
-		buf = strdup("");
-	else
-		buf[len] = '\0';
+		return strdup("");
+	buf[len] = '\0';
 	return buf;
 }
 
@@ -112,7 +125,7 @@ int state_path(char *buf, size_t size, const char *name)
 char *state_read(const char *name, bool *bad)
 {
 	struct stat st;
-	char p[128];
+	char p[128], *text;
 	int fd;
 
 	if (state_path(p, sizeof(p), name))
@@ -131,7 +144,12 @@ char *state_read(const char *name, bool *bad)
 		close(fd);
 		return NULL;
 	}
-	return fd_slurp(fd);
+	text = fd_slurp(fd);
+	if (!text) {
+		fprintf(stderr, "gpiolat: %s not used: cannot read it: %s\n", p, strerror(errno));
+		*bad = true;
+	}
+	return text;
 }
 
 /* save VALUE as NAME in the state directory; the first saved value is the one to restore */

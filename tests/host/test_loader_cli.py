@@ -70,6 +70,26 @@ def host_has(path):
     (["--pulses", "12abc"], ["bad pulse count"]),
     (["stray"], ["unexpected argument", "stray"]),
     (["-i", "2s", "-d", "1s"], ["interval is longer than the duration"]),
+    # every bad number is a usage error, an offset past INT_MAX too
+    (["-l", "99999999999999999999"], ["bad line", "99999999999999999999"]),
+    (["-l", "toggle-vchip:99999999999999999999"], ["bad line"]),
+    (["-l", "2147483648"], ["bad line"]),
+    # strtol would skip leading white space and take '+'
+    (["-d", " 5"], ["bad duration", "' 5'"]),
+    (["-d", "\t5s"], ["bad duration"]),
+    (["--pulses", " 5"], ["bad pulse count"]),
+    (["--pulses", "+5"], ["bad pulse count"]),
+    # one hook per run
+    (["--kprobe", "--fentry"], ["--kprobe and --fentry exclude each other"]),
+    (["--fentry", "--tracepoint", "-d", "1"], ["--fentry and --tracepoint exclude each other"]),
+    (["--overhead", "--kmod", "/tmp"], ["the module '/tmp' is not a file"]),
+    (["--overhead", "--only", "bpf-gpiolat-tp-*"], ["'bpf-gpiolat-tp-*' selects no method"]),
+    (["--overhead", "--only", ","], ["selects no method"]),
+    (["--overhead", "--baseline", "/tmp"], ["cannot read /tmp", "Is a directory"]),
+    # options end at "--": what follows is the command's, never a mode's flag
+    (["--wakeup", "-d", "0", "--", "x", "--overhead"], ["--wakeup: bad duration"]),
+    (["--wakeup", "-d", "0", "--", "x", "--cleanup"], ["--wakeup: bad duration"]),
+    (["-d", "0", "--", "--path"], ["bad duration", "(see gpiolat --help)"]),
 ])
 def test_usage_errors(args, words):
     one_line_error(run(*args), 2, *words)

@@ -152,10 +152,18 @@ def test_only_prefix_and_names():
     sel = run("only", "events-*,kprobe").split()
     assert sel == ["kprobe"] + [f"events-{k}" for k in range(1, 11)]
     assert run("only", "event").split() == ["event"]
+    # a part (gpiolat's tracepoint program's cost breakdown) only by its whole name
+    assert run("only", "bpf-gpiolat-*").split() == ["bpf-gpiolat-tracepoint",
+                                                    "bpf-gpiolat-kprobe", "bpf-gpiolat-fentry"]
+    assert run("only", "bpf-gpiolat-tp-slot").split() == ["bpf-gpiolat-tp-slot"]
 
 
+# an item is accepted exactly when it selects a method: one matcher for both (a prefix of
+# parts only was accepted, then selected nothing)
 @pytest.mark.parametrize("lst,bad", [("typo", "typo"), ("event,typo", "typo"),
-                                     ("nosuch*", "nosuch*"), (",", ",")])
+                                     ("nosuch*", "nosuch*"), (",", ","),
+                                     ("bpf-gpiolat-tp-*", "bpf-gpiolat-tp-*"),
+                                     ("event,bpf-gpiolat-tp-*", "bpf-gpiolat-tp-*")])
 def test_only_unknown_item(lst, bad):
     assert run("only", lst, rc=1).strip() == f"bad {bad}"
 
@@ -213,6 +221,12 @@ def test_baseline_row_on_the_first_line_keeps_its_against(tmp_path):
                         "event-filter,overhead,300,ns,,6.1,event,\n")
     assert run("against", p, "event").split() == ["1200.0", "untraced"]
     assert run("against", p, "event-filter").split() == ["300.0", "event"]
+
+
+def test_baseline_read_error_is_an_error():
+    # read() of a directory fails (EISDIR): an error, not the end of an empty file ("no rows")
+    out = run("baseline", "/tmp", rc=1)
+    assert out.strip() == "--baseline: cannot read /tmp: Is a directory"
 
 
 def test_baseline_endless_file_is_refused():
