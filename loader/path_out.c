@@ -208,6 +208,17 @@ static void print_text(const struct path_run *r)
 	}
 }
 
+/* the repetitions' own figures, so that every figure can be recomputed from the JSON */
+static json_object *reps_json(const struct path_row_res *x)
+{
+	json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		json_object_array_add(a, json_num(x->ns[i]));
+	return a;
+}
+
 static void print_json(const struct path_run *r)
 {
 	json_object *root = json_doc("gpiolat", "path"), *rows = json_object_new_array();
@@ -240,6 +251,7 @@ static void print_json(const struct path_run *r)
 			json_object_object_add(o, "ns_per_set_ci95", json_num(f.ns_ci));
 			json_object_object_add(o, "ns_per_set_ci999", json_num(f.ns_ci999));
 			json_object_object_add(o, "ns_per_set_median", json_num(f.ns_med));
+			json_object_object_add(o, "ns_per_set_reps", reps_json(x));
 			json_object_object_add(o, "rate_khz",
 					       json_num(isfinite(f.khz) ? f.khz : NAN));
 			json_object_object_add(o, "rate_khz_lo95", json_num(f.khz_lo));

@@ -158,6 +158,7 @@ def test_path_rate_follows_from_the_mean_ns():
     r = {x["variable"]: x for x in o["rows"]}["t_ioctl"]
     assert r["rate_khz"] == pytest.approx(250.0)
     assert r["rate_khz_lo95"] < 250 < r["rate_khz_hi95"] and "rate_khz_ci95" not in r
+    assert r["ns_per_set_reps"] == ns["t_ioctl"]  # every figure recomputable from the JSON
     lines = [l.split(",") for l in path("csv", ns).splitlines() if l.startswith("toggler,")]
     assert path("csv", ns).splitlines()[1].split(",")[6:9] == ["rate_khz", "rate_khz_lo95",
                                                                 "rate_khz_hi95"]
