@@ -208,7 +208,7 @@ $(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/load
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
 TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,ov_stats.o ov_baseline.o ov_methods.o hist.o baseline.o \
-	jsonout.o jit.o statedir.o)
+	jsonout.o jit.o statedir.o ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@

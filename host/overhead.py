@@ -7,6 +7,11 @@ Writes OUTDIR/overhead.json (the raw document, plus the host's notes), overhead.
 per method, #-commented header: gnuplot reads it as it is), overhead.txt (the table) and
 overhead.png (a bar chart of the measured overheads with their 95 % CI, the talk's figure
 beside each where it has one).
+
+A reference figure stands beside a row only where the loader's one rule (loader/baseline.c,
+baseline_beside: the same kind of method against the same reference) says so: the talk's when
+its "same_reference" is true, the user's "yours" as the loader wrote it. Each row's % is of its
+own reference (percent_of names it).
 """
 import json
 import math
@@ -23,6 +28,13 @@ def fmt(v, spec=".1f"):
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
 
 
+def talk_beside(r):
+    """the talk's figure for row r where the loader's rule lets it stand, else None (a file
+    from before the rule, with its sums along "against", has no same_reference: none stands)"""
+    t = r.get("talk")
+    return t if t and t.get("same_reference") is True else None
+
+
 def table(d):
     out = []
     out.append("gpiolat --overhead: what each tracing method adds to one GPIO set")
@@ -37,25 +49,27 @@ def table(d):
     if d.get("user_untraced_ns_per_set") is not None:
         out.append(f"untraced ioctl toggler (utoggle): {fmt(d['user_untraced_ns_per_set'])} ns per set, "
                    f"sd {fmt(d['user_noise_floor_sd_ns'])} ns over {d['user_untraced_phases']} phases "
-                   "(the user rows' % is of this)")
+                   "(the user rows' reference)")
     if d.get("user_baseline"):
         out.append(f"yours: --baseline {d['user_baseline']}")
+    if d.get("user_baseline_left_out"):
+        out.append("yours left out (a figure stands beside a row only when measured against "
+                   f"the same reference): {d['user_baseline_left_out']}")
     out.append(f"run time: {d['duration_s']:.0f} s")
     out.append("")
     out.append(f"{'method':<26} {'against':<22} {'overhead_ns':>11} {'ci95_ns':>9} "
-               f"{'%pulse':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
+               f"{'%ref':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
     for r in d["methods"]:
         if not r["measured"]:
             out.append(f"{r['method']:<26} not available: {r['not_available']}")
             continue
-        t = r.get("talk")
-        talk = (f"{t['overhead_ns']:.0f} ({t.get('sum_of') or t['row']}, against "
-                f"{t['against'] or '-'})" if t else "-")
+        t = talk_beside(r)
+        talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against']})" if t else "-"
         y = r.get("yours")
         if y:
             talk += f"  yours: {y['overhead_ns']:.0f} ({y['row']}, against {y['against'] or '-'})"
         out.append(f"{r['method']:<26} {r['against']:<22} {fmt(r['overhead_ns']):>11} "
-                   f"{fmt(r['ci95_ns']):>9} {fmt(r.get('percent_of_untraced'), '.0f'):>6}% "
+                   f"{fmt(r['ci95_ns']):>9} {fmt(r.get('percent_of_reference'), '.0f'):>6}% "
                    f"{r['repetitions']:>4} {r['batches']:>7}  {talk}")
     out.append("")
     out.append("linear cost model (least squares over k = 1..10):")
@@ -93,10 +107,10 @@ def csv(d):
         if not r["measured"]:
             lines.append(f"# not available: {r['method']}: {r['not_available']}")
             continue
-        t = r.get("talk") or {}
+        t = talk_beside(r) or {}
         lines.append(" ".join(str(x) for x in (
             r["method"], r["group"], r["against"], fmt(r["overhead_ns"]), fmt(r["ci95_ns"]),
-            fmt(r.get("percent_of_untraced")), r["repetitions"], r["batches"],
+            fmt(r.get("percent_of_reference")), r["repetitions"], r["batches"],
             fmt(t.get("overhead_ns"), ".0f") if t else "NaN", t.get("row", "-"))))
     return "\n".join(lines).replace(" - ", " NaN ") + "\n"
 

@@ -246,14 +246,15 @@ def text_block(rec):
                        f"(traced {t['mean_ns_per_set']:.1f} ns sd {t['sd_ns_per_set']:.1f}, "
                        f"n={t['batches']} batches; untraced {u['mean_ns_per_set']:.1f} ns "
                        f"sd {u['sd_ns_per_set']:.1f}, n={u['batches']} batches)")
+        # the talk's untraced pulse as context; an overhead figure only where the loader's one
+        # rule (loader/baseline.c: same kind of method, same reference) put it beside the
+        # shift ("beside"); never the links of a chain along "against" (older files have them)
         for r in ov.get("reference") or []:
+            if r.get("kind") == "overhead" and r.get("beside") is not True:
+                continue
             against = f", against {r['against']}" if r.get("against") else ""
             out.append(f"talk (BeagleBone Black, oscilloscope): {r['method']} {r['kind']} "
                        f"{fmt_ns(r['value_ns'])} ({r['note']}{against})")
-        tot = ov.get("reference_total")
-        if tot:
-            out.append(f"talk, with the shift's reference ({tot['against']}, untraced): "
-                       f"{tot['method']} {fmt_ns(tot['value_ns'])} per set")
     return out
 
 

@@ -324,14 +324,14 @@ def summary_section(ov):
                f"oscilloscope) is beside a row only where both are measured against the same "
                f"reference (its 'tracing configured but off' is our 'untraced').</p>")
     out.append("<table><thead><tr><th>method</th><th>against</th><th>ns per set</th>"
-               "<th>95 % CI</th><th>% of untraced</th><th>count</th><th>talk (same "
+               "<th>95 % CI</th><th>% of its reference</th><th>count</th><th>talk (same "
                "reference)</th></tr></thead><tbody>")
     for r in in_order(ov["methods"]):
         if not r.get("measured"):
             out.append(f"<tr class=na><td>{esc(r['method'])}</td><td colspan=6>not available: "
                        f"{esc(r.get('not_available'))}</td></tr>")
             continue
-        pct = r.get("percent_of_untraced")
+        pct = r.get("percent_of_reference")
         out.append(f"<tr><td>{esc(r['method'])}</td><td>{esc(r['against'])}</td>"
                    f"<td class=num>{fmt_ns(r['overhead_ns'])}</td>"
                    f"<td class=num>± {fmt_ns(r.get('ci95_ns'))}</td>"

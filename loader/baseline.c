@@ -84,23 +84,41 @@ int baseline_against(const char *csv, const char *method, const char *kind, char
 	return 0;
 }
 
-int baseline_chain(const char *csv, const char *method, const char *ref, double *total,
-		   const char **chain, int max)
+/* the data row number I (0-based, comments and blank lines skipped) of CSV in f: 0, or -1 */
+int baseline_nth(const char *csv, int i, char f[8][128])
 {
-	static char names[8][128]; /* the chain's methods; the last one: the next to look up */
-	char f[8][128];
-	int n = 0;
+	const char *line, *p;
+	int k;
 
-	*total = 0;
-	while (strcmp(method, ref)) {
-		if (n >= max || n >= 7 || baseline_row(csv, method, "overhead", f) || !f[6][0])
-			return -1;
-		*total += strtod(f[2], NULL);
-		snprintf(names[n], sizeof(names[n]), "%s", f[0]);
-		chain[n] = names[n];
-		n++;
-		snprintf(names[7], sizeof(names[7]), "%s", f[6]);
-		method = names[7];
+	for (line = csv; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (*line == '#' || *line == '\n' || i--)
+			continue;
+		p = line;
+		for (k = 0; k < 8; k++)
+			if (!csv_field(&p, f[k], 128))
+				f[k][0] = '\0';
+		return 0;
 	}
-	return n;
+	return -1;
+}
+
+const char *baseline_ref(const char *ours)
+{
+	if (!strcmp(ours, "untraced") || !strcmp(ours, "mode=continuous"))
+		return "tracing-configured-rt";
+	if (!strcmp(ours, "untraced ioctl toggler"))
+		return "user-ioctl";
+	return ours;
+}
+
+int baseline_beside(const char *csv, const char *row, const char *ours, double *value,
+		    char *against, size_t size)
+{
+	*value = NAN;
+	if (size)
+		against[0] = '\0';
+	if (!csv || !row || baseline_find(csv, row, "overhead", value, NULL, NULL, 0) ||
+	    baseline_against(csv, row, "overhead", against, size))
+		return -1;
+	return *against && !strcmp(baseline_ref(against), baseline_ref(ours));
 }

@@ -120,14 +120,24 @@ int baseline_find(const char *csv, const char *method, const char *kind, double 
 		  char *note, size_t note_size);
 /* the row's "against" column (the reference it was measured against; "" when none) in BUF */
 int baseline_against(const char *csv, const char *method, const char *kind, char *buf, size_t size);
+/* the data row number I of CSV (comments and blank lines skipped), its 8 fields: 0, or -1 */
+int baseline_nth(const char *csv, int i, char f[8][128]);
 /*
- * the talk's METHOD with the reference REF (a figure is printed beside one of ours only when
- * both have the same reference): its "overhead" row's value plus that of the row it was
- * measured against, and so on, until the "against" column names REF. The sum in TOTAL, the
- * methods in CHAIN (the first is METHOD; static storage, valid until the next call); their
- * number, 0 when METHOD is REF, -1 when the chain breaks or has more than MAX rows.
+ * The one rule for a reference figure (the talk's, or a --baseline file's) beside one of ours
+ * (docs/overhead.md): it stands only when it measured the same kind of method against the same
+ * reference. The kind is the caller's choice of ROW (the method table names the talk's row
+ * measured the same way; a user's row has our method's name); the reference is its "against"
+ * column, which must name OURS (our reference phases' label) in the talk's words
+ * (baseline_ref). Figures are never summed along "against": each link was measured on its own
+ * day against its own reference, and the talk never measured the sum.
+ *   1: it stands (*value, against); 0: it does not (*value and against say what it is);
+ *   -1: CSV has no overhead row ROW.
  */
-int baseline_chain(const char *csv, const char *method, const char *ref, double *total,
-		   const char **chain, int max);
+int baseline_beside(const char *csv, const char *row, const char *ours, double *value,
+		    char *against, size_t size);
+/* the talk's name for a reference of ours: the untraced module toggler (burst or
+ * mode=continuous) is its tracing-configured-rt, the untraced ioctl toggler its user-ioctl;
+ * any other (a method's name: "event") is the same in both */
+const char *baseline_ref(const char *ours);
 
 #endif /* GPIOLAT_HIST_H */

@@ -74,12 +74,13 @@ void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct l
 	free(d);
 }
 
-/* the talk's method for our hook, and the reference our shift has (nothing attached) */
-#define TALK_REF "tracing-configured-rt"
+/* the talk's row measured the same way as our hook (a BPF program on it; its "kprobe" row is a
+ * kprobe event, another kind), and the reference our shift has (nothing attached) */
+#define OUR_REF "untraced"
 
 static const char *talk_method(enum gpio_hook m)
 {
-	return m == GPIO_HOOK_TP ? "bpf-ply-tracepoint" : m == GPIO_HOOK_KPROBE ? "kprobe" : NULL;
+	return m == GPIO_HOOK_TP ? "bpf-ply-tracepoint" : NULL;
 }
 
 static const char *talk_name(const char *method)
@@ -95,10 +96,11 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 	char a[32], b[32], c[32], d[32], e[32];
-	const char *chain[8], *talk;
-	double ev, ev_sd, extra;
+	const char *talk;
+	char ag[64];
+	double ev, ev_sd;
 	double shift, se;
-	int i, n;
+	int beside;
 
 	memset(&info, 0, sizeof(info));
 	if (!env->bpf_stats) {
@@ -135,21 +137,20 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 		       ri->shift_wanted ? "no batches timed in one of the phases" :
 					  "the toggle module was idle (use --pulses N)");
 	}
-	/* the talk's figure for the same method, with our shift's reference (untraced) */
+	/* the talk's figure only under the one rule (baseline_beside): same kind, same reference */
 	talk = talk_method(m);
-	n = talk ? baseline_chain(baseline_csv, talk, TALK_REF, &ev, chain, 8) : -1;
-	if (n > 0) {
+	beside = talk ? baseline_beside(baseline_csv, talk, OUR_REF, &ev, ag, sizeof(ag)) : -1;
+	if (beside == 1)
 		printf("reference: the talk (Klinger, ELCE 2023; oscilloscope, BeagleBone Black, "
-		       "6.1.26-rt8), against the untraced pulse as the shift above: ");
-		for (i = n - 1; i >= 0; i--)
-			if (!baseline_find(baseline_csv, chain[i], "overhead", &extra, NULL, NULL,
-					   0))
-				printf("%s%s %s", i == n - 1 ? "" : " + ", talk_name(chain[i]),
-				       fmt_time(a, sizeof(a), extra, UNIT_NS));
-		printf(" = %s per set", fmt_time(c, sizeof(c), ev, UNIT_NS));
-	} else {
-		printf("reference: the talk has no figure for %s", gpio_hooks[m].name);
-	}
+		       "6.1.26-rt8), against the untraced pulse as the shift above: %s %s per set",
+		       talk_name(talk), fmt_time(c, sizeof(c), ev, UNIT_NS));
+	else if (beside == 0)
+		printf("reference: none beside this shift (the talk's %s is against %s, not the "
+		       "untraced pulse)",
+		       talk_name(talk), ag);
+	else
+		printf("reference: the talk has no figure for a BPF program on %s",
+		       gpio_hooks[m].hook);
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &ev, &ev_sd, NULL, 0))
 		printf("; untraced pulse %s (sd %s)\n", fmt_time(d, sizeof(d), ev, UNIT_NS),
 		       fmt_time(e, sizeof(e), ev_sd, UNIT_NS));
@@ -178,11 +179,12 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 {
 	enum gpio_hook m = env->method;
 	struct json_object *o, *a, *t, *ov, *p, *s, *ref;
-	const char *chain[8], *talk;
+	const char *talk;
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
+	char ag[64];
 	double total;
-	int i, k, nc;
+	int i, b;
 
 	o = json_doc("gpiolat", NULL);
 	json_object_object_add(o, "interval", NULL);
@@ -259,18 +261,13 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 	}
 	json_object_object_add(ov, "shift", s);
 	ref = json_object_new_array();
+	/* the talk's row only where it stands beside the shift (baseline_beside) */
 	talk = talk_method(m);
-	nc = talk ? baseline_chain(baseline_csv, talk, TALK_REF, &total, chain, 8) : -1;
-	for (k = nc - 1; k >= 0; k--)
-		json_object_array_add(ref,
-				      json_reference(baseline_csv, chain[k], "overhead", REF_NS));
-	if (nc > 0) {
-		struct json_object *t = json_object_new_object();
-
-		json_object_object_add(t, "method", json_object_new_string(talk));
-		json_object_object_add(t, "value_ns", json_object_new_double(total));
-		json_object_object_add(t, "against", json_object_new_string(TALK_REF));
-		json_object_object_add(ov, "reference_total", t);
+	b = talk ? baseline_beside(baseline_csv, talk, OUR_REF, &total, ag, sizeof(ag)) : -1;
+	if (b == 1) {
+		t = json_reference(baseline_csv, talk, "overhead", REF_NS);
+		json_object_object_add(t, "beside", json_object_new_boolean(true));
+		json_object_array_add(ref, t);
 	}
 	json_object_array_add(
 		ref, json_reference(baseline_csv, "tracing-configured-rt", "pulse", REF_NS));

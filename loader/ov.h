@@ -71,7 +71,6 @@ struct row {
 	double hist_mean, hist_p50; /* the histogram's own pulse width, ns */
 	__u64 hist_pairs;
 	char disagree[128]; /* the trust check's flag, "" when the figures agree */
-	bool own_ref; /* % of its own reference (the untraced ioctl toggler), not of the module's */
 };
 
 #define USER_REF "untraced ioctl toggler"

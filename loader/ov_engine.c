@@ -143,7 +143,6 @@ void ov_measure(const struct method *m, struct row *r)
 	snprintf(r->name, sizeof(r->name), "%s", m->name);
 	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
 	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
-	r->own_ref = m->kind == KIND_USER;
 	r->talk = m->talk;
 	r->series = m->series;
 	r->k = m->k;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --overhead: the report (ov.h), for people and as JSON (docs/overhead.md), each row
- * beside the talk's figure for it and, with --baseline, the user's own.
+ * beside the talk's figure for it and, with --baseline, the user's own, where the one rule
+ * (baseline_beside) lets them stand.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,63 +12,77 @@
 #include "ov.h"
 #include "jsonout.h"
 
-/* the overhead row ROW of a baseline CSV: its value (NAN if none) and its "against" column */
-static void csv_figure(const char *csv, const char *row, double *v, char *against, size_t size)
+/*
+ * The talk's figure for row R (its row measured the same way: the method table's talk row)
+ * under the one rule (baseline_beside): 1 it stands beside R, 0 it is against another
+ * reference (*v and against say what it is), -1 the talk has none.
+ */
+static int talk_figure(const struct row *r, double *v, char *against, size_t size)
 {
-	*v = NAN;
-	against[0] = '\0';
-	if (!csv || !row || baseline_find(csv, row, "overhead", v, NULL, NULL, 0) ||
-	    baseline_against(csv, row, "overhead", against, size))
-		*v = NAN;
-}
-
-/* the talk's row that is our reference LABEL (ref_label()): the untraced toggler, whichever
- * mode it runs in, is the talk's untraced pulse */
-static const char *talk_ref_of(const char *label)
-{
-	if (!strcmp(label, "untraced") || !strcmp(label, PRINTK_REF))
-		return "tracing-configured-rt";
-	if (!strcmp(label, USER_REF))
-		return "user-ioctl";
-	return label;
+	return baseline_beside(baseline_csv, r->talk, r->against, v, against, size);
 }
 
 /*
- * The talk's figure for row R with R's own reference: its row, or when that was measured on top
- * of something else (the ply histogram on the enabled event), the sum along its "against"
- * column down to R's reference (CHAIN: "bpf-ply-tracepoint + event"). NAN when there is none:
- * no talk figure is printed beside a row with another reference.
+ * --baseline: the user's own figure for row R, by our method's name, else the talk's row it
+ * stands for; under the same rule. Its row (NULL: none) and, in *beside, whether it stands.
  */
-static void talk_figure(const struct row *r, double *v, char *against, size_t size, char *chain,
-			size_t csize)
+static const char *user_figure(const struct row *r, double *v, char *against, size_t size,
+			       bool *beside)
 {
-	const char *ref = talk_ref_of(r->against), *c[8];
-	int n, i;
+	int b = baseline_beside(user_csv, r->name, r->against, v, against, size);
+	const char *row = r->name;
 
-	csv_figure(baseline_csv, r->talk, v, against, size);
-	snprintf(chain, csize, "%s", r->talk ? r->talk : "");
-	if (isnan(*v) || !strcmp(against, ref))
-		return;
-	n = baseline_chain(baseline_csv, r->talk, ref, v, c, 8);
-	if (n <= 0) {
-		*v = NAN;
-		return;
+	if (b < 0) {
+		b = baseline_beside(user_csv, r->talk, r->against, v, against, size);
+		row = r->talk;
 	}
-	snprintf(against, size, "%s", ref);
-	chain[0] = '\0';
-	for (i = 0; i < n; i++)
-		snprintf(chain + strlen(chain), csize - strlen(chain), "%s%s", i ? " + " : "",
-			 c[i]);
+	*beside = b == 1;
+	return b < 0 ? NULL : row;
 }
 
-/* --baseline: the user's own scope figure for a row, by our method's name or the talk's row */
-static const char *user_figure(const struct row *r, double *v, char *against, size_t size)
+/*
+ * The user's rows printed beside none of ours, and why, in why ("" when every row stands
+ * somewhere): a pulse row, no measured row of ours by that name (or talk row), or another
+ * reference than our row's.
+ */
+static void user_left_out(const struct row *rows, int n, char *why, size_t size)
 {
-	csv_figure(user_csv, r->name, v, against, size);
-	if (!isnan(*v))
-		return r->name;
-	csv_figure(user_csv, r->talk, v, against, size);
-	return isnan(*v) ? NULL : r->talk;
+	char f[8][128], against[64];
+	const struct row *mine;
+	const char *urow;
+	size_t len = 0;
+	bool beside, stood;
+	double v;
+	int u, i;
+
+	why[0] = '\0';
+	for (u = 0; user_csv && !baseline_nth(user_csv, u, f); u++) {
+		stood = false;
+		mine = NULL;
+		for (i = 0; i < n; i++) {
+			if (!rows[i].measured)
+				continue;
+			urow = user_figure(&rows[i], &v, against, sizeof(against), &beside);
+			if (urow && !strcmp(urow, f[0])) {
+				mine = &rows[i];
+				stood |= beside;
+			}
+		}
+		if (stood)
+			continue;
+		if (strcmp(f[1], "overhead"))
+			len += snprintf(why + len, len < size ? size - len : 0,
+					"%s%s (a %s figure, not an overhead)", len ? "; " : "",
+					f[0], f[1]);
+		else if (!mine)
+			len += snprintf(why + len, len < size ? size - len : 0,
+					"%s%s (no measured row of ours by that name)",
+					len ? "; " : "", f[0]);
+		else
+			len += snprintf(why + len, len < size ? size - len : 0,
+					"%s%s (against %s; our %s against %s)", len ? "; " : "",
+					f[0], *f[6] ? f[6] : "nothing", mine->name, mine->against);
+	}
 }
 
 /* a series' fit, beside the talk's slope (data/baseline-klinger-elce2023.csv, row TALK) */
@@ -92,9 +107,10 @@ static void print_fit(struct row *rows, int n, const char *series, const char *w
 void ov_print_text(struct row *rows, int n, const struct context *cx)
 {
 	double v, uv, tv, tsd;
-	char against[64], uagainst[64], chain[256];
+	char against[64], uagainst[64], left[1024];
 	const char *urow;
-	int i;
+	bool ubeside;
+	int i, t;
 
 	printf("gpiolat --overhead: what each tracing method adds to one GPIO set (ns per set)\n");
 	if (cx->emulated)
@@ -121,7 +137,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 	if (user_base.n)
 		printf("untraced ioctl toggler (utoggle, GPIO_V2_LINE_SET_VALUES_IOCTL, "
 		       "clock_gettime CLOCK_MONOTONIC): %.1f ns per set (mean of %llu phases, sd "
-		       "%.1f ns); the user rows' %% is of this\n",
+		       "%.1f ns); the user rows' reference\n",
 		       user_base.mean, (unsigned long long)user_base.n, stat_sd(&user_base));
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
 		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
@@ -130,8 +146,11 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		printf("yours (--baseline %s): your scope's figures, by our method's name or the "
 		       "talk's row\n",
 		       user_csv_path);
+	printf("%%ref: the overhead as %% of the row's own reference (its 'against' phases' mean "
+	       "ns per set); talk: its figure only where it measured the same kind of method "
+	       "against the same reference\n");
 	printf("\n%-26s %-22s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
-	       "ci95_ns", "%pulse", "reps", "batches", "talk (row, against)");
+	       "ci95_ns", "%ref", "reps", "batches", "talk (row, against)");
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 
@@ -139,25 +158,29 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 			printf("%-26s not available: %s\n", r->name, r->why);
 			continue;
 		}
-		talk_figure(r, &v, against, sizeof(against), chain, sizeof(chain));
 		printf("%-26s %-22s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
-		if (r->own_ref)
+		if (r->ref_mean > 0)
 			printf("%7.0f%% ", 100 * r->mean / r->ref_mean);
-		else if (cx->floor_n)
-			printf("%7.0f%% ", 100 * r->mean / cx->untraced_mean);
 		else
 			printf("%8s ", "-");
 		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
-		urow = user_figure(r, &uv, uagainst, sizeof(uagainst));
-		if (!isnan(v))
-			printf("%.0f ns (%s, against %s)", v, chain, against[0] ? against : "-");
+		t = talk_figure(r, &v, against, sizeof(against));
+		if (t == 1)
+			printf("%.0f ns (%s, against %s)", v, r->talk, against);
+		else if (t == 0)
+			printf("- (its %s is against %s)", r->talk, *against ? against : "nothing");
 		else
 			printf("-");
-		if (urow)
-			printf("  yours: %.0f ns (%s, against %s)", uv, urow,
-			       uagainst[0] ? uagainst : "-");
+		urow = user_figure(r, &uv, uagainst, sizeof(uagainst), &ubeside);
+		if (urow && ubeside)
+			printf("  yours: %.0f ns (%s, against %s)", uv, urow, uagainst);
 		printf("\n");
 	}
+	user_left_out(rows, n, left, sizeof(left));
+	if (*left)
+		printf("yours left out (a figure stands beside a row only when measured against the "
+		       "same reference): %s\n",
+		       left);
 	printf("\nlinear cost model (least squares over k = 1..10, on the rows' means):\n");
 	print_fit(rows, n, "events", "module events", "event", "event-per-extra");
 	print_fit(rows, n, "kprobes", "kprobes on the chain", "kprobe", "kprobe-per-extra");
@@ -194,9 +217,10 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	struct json_object *top = json_doc("gpiolat --overhead", NULL),
 			   *a = json_object_new_array(), *f;
 	double v, slope, r2;
-	char against[64], chain[256];
+	char against[64], left[1024];
 	const char *urow;
-	int i, npts;
+	bool ubeside;
+	int i, npts, tb;
 	static const char *const series[] = { "events", "kprobes" };
 
 	json_object_object_add(top, "emulated", json_object_new_boolean(cx->emulated));
@@ -246,17 +270,11 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		json_object_object_add(j, "ci95_ns", json_num(r->ci));
 		json_object_object_add(j, "ci999_ns", json_num(r->ci999));
 		json_object_object_add(j, "sd_ns", json_num(r->sd));
-		if (r->own_ref) {
-			json_object_object_add(j, "percent_of_untraced",
-					       json_num(100 * r->mean / r->ref_mean));
-			json_object_object_add(j, "percent_of", json_object_new_string(r->against));
-		} else {
-			json_object_object_add(
-				j, "percent_of_untraced",
-				cx->floor_n ? json_num(100 * r->mean / cx->untraced_mean) : NULL);
-			json_object_object_add(j, "percent_of",
-					       json_object_new_string("untraced module set"));
-		}
+		/* every figure of a row against its one reference: the % too */
+		json_object_object_add(j, "percent_of_reference",
+				       r->ref_mean > 0 ? json_num(100 * r->mean / r->ref_mean) :
+							 NULL);
+		json_object_object_add(j, "percent_of", json_object_new_string(r->against));
 		json_object_object_add(j, "reference_ns_per_set", json_num(r->ref_mean));
 		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
 		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
@@ -265,8 +283,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		for (k = 0; k < r->reps; k++)
 			json_object_array_add(d, json_object_new_double(r->diff[k]));
 		json_object_object_add(j, "differences_ns", d);
-		urow = user_figure(r, &v, against, sizeof(against));
-		if (urow) {
+		urow = user_figure(r, &v, against, sizeof(against), &ubeside);
+		if (urow && ubeside) {
 			struct json_object *t = json_object_new_object();
 
 			json_object_object_add(t, "row", json_object_new_string(urow));
@@ -274,15 +292,15 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			json_object_object_add(t, "against", json_object_new_string(against));
 			json_object_object_add(j, "yours", t);
 		}
-		talk_figure(r, &v, against, sizeof(against), chain, sizeof(chain));
-		if (!isnan(v)) {
+		/* the talk's row for the method, beside it only under the rule (same_reference) */
+		tb = talk_figure(r, &v, against, sizeof(against));
+		if (tb >= 0) {
 			struct json_object *t = json_object_new_object();
 
 			json_object_object_add(t, "row", json_object_new_string(r->talk));
-			if (strcmp(chain, r->talk))
-				json_object_object_add(t, "sum_of", json_object_new_string(chain));
 			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
 			json_object_object_add(t, "against", json_object_new_string(against));
+			json_object_object_add(t, "same_reference", json_object_new_boolean(tb));
 			json_object_object_add(j, "talk", t);
 		}
 		if (r->bpf) {
@@ -321,6 +339,10 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(top, "methods", a);
+	user_left_out(rows, n, left, sizeof(left));
+	if (user_csv_path)
+		json_object_object_add(top, "user_baseline_left_out",
+				       *left ? json_object_new_string(left) : NULL);
 	f = json_object_new_object();
 	for (i = 0; i < 2; i++) {
 		struct json_object *s = json_object_new_object();

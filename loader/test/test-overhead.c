@@ -11,12 +11,22 @@
  *   test-overhead baseline FILE       --baseline FILE: "ok ROWS" or the error line
  *   test-overhead only LIST           the methods --only LIST selects, or "bad ITEM"
  *   test-overhead lookup NAME         a method's name, kind, reference and talk row
+ *   test-overhead beside ROW OURS [FILE]   the one rule (baseline_beside) for the talk's ROW,
+ *                                     or FILE's, beside a row of ours against OURS
+ *   test-overhead report text|json FILE|- NAME:MEAN:REF ...   the report (ov_report.c) of
+ *                                     measured rows (REF: the mean of their reference phases;
+ *                                     the burst-mode untraced mean is 1000), with --baseline FILE
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ov.h"
+
+/* what the report reads from the run (overhead.c, ov_engine.c) */
+struct opts ov = { .reps = 5, .pulses = 100 };
+int stats_fd = -1;
+struct stat_acc user_base;
 
 const struct method_ops ev_ops, filter_ops, trigger_ops, hist_ops, synth_ops, kprobe_ops,
 	events_ops, function_ops, graph_ops, printk_ops, gpiolat_bpf_ops, empty_bpf_ops,
@@ -138,6 +148,42 @@ static int trust(char **v)
 	return 0;
 }
 
+/* report FMT FILE|- NAME:MEAN:REF...: rows as the engine fills them (ov_engine.c) */
+static int report(int argc, char **argv)
+{
+	static struct row rows[64];
+	struct context cx = { .clock = "test", .untraced_mean = 1000, .floor_n = 3 };
+	char why[512], name[40];
+	const struct method *m;
+	int i, n = 0;
+
+	if (argc < 2 || (strcmp(argv[1], "-") && baseline_load(argv[1], why, sizeof(why))))
+		return 2;
+	for (i = 2; i < argc && n < 64; i++, n++) {
+		struct row *r = &rows[n];
+
+		if (sscanf(argv[i], "%39[^:]:%lf:%lf", name, &r->mean, &r->ref_mean) != 3)
+			return 2;
+		m = method_by_name(name);
+		if (!m)
+			return 2;
+		snprintf(r->name, sizeof(r->name), "%s", m->name);
+		snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
+		snprintf(r->against, sizeof(r->against), "%s", ref_label(m));
+		r->talk = m->talk;
+		r->series = m->series;
+		r->k = m->k;
+		r->measured = true;
+		r->reps = 5;
+		r->ci = 1;
+	}
+	if (!strcmp(argv[0], "json"))
+		ov_print_json(rows, n, &cx);
+	else
+		ov_print_text(rows, n, &cx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char why[512];
@@ -185,19 +231,24 @@ int main(int argc, char **argv)
 		printf("%.1f %s\n", v, against);
 		return 0;
 	}
-	if (!strcmp(argv[1], "chain") && argc == 4) {
-		const char *chain[8];
-		double total;
-		int n = baseline_chain(baseline_csv, argv[2], argv[3], &total, chain, 8);
+	if (!strcmp(argv[1], "beside") && (argc == 4 || argc == 5)) {
+		char against[128];
+		double v;
+		int b;
 
-		if (n < 0)
+		if (argc == 5 && baseline_load(argv[4], why, sizeof(why))) {
+			printf("%s\n", why);
 			return 1;
-		printf("%.2f", total);
-		for (i = 0; i < n; i++)
-			printf(" %s", chain[i]);
-		printf("\n");
+		}
+		b = baseline_beside(argc == 5 ? user_csv : baseline_csv, argv[2], argv[3], &v,
+				    against, sizeof(against));
+		if (b < 0)
+			return 1;
+		printf("%s %.2f %s\n", b ? "beside" : "not", v, *against ? against : "-");
 		return 0;
 	}
+	if (!strcmp(argv[1], "report"))
+		return report(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "lookup") && argc == 3) {
 		const struct method *m = method_by_name(argv[2]);
 

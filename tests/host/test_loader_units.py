@@ -2,6 +2,7 @@
 out/build/test-overhead: a row's statistics, the series fit, the BPF trust check, --baseline
 parsing, --only matching and the lookup of a method by name. The expected figures are computed
 here independently (Python's statistics module, the tabulated Student's t)."""
+import json
 import os
 import statistics
 import subprocess
@@ -181,16 +182,8 @@ def test_lookup_named_fields():
     run("lookup", "nope", rc=1)
 
 
-@pytest.mark.parametrize("method,total,chain", [
-    # the talk's ply histogram and kprobe event were measured on top of the enabled event
-    ("bpf-ply-tracepoint", 4680.0, ["bpf-ply-tracepoint", "event"]),
-    ("kprobe", 3980.0, ["kprobe", "event"]),
-    ("event-synthetic", 5730.0, ["event-synthetic", "event"]),
-    ("function", 3210.0, ["function"]),
-])
-def test_baseline_chain_to_the_untraced_reference(method, total, chain):
-    """A talk figure printed beside a shift against nothing attached is the sum of its rows
-    along the "against" column, read here independently from data/."""
+def talk_rows():
+    """the talk's overhead rows and their "against" column, read here from data/"""
     rows = {}
     with open(os.path.join(ROOT, "data", "baseline-klinger-elce2023.csv")) as f:
         for line in f:
@@ -199,20 +192,104 @@ def test_baseline_chain_to_the_untraced_reference(method, total, chain):
             w = line.rstrip("\n").split(",")
             if w[1] == "overhead":
                 rows[w[0]] = (float(w[2]), w[6])
-    want, m = 0.0, method
-    while m != "tracing-configured-rt":
-        want += rows[m][0]
-        m = rows[m][1]
-    assert want == total
-    out = run("chain", method, "tracing-configured-rt").split()
-    assert float(out[0]) == pytest.approx(total)
-    assert out[1:] == chain
+    return rows
 
 
-@pytest.mark.parametrize("method", ["kprobe-per-extra", "no-such-method"])
-def test_baseline_chain_without_a_reference_is_refused(method):
-    # a slope has no reference row; an unknown method none at all: no figure to print
-    run("chain", method, "tracing-configured-rt", rc=1)
+# our references in the talk's words: the untraced module toggler (either mode) is its
+# tracing-configured-rt, the untraced ioctl toggler its user-ioctl; a method's name is the same
+TALK_NAME = {"untraced": "tracing-configured-rt", "mode=continuous": "tracing-configured-rt",
+             "untraced ioctl toggler": "user-ioctl"}
+
+
+@pytest.mark.parametrize("ours", ["untraced", "mode=continuous", "event",
+                                  "untraced ioctl toggler"])
+def test_talk_figure_beside_only_against_the_same_reference(ours):
+    """The one rule (baseline_beside): a talk row stands beside a row of ours only when its
+    "against" column names our reference; never a sum along "against" (the ply histogram was
+    measured on top of the enabled event: no 4680 beside an untraced shift)."""
+    for row, (value, against) in talk_rows().items():
+        out = run("beside", row, ours).split()
+        want = "beside" if against and against == TALK_NAME.get(ours, ours) else "not"
+        assert out == [want, f"{value:.2f}", against or "-"], (row, ours, out)
+
+
+def test_user_figure_beside_under_the_same_rule(tmp_path):
+    p = write(tmp_path, "event,overhead,1200,ns,30,6.1,untraced,scope\n"
+                        "kprobe,overhead,2000,ns,,6.1,untraced,on its own\n"
+                        "bpf-gpiolat-tracepoint,overhead,900,ns,,6.1,event,\n"
+                        "function,overhead,3000,ns,,6.1,,no reference\n")
+    assert run("beside", "event", "untraced", p).split() == ["beside", "1200.00", "untraced"]
+    assert run("beside", "kprobe", "event", p).split()[0] == "not"
+    assert run("beside", "bpf-gpiolat-tracepoint", "untraced", p).split()[0] == "not"
+    assert run("beside", "function", "untraced", p).split()[0] == "not"
+    run("beside", "nope", "untraced", p, rc=1)
+
+
+# rows as measured (NAME:MEAN:REF, REF the mean of the row's own reference phases; the
+# burst-mode untraced mean is 1000 ns per set in test-overhead's report)
+ROWS = ["event:1190:1000", "event-filter:300:2190", "kprobe:2800:2190",
+        "bpf-gpiolat-tracepoint:900:1000", "bpftrace-delta:5000:1000", "ply-delta:4000:1000",
+        "trace_printk:1000:500", "user-ioctl-strace:90000:2000"]
+
+
+def report(fmt, *rows, baseline="-"):
+    return run("report", fmt, baseline, *(rows or ROWS))
+
+
+def test_report_talk_figures_only_where_the_rule_lets_them_stand():
+    doc = json.loads(report("json"))
+    m = {r["method"]: r for r in doc["methods"]}
+    rows = talk_rows()
+    for name in ("event", "event-filter", "kprobe", "trace_printk", "user-ioctl-strace"):
+        t = m[name]["talk"]
+        assert t["same_reference"] is True and t["overhead_ns"] == rows[t["row"]][0], name
+    # the BPF and bpftrace rows: the talk's ply histogram is against the enabled event
+    for name in ("bpf-gpiolat-tracepoint", "bpftrace-delta", "ply-delta"):
+        t = m[name]["talk"]
+        assert t == {"row": "bpf-ply-tracepoint", "overhead_ns": 3490.0, "against": "event",
+                     "same_reference": False}, name
+    text = report("text")
+    assert "4680" not in text and "sum_of" not in json.dumps(doc)
+    line = [l for l in text.splitlines() if l.startswith("bpftrace-delta ")][0]
+    assert line.endswith("- (its bpf-ply-tracepoint is against event)"), line
+    line = [l for l in text.splitlines() if l.startswith("kprobe ")][0]
+    assert line.endswith("2790 ns (kprobe, against event)"), line
+
+
+def test_report_percent_of_each_rows_own_reference():
+    """every figure of a row against its one reference: trace_printk's reference is the
+    module in mode=continuous (500 ns here), not the burst mode's untraced set (1000)"""
+    doc = json.loads(report("json"))
+    for r in doc["methods"]:
+        ref = {x.split(":")[0]: float(x.split(":")[2]) for x in ROWS}[r["method"]]
+        assert r["percent_of_reference"] == pytest.approx(100 * r["overhead_ns"] / ref)
+        assert r["percent_of"] == r["against"]
+    line = [l for l in report("text").splitlines() if l.startswith("trace_printk ")][0]
+    assert line.split()[2:5] == ["1000.0", "1.0", "200%"], line
+
+
+def test_report_user_rows_beside_or_left_out_with_why(tmp_path):
+    p = write(tmp_path, "event,overhead,1200,ns,30,6.1,untraced,scope\n"
+                        "event-filter,overhead,310,ns,,6.1,untraced,mine\n"
+                        "kprobe,overhead,2000,ns,,6.1,,\n"
+                        "nothing-here,overhead,5,ns,,6.1,untraced,\n"
+                        "my-pulse,pulse,160,ns,,6.1,,\n")
+    text = report("text", baseline=p)
+    lines = text.splitlines()
+    assert "yours: 1200 ns (event, against untraced)" in [l for l in lines
+                                                          if l.startswith("event ")][0]
+    for name in ("event-filter ", "kprobe "):
+        assert "yours" not in [l for l in lines if l.startswith(name)][0], name
+    left = [l for l in lines if l.startswith("yours left out")]
+    assert len(left) == 1, text
+    for why in ("event-filter (against untraced; our event-filter against event)",
+                "kprobe (against nothing; our kprobe against event)",
+                "nothing-here (no measured row of ours by that name)",
+                "my-pulse (a pulse figure, not an overhead)"):
+        assert why in left[0], left[0]
+    doc = json.loads(report("json", baseline=p))
+    assert doc["user_baseline_left_out"] == left[0].split(": ", 1)[1]
+    assert [r["method"] for r in doc["methods"] if "yours" in r] == ["event"]
 
 
 def test_baseline_row_on_the_first_line_keeps_its_against(tmp_path):

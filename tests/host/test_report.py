@@ -139,3 +139,61 @@ def test_no_raw_results_is_one_clear_error(tmp_path):
                        capture_output=True, text=True)
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and "no raw results" in r.stderr
+
+
+def test_talk_overhead_figures_only_where_the_loader_put_them_beside():
+    """The loader's one rule (loader/baseline.c): a talk figure stands beside the shift only
+    where the loader marked it "beside"; the links of a chain along "against" (what a loader
+    before the rule wrote: the ply histogram on top of the event, summed) never do. The
+    talk's untraced pulse stays, as context."""
+    doc = gpiolat_doc("tracepoint", 100)
+    pulse = {"method": "tracing-configured-rt", "kind": "pulse", "value_ns": 168.42,
+             "note": "the talk's reference"}
+    doc["overhead"]["reference"] = [
+        {"method": "event", "kind": "overhead", "value_ns": 1190.0, "against":
+         "tracing-configured-rt", "note": "gpio:gpio_value enabled"},
+        {"method": "bpf-ply-tracepoint", "kind": "overhead", "value_ns": 3490.0,
+         "against": "event", "note": "ply delta.ply histogram on top of the event"}, pulse]
+    doc["overhead"]["reference_total"] = {"method": "bpf-ply-tracepoint", "value_ns": 4680.0,
+                                          "against": "tracing-configured-rt"}
+    text = "\n".join(report.text_block(report.from_gpiolat(doc, "gpiolat-tracepoint")[0]))
+    assert "1190" not in text and "3490" not in text and "4680" not in text, text
+    assert "tracing-configured-rt pulse" in text
+    doc["overhead"]["reference"][1]["beside"] = True
+    text = "\n".join(report.text_block(report.from_gpiolat(doc, "gpiolat-tracepoint")[0]))
+    assert "bpf-ply-tracepoint overhead" in text and "1190" not in text
+
+
+def test_overhead_table_under_the_loaders_rule():
+    """host/overhead.py: the talk's figure only where the loader says same_reference (a file
+    from before the rule, with its sum_of chains, has none beside); % of the row's own
+    reference"""
+    import overhead  # host/overhead.py
+    row = {"measured": True, "group": "bpf", "against": "untraced", "overhead_ns": 900.0,
+           "ci95_ns": 10.0, "percent_of_reference": 90.0, "percent_of": "untraced",
+           "repetitions": 5, "batches": 50}
+    d = {"emulated": True, "clock": "mono", "resolution_ns": 1, "pulses_per_phase": 100,
+         "repetitions": 5, "warmup_batches": 2, "phase_statistic": "median",
+         "untraced_ns_per_set": 1000.0, "noise_floor_sd_ns": 5.0, "noise_floor_phases": 6,
+         "duration_s": 10, "linear_fits": {}, "user_baseline": "b.csv",
+         "user_baseline_left_out": "kprobe (against nothing; our kprobe against event)",
+         "methods": [
+             dict(row, method="bpf-gpiolat-tracepoint",
+                  talk={"row": "bpf-ply-tracepoint", "overhead_ns": 3490.0, "against": "event",
+                        "same_reference": False}),
+             dict(row, method="bpftrace-delta",
+                  talk={"row": "bpf-ply-tracepoint", "sum_of": "bpf-ply-tracepoint + event",
+                        "overhead_ns": 4680.0, "against": "tracing-configured-rt"}),
+             dict(row, method="event", group="tracefs", percent_of_reference=119.0,
+                  talk={"row": "event", "overhead_ns": 1190.0,
+                        "against": "tracing-configured-rt", "same_reference": True})]}
+    lines = overhead.table(d).splitlines()
+    row_of = {l.split()[0]: l for l in lines if l.split() and l.split()[0] in
+              ("bpf-gpiolat-tracepoint", "bpftrace-delta", "event")}
+    assert row_of["bpf-gpiolat-tracepoint"].endswith("  -")
+    assert row_of["bpftrace-delta"].endswith("  -") and "4680" not in overhead.table(d)
+    assert row_of["event"].endswith("1190 (event, against tracing-configured-rt)")
+    assert " 119% " in row_of["event"] and " 90% " in row_of["bpftrace-delta"]
+    assert any(l.startswith("yours left out") and "kprobe (against nothing" in l for l in lines)
+    c = overhead.csv(d)
+    assert "3490" not in c and "4680" not in c and " 1190 event" in c, c

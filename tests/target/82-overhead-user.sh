@@ -38,7 +38,7 @@ for n in want:
         line(r["against"] == "untraced ioctl toggler" and r["batches"] > 0
              and isinstance(r["ci95_ns"], (int, float)),
              f"{n}: {r['overhead_ns']:.0f} +- {r['ci95_ns']:.0f} ns per set, "
-             f"{r['percent_of_untraced']:.0f} % of the {r['percent_of']}, {r['batches']} batches")
+             f"{r['percent_of_reference']:.0f} % of the {r['percent_of']}, {r['batches']} batches")
     else:
         not_available(r)
 if "user_untraced_ns_per_set" in d:
