@@ -208,6 +208,18 @@ static void print_text(const struct path_run *r)
 	}
 }
 
+/* a rate in JSON with 6 significant digits (the global format has one decimal: 0.7 kHz for the
+ * shell rows); null when unknown or unbounded */
+static json_object *json_rate(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_object_new_double_s(v, buf);
+}
+
 /* the repetitions' own figures, so that every figure can be recomputed from the JSON */
 static json_object *reps_json(const struct path_row_res *x)
 {
@@ -252,11 +264,9 @@ static void print_json(const struct path_run *r)
 			json_object_object_add(o, "ns_per_set_ci999", json_num(f.ns_ci999));
 			json_object_object_add(o, "ns_per_set_median", json_num(f.ns_med));
 			json_object_object_add(o, "ns_per_set_reps", reps_json(x));
-			json_object_object_add(o, "rate_khz",
-					       json_num(isfinite(f.khz) ? f.khz : NAN));
-			json_object_object_add(o, "rate_khz_lo95", json_num(f.khz_lo));
-			json_object_object_add(o, "rate_khz_hi95",
-					       isinf(f.khz_hi) ? NULL : json_num(f.khz_hi));
+			json_object_object_add(o, "rate_khz", json_rate(f.khz));
+			json_object_object_add(o, "rate_khz_lo95", json_rate(f.khz_lo));
+			json_object_object_add(o, "rate_khz_hi95", json_rate(f.khz_hi));
 			json_object_object_add(o, "post_rate_khz", json_num(post_khz(i)));
 			if (x->xc) {
 				json_object_object_add(o, "xcheck_own_ns", json_num(x->xc_own));
