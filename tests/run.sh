@@ -61,8 +61,11 @@ run_target() {
 	name=$(basename "$t" .sh)
 	echo "== target ($kernel): $name"
 	start=$(date +%s)
+	# "# timing: icount": that test runs in the deterministic mode (docs/timing.md)
+	timing=$(sed -n 's/^# timing: *//p' "$t" | head -n 1)
 	# shellcheck disable=SC2046
-	env $(target_env $kernel) VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
+	env $(target_env $kernel) TIMING=${timing:-${TIMING:-real}} VM_NOMAKE=1 \
+		VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
 		</dev/null >$log/$kernel-$name.log 2>&1
 	rc=$?
 	cat $log/$kernel-$name.log
