@@ -30,8 +30,8 @@ import sys
 LINE_RE = re.compile(r"^\d+@(\d+)\.(\d{6}):pl061_set_output \S+ setting output (\d+) to (\d+)")
 GPIOLAT_SHIFT = re.compile(r"pulse-width shift ([+-][\d.]+) ns per set \(standard error "
                            r"([\d.]+) ns\): traced ([\d.]+) ns per set .*untraced ([\d.]+) ns")
-GPIOLAT_HIST = re.compile(r"count (\d+) pulses, min (\d+) ns, mean (\d+) ns, p50 (\d+) ns.*"
-                          r"max (\d+) ns")
+GPIOLAT_HIST = re.compile(r"count (\d+) pulses, min ([\d.]+) ns, mean ([\d.]+) ns, p50 ([\d.]+) "
+                          r"ns.*max ([\d.]+) ns")
 
 
 def edges(path, line):
@@ -59,76 +59,70 @@ def summary(xs):
             "sd_ns": round(statistics.stdev(s), 1) if len(s) > 1 else 0.0}
 
 
-def batches(ev):
-    """split the edges at gaps wider than 20 x the median edge-to-edge time"""
-    d = [b[0] - a[0] for a, b in zip(ev, ev[1:])]
-    gap = 20 * statistics.median(d)
-    out, cur = [], [ev[0]]
-    for e, dt in zip(ev[1:], d):
-        if dt > gap:
-            out.append(cur)
-            cur = []
-        cur.append(e)
-    out.append(cur)
-    return out, gap
+def pulses(ev):
+    """[(rise_ns, fall_ns)]: every rise with the fall after it"""
+    return [(r[0], f[0]) for r, f in zip(ev, ev[1:]) if r[1] == 1 and f[1] == 0]
 
 
-def pulses_of(batch):
-    return [f[0] - r[0] for r, f in zip(batch, batch[1:]) if r[1] == 1 and f[1] == 0]
-
-
-def per_set(batch):
-    return (batch[-1][0] - batch[0][0]) / (len(batch) - 1) if len(batch) > 1 else None
-
-
-def traced_range(bs, n):
-    """(i, j): batches i..j hold exactly n pulses and sit between the widest gaps; or None"""
-    counts = [len(pulses_of(b)) for b in bs]
+def traced_window(ps, n):
+    """(i, before, after, inside): the first of n consecutive pulses whose gaps on both sides
+    (the attach before gpiolat's traced phase, the detach after it) have the widest minimum,
+    those two gaps and the widest gap inside the n pulses; or None when no n pulses have a
+    pulse on both sides"""
+    gaps = [b[0] - a[1] for a, b in zip(ps, ps[1:])]  # gaps[k]: pulse k's fall to k+1's rise
     best = None
-    for i in range(len(bs)):
-        s = 0
-        for j in range(i, len(bs)):
-            s += counts[j]
-            if s > n:
-                break
-            if s == n:
-                before = bs[i][0][0] - bs[i - 1][-1][0] if i > 0 else 0
-                after = bs[j + 1][0][0] - bs[j][-1][0] if j + 1 < len(bs) else 0
-                score = min(before, after)
-                if best is None or score > best[0]:
-                    best = (score, i, j)
-    return best[1:] if best else None
+    for i in range(1, len(ps) - n):
+        score = min(gaps[i - 1], gaps[i + n - 1])
+        if best is None or score > best[0]:
+            best = (score, i)
+    if best is None:
+        return None
+    i = best[1]
+    return i, gaps[i - 1], gaps[i + n - 1], max(gaps[i:i + n - 1], default=0)
 
 
-def phase(bs):
-    sets = [p for p in (per_set(b) for b in bs) if p is not None]
-    widths = [w for b in bs for w in pulses_of(b)]
-    return {"batches": len(bs), "pulse_width": summary(widths),
-            "ns_per_set": round(statistics.fmean(sets), 1) if sets else None,
-            "ns_per_set_sd": round(statistics.stdev(sets), 1) if len(sets) > 1 else None,
-            "_sets": sets}
+def phase(segments, burst):
+    """segments: runs of pulses, each cut into batches of `burst` pulses from its start"""
+    sets, widths, nb = [], [], 0
+    for ps in segments:
+        widths += [f - r for r, f in ps]
+        for k in range(0, len(ps) - burst + 1, burst):
+            b = ps[k:k + burst]
+            # edges: 2 x burst, so 2 x burst - 1 set-to-set intervals
+            sets.append((b[-1][1] - b[0][0]) / (2 * burst - 1))
+            nb += 1
+    out = {"batches": nb, "pulse_width": summary(widths), "_sets": sets}
+    if sets:
+        out.update(ns_per_set_mean=round(statistics.fmean(sets), 1),
+                   ns_per_set_median=round(statistics.median(sets), 1),
+                   ns_per_set_sd=round(statistics.stdev(sets), 1) if len(sets) > 1 else None)
+    return out
 
 
-def analyse(path, line, n):
+def analyse(path, line, n, burst):
     ev = edges(path, line)
-    if len(ev) < 4:
-        raise ValueError(f"{path}: {len(ev)} transitions of PL061 line {line} (want 4 or more)")
-    bs, gap = batches(ev)
+    ps = pulses(ev)
+    if len(ps) < 2:
+        raise ValueError(f"{path}: {len(ps)} pulses on PL061 line {line} (want 2 or more)")
     res = {"tool": "host/pl061_trace.py", "clock": "host gettimeofday, 1 us, qemu's vCPU thread",
-           "line": line, "edges": len(ev), "batch_gap_ns": gap, "batches": len(bs),
-           "all": phase(bs)}
+           "line": line, "edges": len(ev), "burst": burst, "all": phase([ps], burst)}
     if n:
-        r = traced_range(bs, n)
-        if r is None:
-            raise ValueError(f"{path}: no run of batches with exactly {n} pulses")
-        i, j = r
-        tr, un = phase(bs[i:j + 1]), phase(bs[:i] + bs[j + 1:])
+        w = traced_window(ps, n)
+        if w is None:
+            raise ValueError(f"{path}: no run of exactly {n} pulses with pulses on both sides "
+                             f"({len(ps)} pulses)")
+        i = w[0]
+        # the phase boundary is trustworthy when its gaps are wider than any inside the phase
+        res["traced_gaps_ns"] = {"before": w[1], "after": w[2], "widest_inside": w[3]}
+        tr, un = phase([ps[i:i + n]], burst), phase([ps[:i], ps[i + n:]], burst)
         res["traced"], res["untraced"] = tr, un
         if len(tr["_sets"]) > 1 and len(un["_sets"]) > 1:
             se = math.sqrt(statistics.variance(tr["_sets"]) / len(tr["_sets"])
                            + statistics.variance(un["_sets"]) / len(un["_sets"]))
-            res["shift_ns_per_set"] = round(tr["ns_per_set"] - un["ns_per_set"], 1)
+            res["shift_ns_per_set"] = round(tr["ns_per_set_mean"] - un["ns_per_set_mean"], 1)
             res["shift_se_ns"] = round(se, 1)
+            res["shift_of_medians_ns"] = round(tr["ns_per_set_median"]
+                                               - un["ns_per_set_median"], 1)
     for k in ("all", "traced", "untraced"):
         if k in res:
             res[k].pop("_sets")
@@ -145,31 +139,40 @@ def gpiolat_figures(path):
     m = GPIOLAT_HIST.search(text)
     if m:
         out["pulse_width"] = dict(zip(("count", "min_ns", "mean_ns", "p50_ns", "max_ns"),
-                                      map(int, m.groups())))
+                                      map(float, m.groups())))
     return out
 
 
 def text(res):
-    w = res["all"]["pulse_width"]
+    def pw(w):
+        if not w["count"]:
+            return "no pulses"
+        return (f"count {w['count']}, min {w['min_ns']} ns, p50 {w['p50_ns']:.0f} ns, "
+                f"mean {w['mean_ns']} ns, max {w['max_ns']} ns")
     lines = [f"qemu's PL061 line {res['line']} (outside the guest; host clock, 1 us; emulated): "
-             f"{res['edges']} edges in {res['batches']} batches (gap > {res['batch_gap_ns']:.0f} ns)",
-             f"  all pulses: count {w['count']}, min {w['min_ns']} ns, p50 {w['p50_ns']:.0f} ns, "
-             f"mean {w['mean_ns']} ns, max {w['max_ns']} ns, sd {w['sd_ns']} ns"]
+             f"{res['edges']} edges; batches of {res['burst']} pulses",
+             f"  all pulses: {pw(res['all']['pulse_width'])}"]
     for k in ("untraced", "traced"):
         if k in res:
-            p, w = res[k], res[k]["pulse_width"]
-            lines.append(f"  {k}: {p['batches']} batches, {p['ns_per_set']} ns per set "
-                         f"(sd {p['ns_per_set_sd']} ns over batches); pulses: count {w['count']}, "
-                         f"p50 {w.get('p50_ns', 0):.0f} ns, mean {w.get('mean_ns')} ns")
+            p = res[k]
+            lines.append(f"  {k}: {p['batches']} batches, ns per set mean "
+                         f"{p.get('ns_per_set_mean')} (sd {p.get('ns_per_set_sd')} over batches), "
+                         f"median {p.get('ns_per_set_median')}; pulses: {pw(p['pulse_width'])}")
+    if "traced_gaps_ns" in res:
+        g = res["traced_gaps_ns"]
+        lines.append(f"  traced phase found between gaps of {g['before']} and {g['after']} ns "
+                     f"(widest inside it: {g['widest_inside']} ns"
+                     f"{'' if min(g['before'], g['after']) > g['widest_inside'] else ': ambiguous'})")
     if "shift_ns_per_set" in res:
-        lines.append(f"  shift: {res['shift_ns_per_set']:+.1f} ns per set "
-                     f"(standard error {res['shift_se_ns']} ns)")
+        lines.append(f"  shift: {res['shift_ns_per_set']:+.1f} ns per set (standard error "
+                     f"{res['shift_se_ns']} ns; of the medians {res['shift_of_medians_ns']:+.1f})")
     g = res.get("gpiolat")
     if g:
         lines.append(f"gpiolat in the guest (its clocks, the same run): shift "
                      f"{g.get('shift_ns_per_set', float('nan')):+.1f} ns per set (standard error "
-                     f"{g.get('shift_se_ns')} ns), untraced {g.get('untraced_ns_per_set')} ns per "
-                     f"set; pulse width {g.get('pulse_width')}")
+                     f"{g.get('shift_se_ns')} ns), traced {g.get('traced_ns_per_set')}, untraced "
+                     f"{g.get('untraced_ns_per_set')} ns per set; pulse width "
+                     f"{g.get('pulse_width')}")
     lines.append("note: emulated (qemu) timings, not real hardware")
     return "\n".join(lines)
 
@@ -180,12 +183,14 @@ def main(argv=None):
     ap.add_argument("--line", type=int, default=0)
     ap.add_argument("--pulses", type=int, default=0, help="the traced phase's pulse count")
     ap.add_argument("--gpiolat", help="gpiolat's text output of the same run")
+    ap.add_argument("--burst", type=int, default=5,
+                    help="pulses per batch (the module's burst parameter; default 5)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    if a.line < 0 or a.pulses < 0:
-        ap.error("--line and --pulses take 0 or more")
+    if a.line < 0 or a.pulses < 0 or a.burst < 1:
+        ap.error("--line and --pulses take 0 or more, --burst 1 or more")
     try:
-        res = analyse(a.trace, a.line, a.pulses)
+        res = analyse(a.trace, a.line, a.pulses, a.burst)
         if a.gpiolat:
             res["gpiolat"] = gpiolat_figures(a.gpiolat)
     except (OSError, ValueError) as e:

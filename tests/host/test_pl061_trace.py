@@ -36,17 +36,18 @@ def test_pulses_phases_and_shift(tmp_path):
     tr = tmp_path / "trace"
     # untraced 3 us high + 3 us low, traced 5 + 5 (2 us per set more), untraced again
     write_trace(tr, [(4, 10, 3, 3), (5, 10, 5, 5), (4, 10, 3, 3)])
-    r = run(str(tr), "--pulses", "50", "--json")
+    r = run(str(tr), "--pulses", "50", "--burst", "10", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["edges"] == 2 * 130
-    assert d["batches"] == 13
+    assert d["all"]["batches"] == 13
     assert d["traced"]["batches"] == 5
+    assert d["untraced"]["batches"] == 8
     assert d["traced"]["pulse_width"]["count"] == 50
     assert d["traced"]["pulse_width"]["min_ns"] == d["traced"]["pulse_width"]["max_ns"] == 5000
     assert d["untraced"]["pulse_width"]["count"] == 80
-    assert d["untraced"]["ns_per_set"] == 3000.0
-    assert d["shift_ns_per_set"] == 2000.0
+    assert d["untraced"]["ns_per_set_mean"] == d["untraced"]["ns_per_set_median"] == 3000.0
+    assert d["shift_ns_per_set"] == d["shift_of_medians_ns"] == 2000.0
     assert d["shift_se_ns"] == 0.0
 
 
@@ -58,7 +59,7 @@ def test_text_sets_gpiolat_beside(tmp_path):
                  "p90 1200 ns, p99 1200 ns, max 1200 ns; unmatched 0\n"
                  "overhead: pulse-width shift +1475.6 ns per set (standard error 0.0 ns): traced "
                  "1641.5 ns per set (sd 0.4 ns), untraced 165.9 ns per set (sd 0.7 ns)\n")
-    r = run(str(tr), "--pulses", "10", "--gpiolat", str(g))
+    r = run(str(tr), "--pulses", "10", "--gpiolat", str(g))  # batches of 5, the default
     assert r.returncode == 0, r.stderr
     assert "shift: +1000.0 ns per set" in r.stdout
     assert "gpiolat in the guest" in r.stdout and "+1475.6 ns per set" in r.stdout
@@ -70,11 +71,13 @@ def test_bad_input_one_line_nonzero(tmp_path):
     assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
     tr = tmp_path / "trace"
     write_trace(tr, [(2, 5, 3, 3)])
-    r = run(str(tr), "--pulses", "7")
-    assert r.returncode == 1 and "exactly 7 pulses" in r.stderr
+    r = run(str(tr), "--pulses", "9")
+    assert r.returncode == 1 and "exactly 9 pulses" in r.stderr  # 10 pulses: none on both sides
+    r = run(str(tr), "--burst", "0")
+    assert r.returncode == 2
     r = run(str(tr), "--line", "-1")
     assert r.returncode == 2
     empty = tmp_path / "empty"
     empty.write_text("")
     r = run(str(empty))
-    assert r.returncode == 1 and "0 transitions" in r.stderr
+    assert r.returncode == 1 and "0 pulses" in r.stderr
