@@ -76,6 +76,7 @@ def test_timing_and_trace_bad_values_refused_before_boot(tmp_path):
     for env, what in (({"TIMING": "fast"}, "TIMING must be real or icount"),
                       ({"TIMING": "icount", "VM_ICOUNT_SHIFT": "x"}, "VM_ICOUNT_SHIFT"),
                       ({"VM_TRACE": str(tmp_path / "a,b")}, "VM_TRACE"),
+                      ({"VM_TRACE": str(tmp_path / "a b")}, "VM_TRACE"),
                       ({"VM_TRACE": str(tmp_path / "no" / "dir")}, "cannot write VM_TRACE")):
         r = vm_run("true", env=env)
         assert r.returncode == 125, (env, r.stderr)
