@@ -13,7 +13,8 @@
 # Environment: TARGET (emulated|native; default: native when this machine has a gpiochip),
 # KERNEL (std|rt|6.12|6.12-rt, emulated target), PULSES, LINEAR_NS (passed to the study),
 # STUDIES (default "histograms overhead path": the parts to run; the page shows the others as
-# not run), OVERHEAD_ARGS (e.g. --quick), PATH_ARGS (e.g. "-r 5").
+# not run), OVERHEAD_ARGS (e.g. --quick), PATH_ARGS (e.g. "-r 5"), and vm/run's ARCH and TIMING
+# (real|icount: the emulated target's clock, docs/timing.md), which reach every vm/run below.
 set -eu
 cd "$(dirname "$0")/.."
 results=out/results
@@ -123,4 +124,5 @@ if [ "$TARGET" = emulated ]; then
 fi
 # the one page: every study whose results are in out/results
 make -s report
-echo "bpf-histograms: the whole study in $(($(date +%s) - start)) s"
+echo "bpf-histograms: the whole study in $(($(date +%s) - start)) s" \
+	"($TARGET${TIMING:+, TIMING=$TIMING})"

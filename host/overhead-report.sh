@@ -4,7 +4,8 @@
 # natively, with the toggle module already loaded on the board's line. Then host/overhead.py
 # writes out/results/overhead.{json,csv,txt} and overhead.png, then make report the page
 # out/results/report.html.
-# Environment: TARGET (emulated|native), KERNEL (std|rt), OVERHEAD_ARGS (e.g. "--quick").
+# Environment: TARGET (emulated|native), KERNEL (std|rt), OVERHEAD_ARGS (e.g. "--quick"), and
+# vm/run's ARCH and TIMING (real|icount, docs/timing.md), which reach vm/run as they are.
 set -eu
 cd "$(dirname "$0")/.."
 results=out/results
@@ -36,6 +37,7 @@ native)
 	;;
 esac
 python3 host/overhead.py "$raw" "$results"
-echo "overhead-report: $results/overhead.{json,csv,txt,png} in $(($(date +%s) - start)) s"
+echo "overhead-report: $results/overhead.{json,csv,txt,png} in $(($(date +%s) - start)) s" \
+	"($TARGET${TIMING:+, TIMING=$TIMING})"
 # make bpf-histograms builds the page once, at its end
 [ -n "${OVERHEAD_NOREPORT:-}" ] || make -s report

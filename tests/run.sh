@@ -4,7 +4,8 @@
 #   target: every tests/target/*.sh inside the emulated target, one boot each (KERNEL=std),
 #           then on each other target (rt, 6.12, 6.12-rt: x86_64 kernels; arm, arm64: Debian
 #           12's 6.1 for that architecture) the ones whose "# kernels: ..." line names it
-#           (e.g. "# kernels: std rt 6.12"; a test without that line runs on std only)
+#           (e.g. "# kernels: std rt 6.12"; a test without that line runs on std only);
+#           a "# timing: icount" line runs that test with TIMING=icount (docs/timing.md)
 # Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
 set -u
 cd "$(dirname "$0")/.."
@@ -61,8 +62,11 @@ run_target() {
 	name=$(basename "$t" .sh)
 	echo "== target ($kernel): $name"
 	start=$(date +%s)
+	# "# timing: icount": that test runs in the deterministic mode (docs/timing.md)
+	timing=$(sed -n 's/^# timing: *//p' "$t" | head -n 1)
 	# shellcheck disable=SC2046
-	env $(target_env $kernel) VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
+	env $(target_env $kernel) TIMING=${timing:-${TIMING:-real}} VM_NOMAKE=1 \
+		VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
 		</dev/null >$log/$kernel-$name.log 2>&1
 	rc=$?
 	cat $log/$kernel-$name.log

@@ -70,3 +70,20 @@ def test_a_project_below_tmp_is_reachable(tmp_path):
                        timeout=400)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [str(link), "found"]
+
+
+def test_timing_and_trace_bad_values_refused_before_boot(tmp_path):
+    for env, what in (({"TIMING": "fast"}, "TIMING must be real or icount"),
+                      ({"TIMING": "icount", "VM_ICOUNT_SHIFT": "x"}, "VM_ICOUNT_SHIFT"),
+                      ({"VM_TRACE": str(tmp_path / "a,b")}, "VM_TRACE"),
+                      ({"VM_TRACE": str(tmp_path / "a b")}, "VM_TRACE"),
+                      ({"VM_TRACE": str(tmp_path / "no" / "dir")}, "cannot write VM_TRACE")):
+        r = vm_run("true", env=env)
+        assert r.returncode == 125, (env, r.stderr)
+        assert what in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_timing_reaches_the_target():
+    r = vm_run("sh", "-c", 'echo "$GPIOLAT_TIMING"')
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "real"

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""The emulated oscilloscope: a GPIO line's transitions as qemu saw them, outside the guest.
+
+    python3 host/pl061_trace.py TRACE [--line N] [--pulses N] [--gpiolat FILE] [--json]
+
+TRACE is what `VM_TRACE=TRACE vm/run ...` left on an ARM target: qemu's log trace backend with
+`-msg timestamp=on`, one line per output change of the virt machine's PL061,
+    PID@SECONDS.MICROSECONDS:pl061_set_output PATH setting output LINE to LEVEL
+stamped by qemu's vCPU thread with the host's gettimeofday() (1 us resolution: the only
+backend Debian's qemu 7.2 has is "log"). Under TIMING=real the host's clock is what the guest's
+clock follows, so these are the emulated line's times; under TIMING=icount they are not (qemu
+runs the instructions as fast as it can and the guest's clock counts instructions): there this
+tool refuses nothing, but its times are the host's work, not the guest's (docs/timing.md).
+
+From the transitions of LINE: the pulse widths (rise to fall), the batches (edges closer than
+a gap threshold: 20 x the median edge-to-edge time), and, given the traced phase's pulse count
+(gpiolat --pulses N issues exactly N pulses while attached, between two untraced phases), that
+phase found as the run of batches with N pulses between the two widest gaps; the per-set time of
+each batch ((last edge - first edge) / (edges - 1)) and the shift per set, traced - untraced,
+with its standard error from the batches. --gpiolat FILE sets gpiolat's own figures for the same
+run (its text output) beside them.
+"""
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+
+LINE_RE = re.compile(r"^\d+@(\d+)\.(\d{6}):pl061_set_output \S+ setting output (\d+) to (\d+)")
+GPIOLAT_SHIFT = re.compile(r"pulse-width shift ([+-][\d.]+) ns per set \(standard error "
+                           r"([\d.]+) ns\): traced ([\d.]+) ns per set .*untraced ([\d.]+) ns")
+GPIOLAT_HIST = re.compile(r"count (\d+) pulses, min ([\d.]+) ns, mean ([\d.]+) ns, p50 ([\d.]+) "
+                          r"ns.*max ([\d.]+) ns")
+
+
+def edges(path, line):
+    """[(t_ns, level)] of LINE, in the order qemu logged them, repeated levels dropped"""
+    out = []
+    with open(path) as f:
+        for raw in f:
+            m = LINE_RE.match(raw)
+            if not m or int(m.group(3)) != line:
+                continue
+            t = int(m.group(1)) * 1_000_000_000 + int(m.group(2)) * 1000
+            lv = int(m.group(4))
+            if out and out[-1][1] == lv:
+                continue
+            out.append((t, lv))
+    return out
+
+
+def summary(xs):
+    if not xs:
+        return {"count": 0}
+    s = sorted(xs)
+    return {"count": len(s), "min_ns": s[0], "p50_ns": statistics.median(s),
+            "mean_ns": round(statistics.fmean(s), 1), "max_ns": s[-1],
+            "sd_ns": round(statistics.stdev(s), 1) if len(s) > 1 else 0.0}
+
+
+def pulses(ev):
+    """[(rise_ns, fall_ns)]: every rise with the fall after it"""
+    return [(r[0], f[0]) for r, f in zip(ev, ev[1:]) if r[1] == 1 and f[1] == 0]
+
+
+def traced_window(ps, n):
+    """(i, before, after, inside): the first of n consecutive pulses whose gaps on both sides
+    (the attach before gpiolat's traced phase, the detach after it) have the widest minimum,
+    those two gaps and the widest gap inside the n pulses; or None when no n pulses have a
+    pulse on both sides"""
+    gaps = [b[0] - a[1] for a, b in zip(ps, ps[1:])]  # gaps[k]: pulse k's fall to k+1's rise
+    best = None
+    for i in range(1, len(ps) - n):
+        score = min(gaps[i - 1], gaps[i + n - 1])
+        if best is None or score > best[0]:
+            best = (score, i)
+    if best is None:
+        return None
+    i = best[1]
+    return i, gaps[i - 1], gaps[i + n - 1], max(gaps[i:i + n - 1], default=0)
+
+
+def phase(segments, burst):
+    """segments: runs of pulses, each cut into batches of `burst` pulses from its start"""
+    sets, widths, nb = [], [], 0
+    for ps in segments:
+        widths += [f - r for r, f in ps]
+        for k in range(0, len(ps) - burst + 1, burst):
+            b = ps[k:k + burst]
+            # edges: 2 x burst, so 2 x burst - 1 set-to-set intervals
+            sets.append((b[-1][1] - b[0][0]) / (2 * burst - 1))
+            nb += 1
+    out = {"batches": nb, "pulse_width": summary(widths), "_sets": sets}
+    if sets:
+        out.update(ns_per_set_mean=round(statistics.fmean(sets), 1),
+                   ns_per_set_median=round(statistics.median(sets), 1),
+                   ns_per_set_sd=round(statistics.stdev(sets), 1) if len(sets) > 1 else None)
+    return out
+
+
+def analyse(path, line, n, burst):
+    ev = edges(path, line)
+    ps = pulses(ev)
+    if len(ps) < 2:
+        raise ValueError(f"{path}: {len(ps)} pulses on PL061 line {line} (want 2 or more)")
+    res = {"tool": "host/pl061_trace.py", "clock": "host gettimeofday, 1 us, qemu's vCPU thread",
+           "line": line, "edges": len(ev), "burst": burst, "all": phase([ps], burst)}
+    if n:
+        w = traced_window(ps, n)
+        if w is None:
+            raise ValueError(f"{path}: no run of exactly {n} pulses with pulses on both sides "
+                             f"({len(ps)} pulses)")
+        i = w[0]
+        # the phase boundary is trustworthy when its gaps are wider than any inside the phase
+        res["traced_gaps_ns"] = {"before": w[1], "after": w[2], "widest_inside": w[3]}
+        tr, un = phase([ps[i:i + n]], burst), phase([ps[:i], ps[i + n:]], burst)
+        res["traced"], res["untraced"] = tr, un
+        if len(tr["_sets"]) > 1 and len(un["_sets"]) > 1:
+            se = math.sqrt(statistics.variance(tr["_sets"]) / len(tr["_sets"])
+                           + statistics.variance(un["_sets"]) / len(un["_sets"]))
+            res["shift_ns_per_set"] = round(tr["ns_per_set_mean"] - un["ns_per_set_mean"], 1)
+            res["shift_se_ns"] = round(se, 1)
+            res["shift_of_medians_ns"] = round(tr["ns_per_set_median"]
+                                               - un["ns_per_set_median"], 1)
+    for k in ("all", "traced", "untraced"):
+        if k in res:
+            res[k].pop("_sets")
+    return res
+
+
+def gpiolat_figures(path):
+    text = open(path).read()
+    out = {}
+    m = GPIOLAT_SHIFT.search(text)
+    if m:
+        out.update(shift_ns_per_set=float(m.group(1)), shift_se_ns=float(m.group(2)),
+                   traced_ns_per_set=float(m.group(3)), untraced_ns_per_set=float(m.group(4)))
+    m = GPIOLAT_HIST.search(text)
+    if m:
+        out["pulse_width"] = dict(zip(("count", "min_ns", "mean_ns", "p50_ns", "max_ns"),
+                                      map(float, m.groups())))
+    return out
+
+
+def text(res):
+    def pw(w):
+        if not w["count"]:
+            return "no pulses"
+        return (f"count {w['count']}, min {w['min_ns']} ns, p50 {w['p50_ns']:.0f} ns, "
+                f"mean {w['mean_ns']} ns, max {w['max_ns']} ns")
+    lines = [f"qemu's PL061 line {res['line']} (outside the guest; host clock, 1 us; emulated): "
+             f"{res['edges']} edges; batches of {res['burst']} pulses",
+             f"  all pulses: {pw(res['all']['pulse_width'])}"]
+    for k in ("untraced", "traced"):
+        if k in res:
+            p = res[k]
+            lines.append(f"  {k}: {p['batches']} batches, ns per set mean "
+                         f"{p.get('ns_per_set_mean')} (sd {p.get('ns_per_set_sd')} over batches), "
+                         f"median {p.get('ns_per_set_median')}; pulses: {pw(p['pulse_width'])}")
+    if "traced_gaps_ns" in res:
+        g = res["traced_gaps_ns"]
+        lines.append(f"  traced phase found between gaps of {g['before']} and {g['after']} ns "
+                     f"(widest inside it: {g['widest_inside']} ns"
+                     f"{'' if min(g['before'], g['after']) > g['widest_inside'] else ': ambiguous'})")
+    if "shift_ns_per_set" in res:
+        lines.append(f"  shift: {res['shift_ns_per_set']:+.1f} ns per set (standard error "
+                     f"{res['shift_se_ns']} ns; of the medians {res['shift_of_medians_ns']:+.1f})")
+    g = res.get("gpiolat")
+    if g:
+        lines.append(f"gpiolat in the guest (its clocks, the same run): shift "
+                     f"{g.get('shift_ns_per_set', float('nan')):+.1f} ns per set (standard error "
+                     f"{g.get('shift_se_ns')} ns), traced {g.get('traced_ns_per_set')}, untraced "
+                     f"{g.get('untraced_ns_per_set')} ns per set; pulse width "
+                     f"{g.get('pulse_width')}")
+    lines.append("note: emulated (qemu) timings, not real hardware")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("trace")
+    ap.add_argument("--line", type=int, default=0)
+    ap.add_argument("--pulses", type=int, default=0, help="the traced phase's pulse count")
+    ap.add_argument("--gpiolat", help="gpiolat's text output of the same run")
+    ap.add_argument("--burst", type=int, default=5,
+                    help="pulses per batch (the module's burst parameter; default 5)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    if a.line < 0 or a.pulses < 0 or a.burst < 1:
+        ap.error("--line and --pulses take 0 or more, --burst 1 or more")
+    try:
+        res = analyse(a.trace, a.line, a.pulses, a.burst)
+        if a.gpiolat:
+            res["gpiolat"] = gpiolat_figures(a.gpiolat)
+    except (OSError, ValueError) as e:
+        print(f"pl061_trace: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(res, indent=1) if a.json else text(res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
