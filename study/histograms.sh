@@ -51,10 +51,24 @@ for m in tracepoint kprobe fentry; do
 	fi
 done
 
-# wait_attached FILE PID: until bpftrace reports its probes attached (or exits)
+# attached PID N: bpftrace PID has N probes attached, as the kernel lists them (bpftool perf:
+# the BPF programs on its perf events); without bpftool (a board), its open perf events
+attached() {
+	if command -v bpftool >/dev/null; then
+		n=$(bpftool perf show 2>/dev/null | grep -c "^pid $1 ")
+	else
+		n=$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')
+	fi
+	[ "$n" -ge "$2" ]
+}
+# wait_attached SCRIPT PID: until bpftrace's kernel probes (SCRIPT's "tracepoint:..." and
+# "kprobe:..." lines; BEGIN and END run in bpftrace itself) are attached (at most 60 s, while it
+# lives). Its "attached_probes" message comes before it attaches them: toggling right after it
+# lost the first burst (4995 of 5000 pulses seen); this waits for the state itself.
 wait_attached() {
 	i=0
-	while ! grep -q '"attached_probes"' "$1" 2>/dev/null; do
+	n=$(grep -c -E '^(tracepoint|kprobe|kretprobe|uprobe|uretprobe|rawtracepoint):' "$1")
+	while ! attached "$2" "$n"; do
 		kill -0 "$2" 2>/dev/null || return 1
 		i=$((i + 1))
 		[ $i -le 600 ] || return 1
@@ -70,17 +84,15 @@ for s in delta dt-kprobe; do
 	fi
 	bpftrace -f json "ply/$s.bt" >"$out/bpftrace-$s.json" 2>"$out/bpftrace-$s.err" &
 	pid=$!
-	if ! wait_attached "$out/bpftrace-$s.json" $pid; then
+	if ! wait_attached "ply/$s.bt" $pid; then
 		kill -INT $pid 2>/dev/null
 		wait $pid
-		grep -v RLIMIT_MEMLOCK "$out/bpftrace-$s.err" | head -n 1 >"$out/bpftrace-$s.unavailable"
+		{ grep -v RLIMIT_MEMLOCK "$out/bpftrace-$s.err" | head -n 1 | grep . ||
+			echo "its probes were not attached within 60 s"; } >"$out/bpftrace-$s.unavailable"
 		rm -f "$out/bpftrace-$s.json"
 		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
 		continue
 	fi
-	# when toggling began right after bpftrace reported its probes attached, the first burst
-	# after boot once went unseen (4995 of 5000 pulses; gpiolat's own runs lose none): wait
-	sleep 1
 	before=$(cat $D/edges)
 	echo "$pulses" >$D/pulses
 	echo 1 >$D/enable

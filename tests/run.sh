@@ -42,7 +42,11 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0} + ${e:-0}))
 	skipped=$((skipped + ${s:-0}))
-	if [ $rc -ne 0 ] && [ $rc -ne 5 ] && [ -z "$f$e" ]; then
+	if [ $rc -eq 5 ]; then
+		# pytest's 5: no test collected (a wrong path, a broken import hook): not a pass
+		echo "not ok - pytest collected no host test"
+		failed=$((failed + 1))
+	elif [ $rc -ne 0 ] && [ -z "$f$e" ]; then
 		failed=$((failed + 1))
 	fi
 fi

@@ -85,12 +85,11 @@ def test_page_opens_with_the_summary_and_is_self_contained(tmp_path):
         assert "not hardware nanoseconds" in sec, sid
 
 
-def test_talk_figures_only_beside_the_same_reference(tmp_path):
-    import json
-    page = build(tmp_path).read_text()
-    ov = json.load(open(os.path.join(DATA, "overhead.json")))
+def talk_cells_checked(page, ov):
+    """every measured row's talk cell: the figure (and its chain, sum_of) beside the same
+    reference only; returns how many of each kind were seen"""
     rows = {r["method"]: r for r in ov["methods"] if r.get("measured")}
-    seen_same = seen_diff = 0
+    seen_same = seen_diff = seen_chain = 0
     for name, r in rows.items():
         m = re.search(rf"<tr><td>{re.escape(name)}</td>.*?</tr>", page)
         assert m, name
@@ -101,13 +100,42 @@ def test_talk_figures_only_beside_the_same_reference(tmp_path):
         elif report_html.same_reference(r["against"], t["against"]):
             assert report_html.fmt_ns(t["overhead_ns"]) in cell and "different" not in cell
             seen_same += 1
+            if t.get("sum_of"):
+                # a chain of the talk's rows is named as such
+                assert f"({report_html.esc(t['sum_of'])})" in cell, (name, cell)
+                seen_chain += 1
         else:
             assert cell.startswith("different reference"), (name, cell)
             assert report_html.fmt_ns(t["overhead_ns"]) not in cell
             seen_diff += 1
-    # the canned matrix has both kinds (e.g. event-filter against event; kprobes-k against
-    # untraced where the talk's slope row has no reference)
-    assert seen_same and seen_diff
+    return seen_same, seen_diff, seen_chain
+
+
+def test_talk_figures_only_beside_the_same_reference(tmp_path):
+    import json
+    page = build(tmp_path).read_text()
+    ov = json.load(open(os.path.join(DATA, "overhead.json")))
+    seen_same, seen_diff, seen_chain = talk_cells_checked(page, ov)
+    # the real run (tests/host/data/regen.sh) has talk figures beside the same reference, and
+    # chains of them (sum_of: bpf-gpiolat-tracepoint's "bpf-ply-tracepoint + event")
+    assert seen_same and seen_chain
+    # the same run with one row's talk figure against another reference (the loader writes
+    # such a pair when a user's or the talk's row was measured against something else): the
+    # page must refuse to put it beside ours
+    moved = [r for r in ov["methods"] if r.get("measured") and r.get("talk")
+             and r["against"] == r["talk"]["against"]]
+    assert moved, "the fixture has a talk figure against the row's own reference"
+    moved[0]["talk"]["against"] = "a-reference-of-no-row"
+    other = tmp_path / "other"
+    other.mkdir()
+    res = build(other)
+    with open(res.parent / "overhead.json", "w") as f:
+        json.dump(ov, f)
+    r = subprocess.run([sys.executable, SCRIPT, str(res.parent)], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    s2, d2, _ = talk_cells_checked(res.read_text(), ov)
+    assert d2 == seen_diff + 1 and s2 == seen_same - 1
     assert not report_html.same_reference("untraced", "event")
     assert report_html.same_reference("event", "event")
 

@@ -6,10 +6,20 @@
 . "$(dirname "$0")/lib.sh"
 
 dmesg_mark
+# toggling: until the module's edge counters move (at most 60 s, not a sleep); 1 if never
+toggling() {
+	_e0=$(awk '{ print $1 + $2 }' $D/edges)
+	_i=0
+	while [ "$(awk '{ print $1 + $2 }' $D/edges)" -le "$_e0" ]; do
+		[ $_i -lt 600 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
 for m in burst continuous printk; do
 	toggle_load mode=$m
 	echo 1 >$D/enable
-	sleep 0.3
+	check "mode=$m: toggling" toggling
 	check "mode=$m: rmmod while toggling" rmmod toggle
 	check "mode=$m: /sys/module/toggle is gone" test ! -e /sys/module/toggle
 	check "mode=$m: toggle-vchip is gone" sh -c '! gpiodetect | grep -q toggle-vchip'
@@ -22,17 +32,29 @@ tr_event toggle/toggle_batch
 tr_event gpio/gpio_value
 echo 1000000 >$D/pulses
 echo 1 >$D/enable
-sleep 0.3
+check "a pulses run under way" toggling
 check "rmmod during a pulses run with events on" rmmod toggle
 tr_cleanup
 
 # a line that user space holds pins the module
 toggle_load
 dev=$(vchip_dev)
-gpioset --mode=time --sec=3 "$dev" 1=1 &
-sleep 1
+# held: gpiolib names gpioset as line 1's consumer ("line 1: unnamed "gpioset" output ... [used]")
+held() {
+	gpioinfo "$dev" | grep -q '^[[:space:]]*line *1:.*"gpioset".*\[used'
+}
+gpioset --mode=signal "$dev" 1=1 &
+gpid=$!
+# until it is held (at most 60 s, while gpioset lives), not a sleep
+i=0
+while ! held && [ $i -lt 600 ] && kill -0 $gpid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "gpioset holds line 1" held
 check "rmmod refused while user space holds a line" sh -c '! rmmod toggle 2>/dev/null'
-wait
+kill $gpid
+wait $gpid
 check "rmmod once the line is released" rmmod toggle
 
 eq "no warning, oops or BUG in the kernel log" "$(dmesg_bad)" ""

@@ -30,9 +30,9 @@ mode() {
 		inblk && /^[0-9]/ && $3 > max { max = $3; lo = $1 } END { print lo }' "$1"
 }
 
-if [ ! -d "$D" ] || ! command -v gpioset >/dev/null; then
-	skip "unmatched: needs the toggle module and gpioset"
-else
+if [ ! -d "$D" ]; then
+	notok "unmatched: the toggle module is loaded"
+elif host_tool gpioset; then
 	# line 1 of the module's chip is free: set it high before gpiolat starts
 	gpioset -m exit toggle-vchip 1=1
 	$GPIOLAT -l toggle-vchip:1 --csv -d 30 >"$out" 2>&1 &
@@ -53,7 +53,7 @@ else
 fi
 
 if [ ! -d "$D" ]; then
-	skip "same-run mode: the toggle module is not loaded"
+	notok "same-run mode: the toggle module is loaded"
 	done_testing
 fi
 # adjacent A B: two log2 bucket bounds are the same or neighbours
@@ -71,15 +71,13 @@ bt_mode() {
 bt_total() {
 	awk '/^\[/ { s += $3 } END { print s + 0 }' "$1"
 }
-# bt_start SCRIPT OUT: bpftrace in the background; returns when its probes are attached
+# bt_start SCRIPT OUT: bpftrace in the background; returns when its probes are attached (as the
+# kernel lists them: bt_attached), not ok when they never were
 bt_start() {
 	bpftrace "$1" >"$2" 2>"$2.err" &
-	_i=0
-	while [ $_i -lt 300 ] && ! grep -q '^Attaching' "$2"; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	sleep 1
+	_pid=$!
+	_n=$(bt_probes "$1")
+	check "bpftrace $1: its $_n kernel probe(s) attached" bt_attached $_pid "$_n"
 }
 
 # the kprobe and the bpftrace twins in the background (--no-toggle: they only watch), the
@@ -88,14 +86,12 @@ $GPIOLAT --kprobe --no-toggle -l toggle-vchip:0 --csv >"$kout" 2>&1 &
 kpid=$!
 wait_attached gpiolat_kprobe
 bt=
-if command -v bpftrace >/dev/null; then
+if host_tool bpftrace; then
 	bt_start ply/delta.bt "$out.bt-tp"
-	btp=$!
+	btp=$_pid
 	bt_start ply/dt-kprobe.bt "$out.bt-kp"
-	bkp=$!
+	bkp=$_pid
 	bt=1
-else
-	skip "bpftrace twins: bpftrace is not installed"
 fi
 $GPIOLAT -l toggle-vchip:0 --pulses 300 --untraced 0 --csv >"$out" 2>&1
 eq "tracepoint run with --pulses 300" "$?" 0

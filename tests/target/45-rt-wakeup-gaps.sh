@@ -102,11 +102,21 @@ toggle_load
 
 # ---- bad input: one line, non-zero, nothing left ---------------------------------------------
 before=$(progs)
-# the count sees gpiolat's programs while they are attached (else "no program left" is empty)
-$GPIOLAT --wakeup --comm toggle -d 3 >/dev/null 2>&1 &
-sleep 2
-check "bpftool sees the programs of a running gpiolat --wakeup" [ "$(progs)" -gt "$before" ]
-wait
+# the count sees gpiolat's programs while they are attached (else "no program left" is empty):
+# waited for (at most 60 s, while the run lives), not slept for; a run that never attaches fails
+$GPIOLAT --wakeup --comm toggle -d 120 >/dev/null 2>&1 &
+gpid=$!
+i=0
+while [ "$(progs)" -le "$before" ] && [ $i -lt 600 ] && kill -0 $gpid 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "bpftool sees the programs of a running gpiolat --wakeup ($(progs) > $before)" \
+	[ "$(progs)" -gt "$before" ]
+kill -INT $gpid 2>/dev/null
+wait $gpid
+eq "gpiolat --wakeup ended by SIGINT: exit status" $? 0
+eq "its programs gone with it" "$(progs)" "$before"
 # bad NAME WANT_STATUS ARGS...: one stderr line, the exit status, no program left, module idle
 bad() {
 	_name=$1

@@ -1,6 +1,11 @@
 #!/bin/sh
 # gpiolat --overhead: invariants that hold on any machine, emulated or not. More repetitions
 # than --quick where emulation is noisy (the kprobe series), rather than weaker checks.
+# False failures a run (a correct loader fails), chosen before the run (tests/target/criteria.py,
+# simulated with this test's measured noise in tests/host/test_criteria_sim.py): control 2e-4,
+# filter 1e-4, trigger 1e-4; the slope tests and the orderings, at the effects measured here
+# (slope t 9-13 against 1.86; orderings 9-23 standard errors apart), far below 1e-6: at most
+# 5e-4 a run in all.
 . "$(dirname "$0")/lib.sh"
 need python3
 cd "$PROJ" || exit 1
@@ -11,6 +16,7 @@ judge() {
 	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$1" <<'PY'
 import json, sys
 from rows import line, not_available, done
+from criteria import ALPHA_CONTROL, ALPHA_NOT_CHEAPER, not_below_zero, within_zero
 d = json.load(open(sys.argv[1]))
 m = {r["method"]: r for r in d["methods"]}
 def have(*names):
@@ -60,15 +66,18 @@ if have("function", "function_graph"):
          f"function_graph ({fig('function_graph')}) > function ({fig('function')})")
 for n in ("event-filter", "event-trigger"):
     if have(n):
-        # A filter or trigger adds ~0.1-0.3 us on top of the event, within the emulation's noise
-        # (sd ~600 ns a repetition): 8 repetitions cannot show that it costs more (a median > 0
-        # failed ~1 run in 10). What they can show: it does not make the event cheaper, i.e.
-        # its 99.9 % interval (the shared-phase one) reaches 0 or above; chosen before judging.
+        # Known effect: a filter or a traceon trigger adds 0.1-0.3 us on top of the event (the
+        # talk: 280 and 120 ns), under a repetition's noise of ~600 ns (sd of the differences,
+        # emulated): telling +200 ns from 0 at one-sided 1e-4 with power 0.999 would need
+        # ((3.72 + 3.09) x 600 / 200)^2 ~ 420 repetitions. What 8 can show is the sign: the row
+        # does not make the event cheaper, a one-sided test at ALPHA_NOT_CHEAPER (1e-4): a
+        # correct row (true cost >= 0) fails at most 1 run in 10000, whatever its noise
+        # (tests/host/test_criteria_sim.py checks it with the noise of real runs).
         r = m[n]
-        line(r["overhead_ns"] + r["ci999_ns"] >= 0,
-             f"{n} does not make the event cheaper: {fig(n)} on top of it, 99.9 % upper end "
-             f"{r['overhead_ns'] + r['ci999_ns']:.0f} ns >= 0 (median {r['median_ns']:.0f} ns, "
-             f"{r['repetitions']} repetitions)")
+        ok, up = not_below_zero(r["overhead_ns"], r["ci95_ns"], r["ci999_ns"], ALPHA_NOT_CHEAPER)
+        line(ok, f"{n} does not make the event cheaper: {fig(n)} on top of it, one-sided "
+             f"{1 - ALPHA_NOT_CHEAPER:.2%} upper end {up:.0f} ns >= 0 (median "
+             f"{r['median_ns']:.0f} ns, {r['repetitions']} repetitions)")
 for h in ("tracepoint", "kprobe", "fentry"):
     e, g = f"bpf-empty-{h}", f"bpf-gpiolat-{h}"
     if have(e, g):
@@ -76,10 +85,13 @@ for h in ("tracepoint", "kprobe", "fentry"):
              f"{h}: empty BPF ({fig(e)}) <= gpiolat's program ({fig(g)})")
 if "control" in m:
     c = m["control"]
-    # the 99.9 % CI: with the 95 % one, correct code failed 1 run in 20 by construction
-    line(abs(c["overhead_ns"]) <= c["ci999_ns"],
-         f"control is 0 within its 99.9 % CI: {c['overhead_ns']:.0f} +- {c['ci999_ns']:.0f} ns "
-         f"(95 %: +- {c['ci95_ns']:.0f} ns)")
+    # Known effect: 0 (the control changes nothing). A two-sided test at ALPHA_CONTROL (2e-4):
+    # correct code fails 1 run in 5000 (by construction of the interval; the simulation checks
+    # it with the noise of real runs). A bias of the engine is caught once it passes the
+    # interval's half-width at that level (about 4.6 standard errors at 18 df).
+    ok, h = within_zero(c["overhead_ns"], c["ci95_ns"], c["ci999_ns"], ALPHA_CONTROL)
+    line(ok, f"control is 0 within its {1 - ALPHA_CONTROL:.2%} interval: "
+         f"{c['overhead_ns']:.0f} +- {h:.0f} ns (95 %: +- {c['ci95_ns']:.0f} ns)")
 done()
 PY
 	[ $? = 0 ] || _failed=1

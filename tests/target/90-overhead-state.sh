@@ -14,25 +14,30 @@ same() {
 		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
 	fi
 }
-# on_now WHAT: is the run at that point? graph: function_graph is on (the top level changed);
+# on_now WHAT: is the run at that point? graph: the function_graph row is set up (the top
+# level's set_graph_function names gpiod_set_value for the whole row; the tracer itself is on
+# only in the row's traced phases, a few ms each, which a poll every 0.1 s misses);
 # uprobe: the uprobe events on utoggle are there (utoggle runs)
 on_now() {
 	case $1 in
-	graph) [ "$(cat $T/current_tracer)" = function_graph ] ;;
+	graph) grep -q '^gpiod_set_value' $T/set_graph_function ;;
 	uprobe) grep -q gpiolat_utoggle $T/uprobe_events ;;
 	printk) [ "$(cat /sys/module/toggle/parameters/mode 2>/dev/null)" != "$mode0" ] ;;
 	esac
 }
-# midrun SIGNAL [WHAT]: start a run, wait until WHAT (default graph) is on, signal it
+# midrun SIGNAL [WHAT]: start a run, wait until WHAT (default graph) is on (at most 300 s, while
+# the run lives: the rows before it take a minute or more on a loaded emulated machine), signal
+# it; not ok when it never came on (the run is signalled all the same)
 midrun() {
 	./gpiolat --overhead --quick --only 'event-synthetic,kprobes-2,function_graph,trace_printk,user-ioctl-uprobe,user-ioctl-strace,bpftrace-delta' \
 		>$tmp/run.out 2>&1 &
 	pid=$!
 	i=0
-	while ! on_now "${2:-graph}" && [ $i -lt 600 ]; do
+	while ! on_now "${2:-graph}" && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+	check "SIG$1 mid-run: ${2:-graph} came on before the signal" on_now "${2:-graph}"
 	kill -"$1" $pid
 	wait $pid
 	rc=$?

@@ -28,15 +28,118 @@ check() {
 eq() {
 	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1: got '$2', want '$3'"; fi
 }
-# need CMD...: a test that reads JSON with python3 (or needs another tool) skips as a whole on
-# a target without it (a board rarely has Python; the emulated target runs the host's)
+# host_tool CMD: is CMD (a tool host/deps.sh installs: python3, bpftrace, strace, gpioset) here?
+# On x86_64 the target's root is the host's, where host/deps.sh installed it: its absence is a
+# failure (a "not ok" line, status 1). The ARM targets' root is the initramfs (busybox and
+# gpiolat's static binaries, by design: vm/run), as a board's rarely has them: there the checks
+# that need it are not run on this architecture (a "skip" line saying so, status 1).
+host_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	case $(uname -m) in
+	x86_64) notok "$1 is on PATH (host/deps.sh installs it; the x86_64 target runs the host's root)" ;;
+	*) skip "the checks that need $1: not run on $(uname -m) (no $1 in this target's root, by design)" ;;
+	esac
+	return 1
+}
+# need CMD...: a test that reads JSON with python3 (or needs another tool) stops as a whole
+# where host_tool CMD says no (a failure on x86_64, not run on the ARM targets)
 need() {
 	for _c in "$@"; do
-		if ! command -v "$_c" >/dev/null 2>&1; then
-			skip "$(basename "$0"): needs $_c, not on this target"
-			exit 0
+		host_tool "$_c" || done_testing
+	done
+}
+
+# bt_probes SCRIPT: the kernel probes a bpftrace script names (its lines "tracepoint:...",
+# "kprobe:..."; BEGIN and END run in bpftrace itself and are not listed by bpftool perf)
+bt_probes() {
+	grep -c -E '^(tracepoint|kprobe|kretprobe|uprobe|uretprobe|rawtracepoint):' "$1"
+}
+# bt_attached PID N: wait (at most 60 s, while PID lives) until bpftrace PID has N BPF programs
+# on kernel probes, as the kernel lists them (bpftool perf): its "Attaching N probes..." line
+# comes before it attaches them, so that line is no readiness; 1 if they never were
+bt_attached() {
+	_i=0
+	while [ "$(bpftool perf show 2>/dev/null | grep -c "^pid $1 ")" -lt "$2" ]; do
+		kill -0 "$1" 2>/dev/null || return 1
+		[ $_i -lt 600 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# ---- the kernel's configuration: the one excuse for a method that is not available ------------
+
+# kconfig_file: the running kernel's configuration, read without asking the kernel what works:
+# /proc/config.gz, /boot/config-RELEASE (a board), or the emulated target's kernel package in
+# out/target/*/root/boot of the project (vm/run mounts the project at its own path on every
+# target); nothing when none is found (then nothing can be excused)
+kconfig_file() {
+	for _f in /proc/config.gz "/boot/config-$(uname -r)" \
+		"$PROJ"/out/target/*/root/boot/"config-$(uname -r)"; do
+		if [ -r "$_f" ]; then
+			echo "$_f"
+			return
 		fi
 	done
+}
+# kconfig_missing METHOD: the kernel options METHOD needs (tests/target/kconfig-needs) that the
+# running kernel's configuration lacks, space-separated; empty when it has them all, when
+# METHOD needs none, or when no configuration is found
+kconfig_missing() {
+	_kf=$(kconfig_file)
+	[ -n "$_kf" ] || return 0
+	_opts=
+	while read -r _name _o; do
+		case $_name in
+		'#'* | '') continue ;;
+		esac
+		# shellcheck disable=SC2254
+		case $1 in
+		$_name)
+			_opts=$_o
+			break
+			;;
+		esac
+	done <"$PROJ/tests/target/kconfig-needs"
+	_miss=
+	for _o in $_opts; do
+		case $_kf in
+		*.gz) zcat "$_kf" ;;
+		*) cat "$_kf" ;;
+		esac | grep -q -E "^$_o=(y|m)\$" || _miss="$_miss $_o"
+	done
+	echo "${_miss# }"
+}
+
+# ---- BPF state: what a run leaves ------------------------------------------------------------
+
+# bpf_state: the BPF programs and links that exist besides the kernel's own: what bpffs holds
+# (pins), the programs and links every process holds open (from /proc/PID/fdinfo: "COMM prog
+# TYPE TAG" and "COMM link TYPE", no ids: they change from run to run) and, where bpftool is
+# (the x86_64 targets: the host's), every program by type and name and every link by type.
+bpf_state() {
+	echo "== bpffs"
+	(cd /sys/fs/bpf && find . | sort)
+	echo "== held open"
+	for _fd in /proc/[0-9]*/fd/*; do
+		case $(readlink "$_fd" 2>/dev/null) in
+		anon_inode:bpf-prog) _k=prog ;;
+		anon_inode:bpf_link) _k=link ;;
+		*) continue ;;
+		esac
+		_p=${_fd#/proc/}
+		_p=${_p%%/*}
+		_i=/proc/$_p/fdinfo/${_fd##*/}
+		echo "$(cat /proc/"$_p"/comm 2>/dev/null) $_k" \
+			"$(sed -n -E 's/^(prog_type|link_type|prog_tag):[[:space:]]*/\1=/p' "$_i" 2>/dev/null |
+				tr '\n' ' ')"
+	done | sort
+	if command -v bpftool >/dev/null 2>&1; then
+		echo "== bpftool prog"
+		bpftool prog show | sed -n 's/^[0-9]*: \([a-z_]*\) *name \([^ ]*\).*/\1 \2/p' | sort
+		echo "== bpftool link"
+		bpftool link show | sed -n 's/^[0-9]*: \([a-z_]*\) .*/\1/p' | sort
+	fi
 }
 done_testing() {
 	exit $_failed

@@ -17,6 +17,7 @@ own writer where there is one on the host (tests/host/test_report_html.py reads 
   sc_report.c.
 
     python3 tests/host/data/report/make-fixtures.py     # rewrites the three files
+    sh tests/host/data/regen.sh     # first overhead.json from a real run of the loader, then this
 """
 import json
 import math

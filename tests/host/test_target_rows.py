@@ -1,0 +1,107 @@
+"""Host side: the one excuse a target test accepts for a method that is "not available"
+(tests/target/rows.py and lib.sh's kconfig_missing, both reading tests/target/kconfig-needs):
+exact per method, the same in Python and in shell, and never a tool host/deps.sh installs on
+x86_64."""
+import fnmatch
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tests", "target"))
+import rows  # noqa: E402
+
+# every method of the --overhead matrix (loader/ov_methods.c) and 05's hooks
+METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "event-synthetic",
+           "kprobe", "function", "function_graph", "trace_printk", "bpf-gpiolat-tracepoint",
+           "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",
+           "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpf-gpiolat-tp-clock",
+           "bpf-gpiolat-tp-slot", "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
+           "ply-dt-kprobe", "user-ioctl-syscall-events", "user-ioctl-uprobe",
+           "user-ioctl-trace-marker", "user-ioctl-strace", "user-ioctl-syscall-hist"] + \
+          [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)]
+ALL = sorted({o for m in METHODS for o in rows.kconfig_needs(m)})
+
+
+def with_config(monkeypatch, lacking, machine="x86_64", tools=True):
+    monkeypatch.setattr(rows, "_cfg", {o: "y" for o in ALL if o not in lacking}
+                        | {"CONFIG_OTHER": "y"})
+    monkeypatch.setattr(rows.platform, "machine", lambda: machine)
+    monkeypatch.setattr(rows.shutil, "which", lambda t: f"/usr/bin/{t}" if tools else None)
+
+
+def test_every_method_is_listed_and_the_full_config_excuses_none(monkeypatch):
+    with_config(monkeypatch, set())
+    listed = open(os.path.join(ROOT, "tests", "target", "kconfig-needs")).read()
+    for m in METHODS:
+        assert rows.independent_reason(m) is None, m
+        # listed (or matched by a glob line): a method missing from the table would need nothing
+        assert any(w and not w.startswith("#") and fnmatch.fnmatchcase(m, w)
+                   for w in (ln.split()[0] if ln.split() else "" for ln in listed.splitlines())), m
+
+
+def test_the_bpf_syscall_histogram_is_not_excused_by_tracefs_options(monkeypatch):
+    # user-ioctl-syscall-hist is BPF on raw_syscalls: no syscall events, no hist triggers needed
+    with_config(monkeypatch, {"CONFIG_FTRACE_SYSCALLS", "CONFIG_HIST_TRIGGERS",
+                              "CONFIG_SYNTH_EVENTS"})
+    assert rows.independent_reason("user-ioctl-syscall-hist") is None
+    assert rows.independent_reason("event-hist") == "the kernel has no CONFIG_HIST_TRIGGERS"
+    assert rows.independent_reason("user-ioctl-syscall-events") == \
+        "the kernel has no CONFIG_FTRACE_SYSCALLS"
+    with_config(monkeypatch, {"CONFIG_BPF_EVENTS"})
+    assert "CONFIG_BPF_EVENTS" in rows.independent_reason("user-ioctl-syscall-hist")
+
+
+def test_bpf_kprobes_need_bpf_events_and_tracefs_kprobes_do_not(monkeypatch):
+    with_config(monkeypatch, {"CONFIG_BPF_EVENTS"})
+    assert rows.independent_reason("kprobe") is None
+    assert rows.independent_reason("kprobes-4") is None
+    assert "CONFIG_BPF_EVENTS" in rows.independent_reason("bpf-gpiolat-kprobe")
+    with_config(monkeypatch, {"CONFIG_KPROBES", "CONFIG_KPROBE_EVENTS"})
+    for m in ("kprobe", "bpf-empty-kprobe", "bpftrace-dt-kprobe"):
+        assert "CONFIG_KPROBE" in rows.independent_reason(m), m
+    assert rows.independent_reason("bpf-gpiolat-tracepoint") is None
+
+
+def test_fentry_is_excused_only_without_ftrace_direct_calls(monkeypatch):
+    # arm64 6.1: no DYNAMIC_FTRACE_WITH_DIRECT_CALLS (register_fentry() returns -ENOTSUPP)
+    with_config(monkeypatch, {"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS"}, machine="aarch64")
+    assert "DIRECT_CALLS" in rows.independent_reason("bpf-gpiolat-fentry")
+    with_config(monkeypatch, set(), machine="armv7l")
+    assert rows.independent_reason("bpf-gpiolat-fentry") is None
+
+
+def test_host_tools_are_never_an_excuse_on_x86_64(monkeypatch):
+    with_config(monkeypatch, set(), tools=False)
+    assert rows.independent_reason("bpftrace-delta") is None
+    assert rows.independent_reason("user-ioctl-strace") is None
+    # ply is not packaged for Debian: its absence is the documented reason
+    assert "not packaged" in rows.independent_reason("ply-delta")
+    with_config(monkeypatch, set(), machine="aarch64", tools=False)
+    assert rows.independent_reason("bpftrace-delta").startswith("not run on aarch64")
+
+
+def test_no_configuration_found_excuses_nothing(monkeypatch):
+    monkeypatch.setattr(rows, "_cfg", {})
+    assert rows.independent_reason("bpf-gpiolat-kprobe") is None
+
+
+@pytest.mark.parametrize("lacking", [set(), {"CONFIG_KPROBE_EVENTS"}, {"CONFIG_BPF_EVENTS"},
+                                     {"CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS",
+                                      "CONFIG_FTRACE_SYSCALLS", "CONFIG_HIST_TRIGGERS"}])
+def test_the_shell_check_agrees_with_python(tmp_path, monkeypatch, lacking):
+    cfg = tmp_path / "config"
+    cfg.write_text("".join(f"{o}=y\n" for o in ALL if o not in lacking) +
+                   "".join(f"# {o} is not set\n" for o in sorted(lacking)))
+    script = (f'. "{ROOT}/tests/target/lib.sh"; PROJ="{ROOT}"; '
+              f'kconfig_file() {{ echo "{cfg}"; }}; '
+              'for m in "$@"; do echo "$m:$(kconfig_missing "$m")"; done')
+    r = subprocess.run(["sh", "-c", script, "sh", *METHODS], capture_output=True, text=True,
+                       check=True)
+    got = dict(ln.split(":", 1) for ln in r.stdout.splitlines())
+    monkeypatch.setattr(rows, "_cfg", {o: "y" for o in ALL if o not in lacking})
+    for m in METHODS:
+        want = [o for o in rows.kconfig_needs(m) if rows._lacks(o)]
+        assert got[m].split() == want, m
