@@ -23,9 +23,11 @@ struct gpiod_chip;
 #ifdef UTOGGLE_LIBGPIOD2
 struct gpiod_line_request;
 typedef struct gpiod_line_request gpiod_out_t;
+#define UTOGGLE_LIBGPIOD_API "2.x"
 #else
 struct gpiod_line;
 typedef struct gpiod_line gpiod_out_t;
+#define UTOGGLE_LIBGPIOD_API "1.x"
 #endif
 
 #define PROG "utoggle"

@@ -32,7 +32,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROOTFS = os.environ.get("DEBIAN13_ROOTFS", os.path.join(ROOT, "out", "roots", "trixie"))
 SRC = "/build/gpiolat"  # the clean copy, inside the root
-LOG = os.path.join(ROOT, "out", "tests", "debian13.log")
+LOG = os.path.join(ROOT, "out", "tests", "debian13%s.log" % (
+    "" if "DEBIAN13_ROOTFS" not in os.environ else "-" + os.path.basename(ROOTFS.rstrip("/"))))
 REV = os.environ.get("DEBIAN13_REV", "HEAD")
 # the host tests of the build alone: no target (test_kernels, test_vm_run), no browser
 # (test_report_html)
@@ -98,7 +99,7 @@ def built(trixie):
     start = time.monotonic()
     r = inroot("make -j2 loader togglers out/build/test-hist out/build/test-overhead")
     trixie["build"] = time.monotonic() - start
-    log("# seconds: %s" % ", ".join("%s %.0f" % kv for kv in trixie.items()))
+    log("# %s, %s: seconds %s" % (ROOTFS, REV, ", ".join("%s %.0f" % kv for kv in trixie.items())))
     return r
 
 
