@@ -93,6 +93,10 @@ indexinfo() { # the Release file the root's apt (or debootstrap) got for $releas
 	fi
 }
 
+if [ -f "$dir/.rootfs-done" ] && [ "$(cut -d' ' -f1 "$dir/.rootfs-done")" != "$release" ]; then
+	echo "host/rootfs.sh: $dir is a root of $(cut -d' ' -f1 "$dir/.rootfs-done"), not $release" >&2
+	exit 1
+fi
 if [ ! -f "$dir/.rootfs-done" ]; then
 	if grep -q " $dir[/ ]" /proc/self/mountinfo; then
 		echo "host/rootfs.sh: something is mounted under $dir: not removing it" >&2
