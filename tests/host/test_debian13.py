@@ -88,7 +88,8 @@ def trixie():
     tree = subprocess.run(["git", "-C", ROOT, "archive", REV], capture_output=True,
                           timeout=120, check=True).stdout
     subprocess.run(["tar", "-x", "-C", src], input=tree, timeout=120, check=True)
-    r = inroot("sh host/deps.sh --build", 1800)
+    # out/.deps says the packages are there: make would otherwise run deps.sh in full
+    r = inroot("sh host/deps.sh --build && mkdir -p out && touch out/.deps", 1800)
     assert r.returncode == 0, r.stdout + r.stderr
     took["deps"] = time.monotonic() - start
     return took
