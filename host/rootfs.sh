@@ -143,6 +143,13 @@ if [ "$(cat "$dir/etc/apt/apt.conf.d/90gpiolat" 2>/dev/null)" != "$conf" ]; then
 	printf '%s\n' "$conf" >"$dir/etc/apt/apt.conf.d/90gpiolat"
 fi
 
+# a build root never boots: no initramfs made when a kernel image comes in (Debian 13's
+# linux-headers-* depend on their image), update-initramfs diverted to true once
+if ! chroot "$dir" dpkg-divert --list /usr/sbin/update-initramfs | grep -q .; then
+	chroot "$dir" dpkg-divert --local --rename --add /usr/sbin/update-initramfs >/dev/null
+	ln -sf /bin/true "$dir/usr/sbin/update-initramfs"
+fi
+
 # the foreign architectures and packages asked for, installed when missing
 update=
 for a in $archs; do
