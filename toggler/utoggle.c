@@ -7,7 +7,9 @@
  * cache-hot scenario) or back to back (-i 0). Three ways to set the line:
  *
  *   ioctl     GPIO chardev v2 uAPI: GPIO_V2_GET_LINE_IOCTL, then GPIO_V2_LINE_SET_VALUES_IOCTL
- *   libgpiod  libgpiod 1.6 (Debian 12): gpiod_line_request_output(), gpiod_line_set_value()
+ *   libgpiod  libgpiod 1.6 (Debian 12): gpiod_line_request_output(), gpiod_line_set_value();
+ *             libgpiod 2.x (Debian 13): gpiod_chip_request_lines(), gpiod_line_request_set_value()
+ *             (the one installed, chosen at build time: utoggle_gpio.c)
  *   sysfs     /sys/class/gpio: export, direction "out", write "1"/"0" to value, unexport
  *
  * Each batch is timed with clock_gettime(CLOCK_MONOTONIC) from before its first set to after
@@ -65,7 +67,8 @@ static void usage(FILE *f)
 		"mean, max, sd). A pulse is a set to 1, then a set to 0. Runs until -c or -d is reached,\n"
 		"or until SIGINT, SIGTERM or SIGHUP; the line is always released.\n"
 		"\n"
-		"  -m, --mode=MODE       ioctl: GPIO chardev v2 uAPI (default); libgpiod: libgpiod 1.6;\n"
+		"  -m, --mode=MODE       ioctl: GPIO chardev v2 uAPI (default); libgpiod: libgpiod " UTOGGLE_LIBGPIOD_API
+		";\n"
 		"                        sysfs: /sys/class/gpio (exported for the run, then unexported)\n"
 		"  -g, --chip=CHIP       /dev/gpiochipN, gpiochipN, N or a chip label\n"
 		"                        (default toggle-vchip, the toggle module's virtual chip)\n"
