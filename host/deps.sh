@@ -9,7 +9,7 @@ qemu-system-x86 busybox-static kmod cpio gzip xz-utils file dwarves
 bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db
 rt-tests rtla stress-ng chromium
 qemu-system-arm gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu libc6-dev-armhf-cross
-libc6-dev-arm64-cross"
+libc6-dev-arm64-cross debootstrap"
 # the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
 # apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:
 # dpkg only needs to know the architectures

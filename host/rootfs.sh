@@ -1,0 +1,166 @@
+#!/bin/sh
+# Host side: a Debian root of another release (trixie, testing/forky, bookworm), made once with
+# debootstrap and kept, with the packages asked for installed in it.
+# Usage: host/rootfs.sh [-a ARCH]... RELEASE DIR [PACKAGE...]
+#   -a ARCH   a foreign architecture (armhf, arm64) added to the root's dpkg, so that apt-get
+#             download and the cross compilers work there; a PACKAGE named NAME:ARCH adds it too
+#
+# The root is made once: DIR/.rootfs-done is written last, so a root cut short is made anew and
+# a second call with everything there does only a few dpkg-query calls. Callers of one DIR take
+# turns (flock on DIR.lock). Commands run in the root with host/inroot.sh DIR CMD...
+#
+# An index past its Valid-Until (testing's Release file outlives it when testing is not
+# refreshed) is still used: debootstrap 1.0.128 does not look at Valid-Until, and the root's apt
+# has Acquire::Check-Valid-Until off. Signatures are checked as always, with the host's
+# debian-archive-keyring (bookworm's holds the 12 and 13 archive keys that sign trixie and
+# forky). The suite, codename and date of the index used are printed.
+set -eu
+
+usage() {
+	echo "usage: host/rootfs.sh [-a ARCH]... RELEASE DIR [PACKAGE...]" >&2
+	exit 2
+}
+here=$(cd "$(dirname "$0")" && pwd)
+archs=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-a) [ $# -ge 2 ] || usage; archs="$archs $2"; shift 2 ;;
+	-a*) archs="$archs ${1#-a}"; shift ;;
+	--) shift; break ;;
+	-*) echo "host/rootfs.sh: unknown option '$1'" >&2; usage ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 2 ] || usage
+release=$1
+dir=$2
+shift 2
+case $release in
+bookworm | trixie | forky | testing | sid | unstable) ;;
+*) echo "host/rootfs.sh: unknown release '$release' (bookworm, trixie, forky, testing, sid)" >&2; exit 2 ;;
+esac
+for p in "$@"; do
+	case $p in
+	*:armhf | *:arm64) archs="$archs ${p##*:}" ;;
+	*:*) echo "host/rootfs.sh: architecture of '$p' not known here (armhf, arm64)" >&2; exit 2 ;;
+	esac
+done
+for a in $archs; do
+	case $a in
+	armhf | arm64) ;;
+	*) echo "host/rootfs.sh: unknown architecture '$a' (armhf, arm64)" >&2; exit 2 ;;
+	esac
+done
+if [ "$(id -u)" != 0 ]; then
+	echo "host/rootfs.sh: needs root (debootstrap, chroot)" >&2
+	exit 1
+fi
+command -v debootstrap >/dev/null || {
+	echo "host/rootfs.sh: no debootstrap (sh host/deps.sh installs it)" >&2
+	exit 1
+}
+
+# the host's mirror (deb822 .sources or one-line lists), else deb.debian.org
+mirror() { # suite-suffix default
+	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v want="$1" '
+		/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++) if ($i ~ want) s = 1 }
+		/^$/ { if (s && u != "") { print u; exit } u = ""; s = 0 }
+		END { if (s && u != "") print u }' | head -n 1)
+	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk -v want="$1" '$1 == "deb" && $3 ~ want && $2 ~ /debian/ { print $2; exit }')
+	echo "${m:-$2}"
+}
+main=${ROOTFS_MIRROR:-$(mirror '^(bookworm|trixie|forky|stable|testing|sid)$' http://deb.debian.org/debian)}
+security=${ROOTFS_SECURITY_MIRROR:-$(mirror -security http://deb.debian.org/debian-security)}
+
+mkdir -p "$(dirname "$dir")"
+dir=$(cd "$(dirname "$dir")" && pwd)/$(basename "$dir")
+exec 9>"$dir.lock"
+flock 9
+
+# what the root's apt reads: the release's suites, Valid-Until not checked, no recommends
+indexinfo() { # the Release file the root's apt (or debootstrap) got for $release
+	f=$(ls "$dir"/var/lib/apt/lists/*_dists_"${release}"_InRelease \
+		"$dir"/var/lib/apt/lists/*_dists_"${release}"_Release 2>/dev/null | head -n 1)
+	[ -n "$f" ] || return 0
+	awk -F': ' '/^Suite:/ { s = $2 } /^Codename:/ { c = $2 } /^Version:/ { v = " " $2 }
+		/^Date:/ { d = $2 } /^Valid-Until:/ { u = $2 } /^(MD5Sum|SHA256):/ { exit }
+		END { printf "  ROOTFS  %s: index of suite %s (%s%s) dated %s%s\n", dir, s, c, v, d,
+			u == "" ? "" : ", valid until " u }' dir="$dir" "$f"
+	u=$(sed -n 's/^Valid-Until: //p' "$f" | head -n 1)
+	if [ -n "$u" ] && [ "$(date -d "$u" +%s 2>/dev/null || echo 0)" -lt "$(date +%s)" ]; then
+		echo "  ROOTFS  $dir: that index is past its Valid-Until: used as it is (signature checked)"
+	fi
+}
+
+if [ ! -f "$dir/.rootfs-done" ]; then
+	if grep -q " $dir[/ ]" /proc/self/mountinfo; then
+		echo "host/rootfs.sh: something is mounted under $dir: not removing it" >&2
+		exit 1
+	fi
+	rm -rf "$dir"
+	script=/usr/share/debootstrap/scripts/$release
+	[ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
+	echo "  ROOTFS  $dir: debootstrap $release from $main ($(basename "$(readlink -f "$script")") script)"
+	log=$dir.debootstrap.log
+	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
+	# it is killed
+	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
+		"$release" "$dir" "$main" "$script" >"$log" 2>&1; then
+		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure' "$log" | tail -n 1) (log: $log)" >&2
+		exit 1
+	fi
+	indexinfo
+	{
+		echo "deb $main $release main"
+		case $release in
+		bookworm | trixie)
+			echo "deb $main $release-updates main"
+			echo "deb $security $release-security main"
+			;;
+		esac
+	} >"$dir/etc/apt/sources.list"
+	cat >"$dir/etc/apt/apt.conf.d/90gpiolat" <<-EOF
+		// host/rootfs.sh: an index past its Valid-Until (testing's, when it is not refreshed)
+		// is still used; signatures are checked as always
+		Acquire::Check-Valid-Until "false";
+		APT::Install-Recommends "false";
+		Dpkg::Use-Pty "false";
+	EOF
+	# no daemon starts in the root (a package's postinst would otherwise try)
+	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
+	chmod 755 "$dir/usr/sbin/policy-rc.d"
+	echo "$release $main" >"$dir/.rootfs-done"
+fi
+
+# the foreign architectures and packages asked for, installed when missing
+update=
+for a in $archs; do
+	if ! chroot "$dir" dpkg --print-foreign-architectures | grep -qx "$a"; then
+		chroot "$dir" dpkg --add-architecture "$a"
+		update=1
+	fi
+done
+missing=
+for p in "$@"; do
+	s=$(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$s" = installed ] || missing="$missing $p"
+done
+[ -n "$missing$update" ] || exit 0
+
+inroot() { "$here/inroot.sh" "$dir" "$@"; }
+if ! inroot apt-get update -qq; then
+	sleep 10
+	inroot apt-get update -qq || {
+		echo "host/rootfs.sh: apt-get update failed twice in $dir" >&2
+		exit 1
+	}
+fi
+indexinfo
+[ -n "$missing" ] || exit 0
+echo "  ROOTFS  $dir: installing$missing"
+# shellcheck disable=SC2086
+inroot apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
+	echo "host/rootfs.sh: installing$missing in $dir failed: $(grep '^E:' "$dir.apt.log" | head -n 1) (log: $dir.apt.log)" >&2
+	exit 1
+}
