@@ -149,14 +149,19 @@ $(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh v
 	$(Q)sh vm/initramfs.sh $(TARGET_DIR) $@
 
 # ---- kmod/: the toggle module, built for the target kernel (kernel side) ---------------------
+# another release's kernel (DIR/buildroot, vm/kernel.sh): in a root of that release, with its
+# make, kbuild and compiler (DIR/cc, the one the kernel was built with)
 kmod: $(TARGET_DIR)/toggle.ko
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
 $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(call msg,KMOD,$@)
 	$(Q)rm -rf $(TARGET_DIR)/kmod && mkdir -p $(TARGET_DIR)/kmod && \
 		cp $(KMOD_SRCS) $(TARGET_DIR)/kmod/
-	$(Q)$(MAKE) -C $$(cat $(TARGET_DIR)/build) $(KBUILD_CROSS) \
-		M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules >$(TARGET_DIR)/kmod.log 2>&1 || \
+	$(Q)set -- $(MAKE); [ ! -f $(TARGET_DIR)/buildroot ] || \
+		set -- sh host/inroot.sh "$$(cat $(TARGET_DIR)/buildroot)" make \
+		CC=$(CROSS_COMPILE)$$(cat $(TARGET_DIR)/cc); \
+		"$$@" -C $$(cat $(TARGET_DIR)/build) $(KBUILD_CROSS) M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules \
+		>$(TARGET_DIR)/kmod.log 2>&1 || \
 		{ cat $(TARGET_DIR)/kmod.log; exit 1; }
 	$(Q)$(if $(filter 1,$(V)),cat $(TARGET_DIR)/kmod.log;) grep -i warning $(TARGET_DIR)/kmod.log && \
 		{ echo "kmod: the module must build without warnings"; exit 1; } || true
