@@ -99,7 +99,10 @@ if [ -n "$suite" ]; then
 	# shellcheck disable=SC2086
 	sh "$proj/host/rootfs.sh" "$suite" "$root" make gcc libc6-dev kmod xz-utils $cross >&2
 	lists=$root/var/lib/apt/lists
-	if [ -n "$q" ] && ! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
+	# (an index taken unverified today is not tried again before tomorrow)
+	if [ -n "$q" ] && { [ "${KERNEL_UNVERIFIED:-0}" != 1 ] ||
+		[ -z "$(find "$root.unverified-$deb.Packages" -mmin -1440 2>/dev/null)" ]; } &&
+		! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
 		# apt refused that architecture's index: it is taken out of the root's dpkg again
 		# (else every later apt-get update there fails)
@@ -191,7 +194,9 @@ fi
 
 # what: the release's index as printed with a testing kernel's version
 what=
-if [ -n "$suite" ]; then
+if [ -n "$unverified" ]; then
+	what=" (Debian $suite, its $deb index unverified)"
+elif [ -n "$suite" ]; then
 	f=$(ls "$root"/var/lib/apt/lists/*_dists_"${suite}"_InRelease 2>/dev/null | head -n 1)
 	[ -z "$f" ] || what=" (Debian $suite: $(sed -n 's/^Codename: //p' "$f" | head -n 1), index dated $(sed -n 's/^Date: //p' "$f" | head -n 1))"
 fi
