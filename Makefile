@@ -219,10 +219,14 @@ $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 
 # ---- toggler/: user-space togglers (user space, target) --------------------------------------
 togglers: $(TOGGLERS)
+# libgpiod 2.x (Debian 13) replaced 1.x's line API (Debian 12): utoggle's libgpiod row is built
+# for the one installed (or in the sysroot), told by its pkg-config version
+LIBGPIOD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libgpiod) \
+	$(shell $(PKG_CONFIG) --atleast-version=2 libgpiod && echo -DUTOGGLE_LIBGPIOD2)
 $(BUILD)/toggler/%.o: toggler/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(shell $(PKG_CONFIG) --cflags libgpiod) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(LIBGPIOD_CFLAGS) -c $< -o $@
 
 $(BUILD)/common/%.o: common/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)

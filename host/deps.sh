@@ -1,19 +1,27 @@
 #!/bin/sh
-# Host side: install every Debian package gpiolat needs, on a fresh Debian 12 machine.
+# Host side: install every Debian package gpiolat needs, on a fresh Debian 12 or 13 machine.
 # Fast when all is there already (one dpkg-query). Needs root (or sudo).
+# Usage: sh host/deps.sh [--build]
+#   --build  only the host build (loader, togglers, BPF objects) and the host tests that need no
+#            target: no emulator, cross compilers, browser or load tools (the Debian 13 root of
+#            tests/host/test_debian13.py)
 set -eu
 
-pkgs="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
-libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod
-qemu-system-x86 busybox-static kmod cpio gzip xz-utils file dwarves
-bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db
-rt-tests rtla stress-ng chromium
+build="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
+libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod kmod file dwarves
+bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db"
+rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng chromium
 qemu-system-arm gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu libc6-dev-armhf-cross
 libc6-dev-arm64-cross debootstrap"
+case ${1:-} in
+--build) pkgs=$build ;;
+"") pkgs="$build $rest" ;;
+*) echo "usage: sh host/deps.sh [--build]" >&2; exit 2 ;;
+esac
 # the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
 # apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:
 # dpkg only needs to know the architectures
-for a in armhf arm64; do
+[ "${1:-}" = --build ] || for a in armhf arm64; do
 	if ! dpkg --print-foreign-architectures | grep -qx $a; then
 		[ "$(id -u)" = 0 ] && dpkg --add-architecture $a || sudo dpkg --add-architecture $a
 	fi

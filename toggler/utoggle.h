@@ -15,7 +15,18 @@
 #include <linux/gpio.h>
 
 struct gpiod_chip;
+/*
+ * The libgpiod row's line: libgpiod 1.x (Debian 12) requests a struct gpiod_line, 2.x (Debian
+ * 13) a struct gpiod_line_request (of one line here). The Makefile defines UTOGGLE_LIBGPIOD2
+ * when the libgpiod it builds against is 2.x (its pkg-config version).
+ */
+#ifdef UTOGGLE_LIBGPIOD2
+struct gpiod_line_request;
+typedef struct gpiod_line_request gpiod_out_t;
+#else
 struct gpiod_line;
+typedef struct gpiod_line gpiod_out_t;
+#endif
 
 #define PROG "utoggle"
 #define CONSUMER "utoggle"
@@ -59,7 +70,8 @@ struct toggler {
 	int chip_fd;
 	int line_fd; /* ioctl: the line request; sysfs: the value file */
 	struct gpiod_chip *gchip;
-	struct gpiod_line *gline;
+	gpiod_out_t *gline; /* the libgpiod request of line_offset */
+	unsigned int line_offset;
 	int sysfs_gpio; /* the global number we exported, or -1 */
 };
 
@@ -97,7 +109,7 @@ int setup_sysfs(struct toggler *t, const struct chip *c, unsigned int line);
 void toggler_release(struct toggler *t);
 /* the probe targets: one pulse each; 0 or -errno */
 int toggle_ioctl_v2_once(int fd);
-int toggle_libgpiod_once(struct gpiod_line *line);
+int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset);
 int toggle_sysfs_once(int fd);
 /* utoggle_run.c */
 long long ts_ns(const struct timespec *ts);

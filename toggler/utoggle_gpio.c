@@ -226,6 +226,44 @@ int setup_ioctl(struct toggler *t, unsigned int line)
 	return 0;
 }
 
+#ifdef UTOGGLE_LIBGPIOD2
+/* libgpiod 2.x: a request of one line, an output, low (inactive, active-high) */
+int setup_libgpiod(struct toggler *t, const struct chip *c, unsigned int line)
+{
+	struct gpiod_line_settings *settings;
+	struct gpiod_request_config *rcfg;
+	struct gpiod_line_config *lcfg;
+	int ret = 0;
+
+	t->gchip = gpiod_chip_open(c->path);
+	if (!t->gchip)
+		return -errno;
+	settings = gpiod_line_settings_new();
+	lcfg = gpiod_line_config_new();
+	rcfg = gpiod_request_config_new();
+	if (!settings || !lcfg || !rcfg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) < 0 ||
+	    gpiod_line_settings_set_output_value(settings, GPIOD_LINE_VALUE_INACTIVE) < 0 ||
+	    gpiod_line_config_add_line_settings(lcfg, &line, 1, settings) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	gpiod_request_config_set_consumer(rcfg, CONSUMER);
+	t->gline = gpiod_chip_request_lines(t->gchip, rcfg, lcfg);
+	if (!t->gline)
+		ret = -errno;
+	t->line_offset = line;
+out:
+	gpiod_request_config_free(rcfg);
+	gpiod_line_config_free(lcfg);
+	gpiod_line_settings_free(settings);
+	return ret;
+}
+#else
+/* libgpiod 1.x: the line requested as an output, low */
 int setup_libgpiod(struct toggler *t, const struct chip *c, unsigned int line)
 {
 	t->gchip = gpiod_chip_open(c->path);
@@ -238,8 +276,10 @@ int setup_libgpiod(struct toggler *t, const struct chip *c, unsigned int line)
 		t->gline = NULL; /* not requested: nothing to release */
 		return -errno;
 	}
+	t->line_offset = line;
 	return 0;
 }
+#endif
 
 int setup_sysfs(struct toggler *t, const struct chip *c, unsigned int line)
 {
@@ -278,7 +318,11 @@ void toggler_release(struct toggler *t)
 	int ret;
 
 	if (t->gline)
+#ifdef UTOGGLE_LIBGPIOD2
+		gpiod_line_request_release(t->gline);
+#else
 		gpiod_line_release(t->gline);
+#endif
 	if (t->gchip)
 		gpiod_chip_close(t->gchip);
 	if (t->line_fd >= 0)
@@ -319,15 +363,27 @@ __probe_target int toggle_ioctl_v2_once(int fd)
 	return 0;
 }
 
-/* One pulse with libgpiod 1.6 */
-__probe_target int toggle_libgpiod_once(struct gpiod_line *line)
+/*
+ * One pulse with libgpiod: 1.x sets the requested line (OFFSET is its offset on the chip, not
+ * needed there), 2.x the line OFFSET of the request
+ */
+__probe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
 {
+#ifdef UTOGGLE_LIBGPIOD2
+	mark();
+	if (gpiod_line_request_set_value(line, offset, GPIOD_LINE_VALUE_ACTIVE) < 0)
+		return -errno;
+	mark();
+	if (gpiod_line_request_set_value(line, offset, GPIOD_LINE_VALUE_INACTIVE) < 0)
+		return -errno;
+#else
 	mark();
 	if (gpiod_line_set_value(line, 1) < 0)
 		return -errno;
 	mark();
 	if (gpiod_line_set_value(line, 0) < 0)
 		return -errno;
+#endif
 	return 0;
 }
 

@@ -41,7 +41,7 @@ static int batch(struct toggler *t, long n)
 		break;
 	case MODE_LIBGPIOD:
 		for (i = 0; i < n && !ret; i++)
-			ret = toggle_libgpiod_once(t->gline);
+			ret = toggle_libgpiod_once(t->gline, t->line_offset);
 		break;
 	case MODE_SYSFS:
 		for (i = 0; i < n && !ret; i++)
