@@ -120,17 +120,23 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 			;;
 		esac
 	} >"$dir/etc/apt/sources.list"
-	cat >"$dir/etc/apt/apt.conf.d/90gpiolat" <<-EOF
-		// host/rootfs.sh: an index past its Valid-Until (testing's, when it is not refreshed)
-		// is still used; signatures are checked as always
-		Acquire::Check-Valid-Until "false";
-		APT::Install-Recommends "false";
-		Dpkg::Use-Pty "false";
-	EOF
 	# no daemon starts in the root (a package's postinst would otherwise try)
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
 	echo "$release $main" >"$dir/.rootfs-done"
+fi
+
+# the root's apt: an index past its Valid-Until used, no recommends, a locked dpkg waited for
+# (two callers of one root: vm/kernel.sh and the tests); written each time (a root made by an
+# older version gets it too)
+conf='// host/rootfs.sh: an index past its Valid-Until (testing'"'"'s, when it is not refreshed)
+// is still used; signatures are checked as always
+Acquire::Check-Valid-Until "false";
+APT::Install-Recommends "false";
+Dpkg::Use-Pty "false";
+DPkg::Lock::Timeout "600";'
+if [ "$(cat "$dir/etc/apt/apt.conf.d/90gpiolat" 2>/dev/null)" != "$conf" ]; then
+	printf '%s\n' "$conf" >"$dir/etc/apt/apt.conf.d/90gpiolat"
 fi
 
 # the foreign architectures and packages asked for, installed when missing

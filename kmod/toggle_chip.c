@@ -9,6 +9,11 @@
  * this kernel has is found at build time by kmod/Kbuild, which compiles a small test against
  * the kernel's own headers (never by version): TOGGLE_GPIO_DEVICE_FIND and
  * TOGGLE_GPIO_DEVICE_FIND_CONST.
+ *
+ * The virtual chip's setters return int where struct gpio_chip lets them (they return an error
+ * to the caller): since 6.17 .set and .set_multiple themselves (TOGGLE_GPIO_SET_INT), in 6.15
+ * and 6.16 .set_rv and .set_multiple_rv (TOGGLE_GPIO_SET_RV); before, they return nothing and
+ * the int ones are called by void wrappers. kmod/Kbuild finds which, by a compile test.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,11 +57,12 @@ static int vchip_get(struct gpio_chip *gc, unsigned int offset)
 	return test_bit(offset, t->vvalues);
 }
 
-static void vchip_set(struct gpio_chip *gc, unsigned int offset, int value)
+static int vchip_set(struct gpio_chip *gc, unsigned int offset, int value)
 {
 	struct toggle *t = gpiochip_get_data(gc);
 
 	assign_bit(offset, t->vvalues, value);
+	return 0;
 }
 
 static int vchip_get_multiple(struct gpio_chip *gc, unsigned long *mask, unsigned long *bits)
@@ -67,14 +73,28 @@ static int vchip_get_multiple(struct gpio_chip *gc, unsigned long *mask, unsigne
 	return 0;
 }
 
-static void vchip_set_multiple(struct gpio_chip *gc, unsigned long *mask, unsigned long *bits)
+static int vchip_set_multiple(struct gpio_chip *gc, unsigned long *mask, unsigned long *bits)
 {
 	struct toggle *t = gpiochip_get_data(gc);
 	unsigned int i;
 
 	/* bit by bit, atomically: other lines may be set concurrently by other users */
 	for_each_set_bit(i, mask, gc->ngpio) assign_bit(i, t->vvalues, test_bit(i, bits));
+	return 0;
 }
+
+#if !defined(TOGGLE_GPIO_SET_INT) && !defined(TOGGLE_GPIO_SET_RV)
+/* before 6.15 the setters return nothing */
+static void vchip_set_void(struct gpio_chip *gc, unsigned int offset, int value)
+{
+	vchip_set(gc, offset, value);
+}
+
+static void vchip_set_multiple_void(struct gpio_chip *gc, unsigned long *mask, unsigned long *bits)
+{
+	vchip_set_multiple(gc, mask, bits);
+}
+#endif
 
 int toggle_vchip_add(struct toggle *t, unsigned int nlines)
 {
@@ -92,9 +112,17 @@ int toggle_vchip_add(struct toggle *t, unsigned int nlines)
 	gc->direction_input = vchip_direction_input;
 	gc->direction_output = vchip_direction_output;
 	gc->get = vchip_get;
-	gc->set = vchip_set;
 	gc->get_multiple = vchip_get_multiple;
+#if defined(TOGGLE_GPIO_SET_INT)
+	gc->set = vchip_set;
 	gc->set_multiple = vchip_set_multiple;
+#elif defined(TOGGLE_GPIO_SET_RV)
+	gc->set_rv = vchip_set;
+	gc->set_multiple_rv = vchip_set_multiple;
+#else
+	gc->set = vchip_set_void;
+	gc->set_multiple = vchip_set_multiple_void;
+#endif
 
 	ret = gpiochip_add_data(gc, t);
 	if (ret) {
