@@ -14,6 +14,7 @@ set -eu
 kdir=${1:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
 bindir=${2:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
 shift 2
+here=$(cd "$(dirname "$0")" && pwd)
 release=$(cat "$kdir/release")
 if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$(cat "$kdir/build")/.config"; then
 	rm -f "$kdir/vmlinux.min.btf" "$bindir/$release.btf"
@@ -44,7 +45,7 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 				sha256sum -c --quiet -
 		}
 	elif [ -n "$root" ]; then
-		get() { sh "$(dirname "$0")/inroot.sh" "$root" apt-get download -qq "$dbg"; }
+		get() { sh "$here/inroot.sh" "$root" apt-get download -qq "$dbg"; }
 	else
 		get() { apt-get download -qq "$dbg"; }
 	fi
@@ -58,7 +59,7 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	vmlinux=$(cd "$kdir/dbg" && ls usr/lib/debug/boot/vmlinux-"$release" \
 		usr/lib/debug/lib/modules/"$release"/vmlinux 2>/dev/null | head -n 1)
 	# that release's pahole (dwarves, in its root) for its kernel's DWARF
-	${root:+sh "$(dirname "$0")/inroot.sh" "$root"} pahole \
+	${root:+sh "$here/inroot.sh" "$root"} pahole \
 		--btf_encode_detached="$(cd "$kdir" && pwd)/vmlinux.btf.tmp" "$(cd "$kdir/dbg" && pwd)/$vmlinux"
 	mv "$kdir/vmlinux.btf.tmp" "$kdir/vmlinux.btf"
 	rm -rf "$kdir/dbg"
