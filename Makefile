@@ -13,8 +13,9 @@
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make shell           a shell inside the emulated target
 #
-# Variables: KERNEL=std|rt|6.12|6.12-rt|native (target kernel: Debian 12's 6.1, its PREEMPT_RT
-# flavour, Debian 12's 6.12 and its PREEMPT_RT flavour, or the running kernel of a board),
+# Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: Debian 12's 6.1,
+# its PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 12's on x86_64, Debian 13's on
+# ARM), Debian testing's newest and its RT flavour (vm/kernel.sh), or the running kernel of a board),
 # ARCH=x86_64|arm|arm64 (target architecture; default: this machine's), CROSS_COMPILE, V=1 (show
 # commands), STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
 
@@ -149,14 +150,19 @@ $(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh v
 	$(Q)sh vm/initramfs.sh $(TARGET_DIR) $@
 
 # ---- kmod/: the toggle module, built for the target kernel (kernel side) ---------------------
+# another release's kernel (DIR/buildroot, vm/kernel.sh): in a root of that release, with its
+# make, kbuild and compiler (DIR/cc, the one the kernel was built with)
 kmod: $(TARGET_DIR)/toggle.ko
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
 $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(call msg,KMOD,$@)
 	$(Q)rm -rf $(TARGET_DIR)/kmod && mkdir -p $(TARGET_DIR)/kmod && \
 		cp $(KMOD_SRCS) $(TARGET_DIR)/kmod/
-	$(Q)$(MAKE) -C $$(cat $(TARGET_DIR)/build) $(KBUILD_CROSS) \
-		M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules >$(TARGET_DIR)/kmod.log 2>&1 || \
+	$(Q)set -- $(MAKE); [ ! -f $(TARGET_DIR)/buildroot ] || \
+		set -- sh host/inroot.sh "$$(cat $(TARGET_DIR)/buildroot)" make \
+		CC=$(CROSS_COMPILE)$$(cat $(TARGET_DIR)/cc); \
+		"$$@" -C $$(cat $(TARGET_DIR)/build) $(KBUILD_CROSS) M=$(abspath $(TARGET_DIR)/kmod) $(if $(filter 1,$(V)),V=1) modules \
+		>$(TARGET_DIR)/kmod.log 2>&1 || \
 		{ cat $(TARGET_DIR)/kmod.log; exit 1; }
 	$(Q)$(if $(filter 1,$(V)),cat $(TARGET_DIR)/kmod.log;) grep -i warning $(TARGET_DIR)/kmod.log && \
 		{ echo "kmod: the module must build without warnings"; exit 1; } || true

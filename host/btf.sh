@@ -14,6 +14,7 @@ set -eu
 kdir=${1:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
 bindir=${2:?usage: host/btf.sh KERNELDIR BINDIR BPF_OBJECT...}
 shift 2
+here=$(cd "$(dirname "$0")" && pwd)
 release=$(cat "$kdir/release")
 if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$(cat "$kdir/build")/.config"; then
 	rm -f "$kdir/vmlinux.min.btf" "$bindir/$release.btf"
@@ -29,15 +30,37 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	rm -rf "$kdir/dbg"
 	mkdir -p "$kdir/dbg"
 	chmod 777 "$kdir/dbg"
-	(cd "$kdir/dbg" && apt-get download -qq "$dbg" 2>download.log) || {
+	# another release's kernel (vm/kernel.sh's KERNELDIR/buildroot): its root's apt, or the
+	# index vm/kernel.sh took unverified (KERNEL_UNVERIFIED=1), the SHA256 it names checked
+	root=$(cat "$kdir/buildroot" 2>/dev/null || true)
+	idx=$root.unverified-${pkg#*:}.Packages
+	if [ -n "$root" ] && [ "${KERNEL_UNVERIFIED:-0}" = 1 ] && [ -f "$idx" ]; then
+		para=$(awk -v p="${dbg%%:*}" '/^Package: / { ok = ($2 == p) }
+			/^$/ { if (ok) { print buf; exit } buf = ""; next } { buf = buf $0 "\n" }' "$idx")
+		f=$(echo "$para" | sed -n 's/^Filename: //p')
+		mirror=$(sed -n 's/^deb \([^ ]*\) .*/\1/p' "$root/etc/apt/sources.list" | head -n 1)
+		get() {
+			curl -fsS -o "$(basename "$f")" "$mirror/$f" &&
+				echo "$(echo "$para" | sed -n 's/^SHA256: //p')  $(basename "$f")" |
+				sha256sum -c --quiet -
+		}
+	elif [ -n "$root" ]; then
+		get() { sh "$here/inroot.sh" "$root" apt-get download -qq "$dbg"; }
+	else
+		get() { apt-get download -qq "$dbg"; }
+	fi
+	(cd "$kdir/dbg" && get 2>download.log) || {
 		echo "host/btf.sh: cannot download $dbg:" \
 			"$(grep -v unsandboxed "$kdir/dbg/download.log" | head -n 1)" >&2
 		exit 1
 	}
 	dpkg-deb --fsys-tarfile "$kdir"/dbg/*.deb |
-		tar -x -C "$kdir/dbg" "./usr/lib/debug/boot/vmlinux-$release"
-	pahole --btf_encode_detached="$kdir/vmlinux.btf.tmp" \
-		"$kdir/dbg/usr/lib/debug/boot/vmlinux-$release"
+		tar -x -C "$kdir/dbg" --wildcards "./usr/lib/debug/*vmlinux*"
+	vmlinux=$(cd "$kdir/dbg" && ls usr/lib/debug/boot/vmlinux-"$release" \
+		usr/lib/debug/lib/modules/"$release"/vmlinux 2>/dev/null | head -n 1)
+	# that release's pahole (dwarves, in its root) for its kernel's DWARF
+	${root:+sh "$here/inroot.sh" "$root"} pahole \
+		--btf_encode_detached="$(cd "$kdir" && pwd)/vmlinux.btf.tmp" "$(cd "$kdir/dbg" && pwd)/$vmlinux"
 	mv "$kdir/vmlinux.btf.tmp" "$kdir/vmlinux.btf"
 	rm -rf "$kdir/dbg"
 fi

@@ -51,11 +51,13 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	fi
 fi
 
-# target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt: x86_64;
-# arm, arm64: that architecture's Debian 12 kernel)
+# target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt, testing,
+# testing-rt: x86_64; arm, arm64: that architecture's Debian 12 kernel; ARCH-KERNEL, e.g.
+# arm-6.12-rt, arm64-testing: that architecture's KERNEL, vm/kernel.sh)
 target_env() {
 	case $1 in
 	arm | arm64) echo "KERNEL=std ARCH=$1" ;;
+	arm-* | arm64-*) echo "KERNEL=${1#*-} ARCH=${1%%-*}" ;;
 	*) echo "KERNEL=$1 ARCH=x86_64" ;;
 	esac
 }
@@ -98,8 +100,10 @@ if [ "$what" = all ] || [ "$what" = target ]; then
 	for t in $(marked std); do
 		run_target std "$t"
 	done
-	# the other targets: rt, 6.12, 6.12-rt (x86_64), arm and arm64 (Debian 12's 6.1 there)
-	for kernel in rt 6.12 6.12-rt arm arm64; do
+	# the other targets: rt, 6.12, 6.12-rt, testing, testing-rt (x86_64), arm and arm64
+	# (Debian 12's 6.1 there), Debian 13's 6.12 on ARM and testing's kernel there
+	for kernel in rt 6.12 6.12-rt testing testing-rt arm arm64 arm-6.12 arm-6.12-rt \
+		arm64-6.12-rt arm-testing arm64-testing arm64-testing-rt; do
 		tests=$(marked $kernel)
 		[ -n "$tests" ] || continue
 		# shellcheck disable=SC2046

@@ -1,27 +1,53 @@
 #!/bin/sh
 # Host side: fetch Debian's kernel for the emulated target, without installing it as the host
 # kernel. Usage: vm/kernel.sh KERNEL ARCH DIR
-#   KERNEL: std, rt (Debian 12's 6.1), 6.12, 6.12-rt (Debian 12's 6.12)
-#   ARCH:   x86_64 (amd64), arm (armhf: armmp, rt-armmp), arm64 (arm64, rt-arm64)
+#   KERNEL   x86_64 (amd64)            arm (armhf: armmp)           arm64 (arm64)
+#   std      Debian 12's 6.1           Debian 12's 6.1              Debian 12's 6.1
+#   rt       Debian 12's 6.1 RT        Debian 12's 6.1 RT           Debian 12's 6.1 RT
+#   6.12     Debian 12's 6.12          Debian 13's 6.12             Debian 13's 6.12
+#   6.12-rt  Debian 12's 6.12 RT       Debian 13's 6.12 RT          Debian 13's 6.12 RT
+#   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
+#   testing-rt  its PREEMPT_RT flavour (amd64, arm64; testing has no rt-armmp)
+# Debian 12 has 6.12 for amd64 only (linux-image-6.12-amd64, bookworm-security), so on ARM
+# "6.12" is Debian 13's (trixie's linux-image-armmp, -rt-armmp, -arm64, -rt-arm64: the
+# BeagleBone class with PREEMPT_RT); x86_64's 6.12 stays Debian 12's (that target runs the
+# host's Debian 12 root).
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
-# with security updates. The image is downloaded with apt-get download, extracted with dpkg-deb,
-# its modules indexed with depmod -b, and the matching headers package installed (to build
-# kmod/ for it; a foreign architecture's extracted into DIR/headers instead). Writes
+# with security updates. Debian 12's kernels come from the host's apt; another release's from
+# the apt of a root of that release (host/rootfs.sh: out/roots/trixie, out/roots/testing, made
+# once), whose index is refreshed when older than a day. The image is downloaded with apt-get
+# download, extracted with dpkg-deb, its modules indexed with depmod -b, and the matching
+# headers: Debian 12's installed on the host (to build kmod/ for it; a foreign architecture's
+# extracted into DIR/headers instead); another release's always extracted into DIR/headers,
+# with that release's linux-kbuild and compiler installed in its root: their programs are linked
+# against that release's C library and do not run on Debian 12, so the module is built in the
+# root (host/inroot.sh; DIR/buildroot names it, DIR/cc the compiler, e.g. gcc-16). Writes
 # DIR/release (the kernel release string), DIR/package (the image package, naming the ABI),
 # DIR/arch and DIR/build (the headers' build folder) when all of that is in place; a second run
 # with the same ABI does nothing. A foreign architecture is added to dpkg (dpkg
 # --add-architecture) when missing.
 #
-# When the metapackage's version cannot be downloaded (an index out of sync: apt reports a size
-# or hash mismatch, seen for armhf's security index), the newest other version of the same
-# metapackage that apt knows (the main archive's) is taken instead, and said.
+# Indexes out of date or out of sync:
+# - testing's Release file can be past its Valid-Until (it was 17 days past it on 2026-11-23):
+#   the root's apt does not check Valid-Until (signatures are checked as always); the index's
+#   date is printed with the version.
+# - When the metapackage's version cannot be downloaded (an index out of sync: apt reports a size
+#   or hash mismatch, seen for armhf's security index), the newest other version of the same
+#   metapackage that apt knows (the main archive's) is taken instead, and said.
+# - When a release's index of a foreign architecture does not match its signed Release file at
+#   all (seen for trixie's armhf on 2026-11-23: every armhf Packages file a different size than
+#   InRelease says), apt cannot use it and this stops with that said. KERNEL_UNVERIFIED=1 takes
+#   that index as it is (and the packages it names, their SHA256 checked against it only),
+#   saying so: nothing then authenticates what runs in the target or builds its module.
 set -eu
 
-usage="usage: vm/kernel.sh std|rt|6.12|6.12-rt x86_64|arm|arm64 DIR"
+usage="usage: vm/kernel.sh std|rt|6.12|6.12-rt|testing|testing-rt x86_64|arm|arm64 DIR"
 kernel=${1:?$usage}
 arch=${2:?$usage}
 dir=${3:?$usage}
+here=$(cd "$(dirname "$0")" && pwd)
+proj=$(dirname "$here")
 
 case $arch in
 x86_64) deb=amd64 flavour=amd64 ;;
@@ -29,45 +55,154 @@ arm) deb=armhf flavour=armmp ;;
 arm64) deb=arm64 flavour=arm64 ;;
 *) echo "vm/kernel.sh: unknown architecture '$arch' (x86_64, arm or arm64)" >&2; exit 2 ;;
 esac
+suite=
 case $kernel in
 std) meta=linux-image-$flavour ;;
 rt) meta=linux-image-rt-$flavour ;;
-6.12) meta=linux-image-6.12-$flavour ;;
-6.12-rt) meta=linux-image-6.12-rt-$flavour ;;
-*) echo "vm/kernel.sh: unknown kernel '$kernel' (std, rt, 6.12 or 6.12-rt)" >&2; exit 2 ;;
+6.12 | 6.12-rt)
+	rt=${kernel#6.12}
+	if [ "$arch" = x86_64 ]; then
+		meta=linux-image-6.12$rt-$flavour
+	else
+		suite=trixie meta=linux-image${rt:+-rt}-$flavour
+	fi
+	;;
+testing) suite=testing meta=linux-image-$flavour ;;
+testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
+*)
+	echo "vm/kernel.sh: unknown kernel '$kernel' (std, rt, 6.12, 6.12-rt, testing or testing-rt)" >&2
+	exit 2
+	;;
 esac
 native=$(dpkg --print-architecture)
 if [ "$deb" = "$native" ]; then
 	q=
 else
 	q=:$deb
-	if ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
+	if [ -z "$suite" ] && ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
 		dpkg --add-architecture "$deb"
 		apt-get update -qq >/dev/null 2>&1 || true
 	fi
 fi
 
+# In a root of another release: what its module build needs (the release's own compiler and
+# cross compilers; linux-kbuild and gcc-N are added below, once the headers name them).
+root=
+unverified=
+if [ -n "$suite" ]; then
+	root=$proj/out/roots/$suite
+	case $deb in
+	armhf) cross=gcc-arm-linux-gnueabihf ;;
+	arm64) cross=gcc-aarch64-linux-gnu ;;
+	*) cross= ;;
+	esac
+	# shellcheck disable=SC2086
+	sh "$proj/host/rootfs.sh" "$suite" "$root" make gcc libc6-dev kmod xz-utils $cross >&2
+	lists=$root/var/lib/apt/lists
+	# (an index taken unverified today is not tried again before tomorrow)
+	if [ -n "$q" ] && { [ "${KERNEL_UNVERIFIED:-0}" != 1 ] ||
+		[ -z "$(find "$root.unverified-$deb.Packages" -mmin -1440 2>/dev/null)" ]; } &&
+		! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
+		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+		# apt refused that architecture's index: it is taken out of the root's dpkg again
+		# (else every later apt-get update there fails)
+		sh "$proj/host/inroot.sh" "$root" dpkg --remove-architecture "$deb"
+	fi
+	# a day-old index is refreshed (the metapackage follows security updates)
+	if [ -z "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
+		flock "$root.lock" sh "$proj/host/inroot.sh" "$root" apt-get update -qq >/dev/null 2>&1 || true
+	fi
+	if [ -n "$q" ] && ! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+		if [ "${KERNEL_UNVERIFIED:-0}" != 1 ]; then
+			echo "vm/kernel.sh: $suite's $deb index on the mirror does not match its signed" \
+				"Release file (apt-get update in $root says which): no $kernel for $arch" \
+				"(KERNEL_UNVERIFIED=1 takes that index unverified)" >&2
+			exit 1
+		fi
+		unverified=$root.unverified-$deb.Packages
+	fi
+fi
+inroot() { sh "$proj/host/inroot.sh" "$root" "$@"; }
+
+# show PKG[=VERSION]: apt-cache show's paragraph (the host's apt, the root's, or the unverified
+# index); fetch PKG...: download PKG's newest version into the current folder (inside DIR)
+show() {
+	if [ -n "$unverified" ]; then
+		p=${1%%=*}
+		awk -v p="${p%%:*}" -v v="$(case $1 in *=*) echo "${1#*=}" ;; esac)" '
+			/^Package: / { ok = ($2 == p) } /^Version: / { ok = ok && (v == "" || $2 == v) }
+			/^$/ { if (ok) { print buf; exit } buf = ""; next } { buf = buf $0 "\n" }' \
+			"$unverified"
+	elif [ -n "$root" ]; then
+		inroot apt-cache show "$1" 2>/dev/null
+	else
+		apt-cache show "$1" 2>/dev/null
+	fi
+}
+fetch() {
+	if [ -n "$unverified" ]; then
+		mirror=$(sed -n 's/^deb \([^ ]*\) .*/\1/p' "$root/etc/apt/sources.list" | head -n 1)
+		for p in "$@"; do
+			p=${p%%:*}
+			f=$(show "$p" | sed -n 's/^Filename: //p' | head -n 1)
+			sum=$(show "$p" | sed -n 's/^SHA256: //p' | head -n 1)
+			[ -n "$f" ] || { echo "vm/kernel.sh: $p is not in $unverified" >&2; return 1; }
+			curl -fsS -o "$(basename "$f")" "$mirror/$f" || return 1
+			echo "$sum  $(basename "$f")" | sha256sum -c --quiet - || return 1
+		done
+	elif [ -n "$root" ]; then
+		inroot apt-get download -qq "$@"
+	else
+		apt-get download -qq "$@"
+	fi
+}
+if [ -n "$unverified" ]; then
+	m=$(sed -n 's/^deb \([^ ]*\) .*/\1/p' "$root/etc/apt/sources.list" | head -n 1)
+	if [ -z "$(find "$unverified" -mmin -1440 2>/dev/null)" ]; then
+		curl -fsS "$m/dists/$suite/main/binary-$deb/Packages.xz" | xz -dc >"$unverified.tmp"
+		mv "$unverified.tmp" "$unverified"
+	fi
+	echo "vm/kernel.sh: KERNEL_UNVERIFIED=1: $suite's $deb index taken from $m as it is" \
+		"(it does not match the signed Release file)" >&2
+fi
+
 # versions: the metapackage's versions apt knows, newest first; dep VERSION: its image package
 versions() {
-	apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
-		awk '!seen[$0]++'
+	if [ -n "$unverified" ]; then
+		show "$meta" | sed -n 's/^Version: //p'
+	elif [ -n "$root" ]; then
+		inroot apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+			awk '!seen[$0]++'
+	else
+		apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+			awk '!seen[$0]++'
+	fi
 }
 dep() {
-	apt-cache show "$meta$q=$1" 2>/dev/null |
-		sed -n 's/^Depends: .*\(linux-image-[0-9][^ ,]*\).*$/\1/p' | head -n 1
+	show "$meta$q=$1" | sed -n 's/^Depends: .*\(linux-image-[0-9][^ ,]*\).*$/\1/p' | head -n 1
 }
 vers=$(versions)
-if [ -z "$vers" ]; then
+if [ -z "$vers" ] && [ -z "$root" ]; then
 	# a machine whose package lists were never fetched
 	apt-get update -qq >/dev/null 2>&1 || true
 	vers=$(versions)
 fi
 if [ -z "$vers" ]; then
-	echo "vm/kernel.sh: cannot resolve $meta$q (run 'apt-get update' first?)" >&2
+	echo "vm/kernel.sh: cannot resolve $meta$q${suite:+ in Debian $suite} (run 'apt-get update' first?)" >&2
 	exit 1
 fi
 
+# what: the release's index as printed with a testing kernel's version
+what=
+if [ -n "$unverified" ]; then
+	what=" (Debian $suite, its $deb index unverified)"
+elif [ -n "$suite" ]; then
+	f=$(ls "$root"/var/lib/apt/lists/*_dists_"${suite}"_InRelease 2>/dev/null | head -n 1)
+	[ -z "$f" ] || what=" (Debian $suite: $(sed -n 's/^Codename: //p' "$f" | head -n 1), index dated $(sed -n 's/^Date: //p' "$f" | head -n 1))"
+fi
+
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
 tried=
 for v in $vers; do
 	pkg=$(dep "$v")
@@ -75,13 +210,22 @@ for v in $vers; do
 	release=${pkg#linux-image-}
 	if [ -f "$dir/release" ] && [ "$(cat "$dir/release")" = "$release" ] &&
 		[ -f "$dir/build" ] && [ -d "$(cat "$dir/build")/" ]; then
+		[ "$suite" != testing ] || echo "  KERNEL  $kernel: $release$what" >&2
 		exit 0
 	fi
+	# the packages the image is split into (testing: linux-base-, linux-binary-, linux-modules-
+	# RELEASE), each named after the release
+	parts=$(show "$pkg$q=$v" | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+		sed -n "s/^ *\(linux-[a-z]*-$(echo "$release" | sed 's/[.]/\\./g')\)\( .*\)*$/\1/p")
 	rm -rf "$dir/deb"
 	mkdir -p "$dir/deb"
 	# apt-get download drops privileges to _apt: give it a directory it may write
 	chmod 777 "$dir/deb"
-	if (cd "$dir/deb" && apt-get download -qq "$pkg$q" 2>../download.log) &&
+	set --
+	for p in $pkg $parts; do
+		set -- "$@" "$p$q"
+	done
+	if (cd "$dir/deb" && fetch "$@" 2>../download.log) &&
 		ls "$dir"/deb/"$pkg"_*.deb >/dev/null 2>&1; then
 		break
 	fi
@@ -97,8 +241,9 @@ fi
 [ -z "$tried" ] || echo "vm/kernel.sh: took $pkg$q instead (the newest one apt could fetch)" >&2
 headers=linux-headers-$release
 
-echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)"
-if [ -z "$q" ]; then
+echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
+rm -f "$dir/buildroot" "$dir/cc"
+if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			"$headers" >/dev/null
@@ -109,10 +254,10 @@ else
 	# would install in place of the host's: its files are extracted into DIR/headers instead
 	# (with the -common package it includes), and run the host's linux-kbuild (the same
 	# series; Multi-Arch: foreign), with the cross compiler (the top Makefile's
-	# CROSS_COMPILE).
-	common=$(apt-cache show "$headers$q" 2>/dev/null | sed -n 's/^Depends: //p' | head -n 1 |
-		tr ',' '\n' | sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\).*/\1/p')
-	(cd "$dir/deb" && apt-get download -qq "$headers$q" $common 2>../download.log) || {
+	# CROSS_COMPILE). Another release's headers likewise, with its kbuild in its root.
+	hdeps=$(show "$headers$q" | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n')
+	common=$(echo "$hdeps" | sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\).*/\1/p')
+	(cd "$dir/deb" && fetch "$headers$q" $common 2>../download.log) || {
 		echo "vm/kernel.sh: cannot download $headers$q $common:" \
 			"$(grep -v 'unsandboxed' "$dir/download.log" | head -n 1)" >&2
 		exit 1
@@ -121,22 +266,61 @@ else
 	for d in "$dir"/deb/linux-headers-*.deb; do
 		dpkg-deb -x "$d" "$dir/headers"
 	done
-	# the host's kbuild for "scripts -> ../../lib/linux-kbuild-6.1/scripts" and "tools"
+	# kbuild's "scripts -> ../../lib/linux-kbuild-6.1/scripts" and "tools": the host's, or
+	# the root's (the same path inside it)
 	find "$dir/headers" -type l -lname '../../lib/linux-kbuild-*' | while read -r l; do
 		ln -sfn "/usr/lib/$(readlink "$l" | sed 's|^\.\./\.\./lib/||')" "$l"
 	done
 	# "include /usr/src/linux-headers-...-common/Makefile": the extracted one
-	sed -i "s|^include /usr/src/|include $(cd "$dir" && pwd)/headers/usr/src/|" \
+	# and "KBUILD_OUTPUT=/usr/src/linux-headers-..." (6.12 on): the extracted ones
+	sed -i -e "s|^include /usr/src/|include $dir/headers/usr/src/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dir/headers/usr/src/|" \
 		"$dir/headers/usr/src/$headers/Makefile"
-	build=$(cd "$dir" && pwd)/headers/usr/src/$headers
+	build=$dir/headers/usr/src/$headers
+	if [ -n "$root" ]; then
+		# that release's kbuild and the compiler its kernel was built with (gcc-N-for-host:
+		# gcc-N, or gcc-N-TRIPLET for a foreign architecture), in its root
+		kbuild=$(echo "$hdeps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
+		gcc=$(echo "$hdeps" | sed -n 's/^ *\(gcc-[0-9]*\)-for-host.*/\1/p' | head -n 1)
+		[ -n "$gcc" ] || gcc=gcc-$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9][0-9][0-9][0-9]$/\1/p' "$build/.config")
+		case $deb in
+		amd64) gccpkg=$gcc ;;
+		armhf) gccpkg=$gcc-arm-linux-gnueabihf ;;
+		arm64) gccpkg=$gcc-aarch64-linux-gnu ;;
+		esac
+		sh "$proj/host/rootfs.sh" "$suite" "$root" $kbuild "$gccpkg" >&2 || {
+			echo "vm/kernel.sh: cannot install $kbuild $gccpkg in $root" >&2
+			exit 1
+		}
+		echo "$root" >"$dir/buildroot"
+		echo "$gcc" >"$dir/cc"
+	fi
 fi
 rm -rf "$dir/root"
 mkdir -p "$dir/root"
-dpkg-deb -x "$dir"/deb/"$pkg"_*.deb "$dir/root"
+for d in "$dir"/deb/linux-*.deb; do
+	case $d in */linux-headers-*) continue ;; esac
+	dpkg-deb -x "$d" "$dir/root"
+done
 rm -rf "$dir/deb"
-depmod -b "$dir/root" "$release"
+# a merged-/usr kernel package (testing's): /lib as in a merged-/usr root, so that
+# DIR/root/lib/modules/RELEASE is where it is for every kernel
+[ -e "$dir/root/lib" ] || ln -s usr/lib "$dir/root/lib"
+if [ -n "$root" ]; then
+	inroot depmod -b "$dir/root" "$release"
+	if [ -z "$q" ]; then
+		# the x86_64 target binds the kernel's modules over /lib/modules/RELEASE of the
+		# host's root (vm/init), which it mounts read-only: the (empty) folder must exist
+		mkdir -p "/lib/modules/$release"
+	fi
+else
+	depmod -b "$dir/root" "$release"
+fi
 rm -f "$dir/vmlinuz"
-ln -s "root/boot/vmlinuz-$release" "$dir/vmlinuz"
+vmlinuz=$(cd "$dir/root" && ls boot/vmlinuz-"$release" lib/modules/"$release"/vmlinuz 2>/dev/null |
+	head -n 1)
+[ -n "$vmlinuz" ] || { echo "vm/kernel.sh: no vmlinuz in $pkg" >&2; exit 1; }
+ln -s "root/$vmlinuz" "$dir/vmlinuz"
 echo "$pkg$q" >"$dir/package"
 echo "$build" >"$dir/build"
 echo "$arch" >"$dir/arch"
