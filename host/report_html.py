@@ -19,18 +19,11 @@ import math
 import os
 import sys
 
+import overhead  # host/overhead.py: talk_beside(), the loader's verdict on a talk figure
 import report  # host/report.py: the histograms' text report
 import report_rt  # host/report_rt.py: standard vs PREEMPT_RT (rt.json)
 import report_sections  # host/report_sections.py: the GPIO path, bench-gpio, syscall cost
 
-# The talk's reference names (data/baseline-klinger-elce2023.csv, "against") that name the
-# same state as ours: its "tracing configured but off" is a kernel with tracing built in and
-# nothing attached, which is what our "untraced" phases are; its "user-ioctl" is the untraced
-# user-space ioctl toggler; "mode=continuous" is the untraced toggler the trace_printk row
-# reloads the module against. Any other pair is a different reference.
-SAME_REFERENCE = {("tracing-configured-rt", "untraced"), ("tracing-configured", "untraced"),
-                  ("tracing-configured-rt", "mode=continuous"),
-                  ("user-ioctl", "untraced ioctl toggler")}
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22"]
 CAVEAT = ("Emulated target (qemu TCG software emulation): these nanoseconds are not hardware "
@@ -87,17 +80,20 @@ def load(path):
             raise BadResults(f"{path}: not valid JSON: {e}") from None
 
 
-def same_reference(row_against, talk_against):
-    return row_against == talk_against or (talk_against, row_against) in SAME_REFERENCE
-
-
 def talk_cell(row):
+    """the talk's figure where the loader's one rule (loader/baseline.c, baseline_beside: the
+    same kind of method against the same reference) lets it stand beside the row
+    (overhead.talk_beside); otherwise why not. A file from before the rule carries no verdict
+    (and may carry sums along "against"): no figure stands."""
     t = row.get("talk")
     if not t:
         return "-"
-    if same_reference(row["against"], t.get("against") or ""):
-        return (f"{fmt_ns(t['overhead_ns'])} <span class=note>({esc(t.get('sum_of') or t['row'])})"
-                "</span>")
+    if overhead.talk_beside(row):
+        return (f"{fmt_ns(t['overhead_ns'])} <span class=note>(talk's {esc(t['row'])}, against "
+                f"{esc(t.get('against'))})</span>")
+    if "same_reference" not in t:
+        return ("none <span class=note>(the file has no verdict of the loader's rule on the "
+                f"talk's {esc(t['row'])}: written before it)</span>")
     ref = (f"is against {esc(t['against'])}" if t.get("against") else "names no reference: "
            "a per-additional figure")
     return f"different reference <span class=note>(the talk's {esc(t['row'])} {ref})</span>"
@@ -201,8 +197,8 @@ def overhead_figure(rows, axis=None):
     lo = min(min(r["overhead_ns"] - (r.get("ci95_ns") or 0) for r in kept), 0)
     hi = max(end(r) for r in kept)
     for r in kept:
-        t = r.get("talk")
-        if t and same_reference(r["against"], t.get("against") or ""):
+        t = overhead.talk_beside(r)
+        if t:
             hi = max(hi, t["overhead_ns"])
     if cut_at < math.inf:
         hi *= 1.15
@@ -225,8 +221,8 @@ def overhead_figure(rows, axis=None):
         body.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 1):.1f}" '
                     f'height="{rh - 6}" fill="#6baed6"><title>{esc(r["method"])}: '
                     f'{fmt_ns(v)} ± {fmt_ns(ci)}</title></rect>')
-        t = r.get("talk")
-        talk_here = t and same_reference(r["against"], t.get("against") or "")
+        t = overhead.talk_beside(r)
+        talk_here = t is not None
         if cut:
             note = f", talk {fmt_ns(t['overhead_ns'])}" if talk_here else ""
             body.append(text(X(hi) - 4, y + rh * 0.7, f"{fmt_ns(v)} ± {fmt_ns(ci)}{note} "
@@ -245,8 +241,8 @@ def overhead_figure(rows, axis=None):
             body.append(f'<path d="M{tx:.1f},{cy - 6:.1f} l6,6 l-6,6 l-6,-6 z" fill="#d62728">'
                         f'<title>talk: {fmt_ns(t["overhead_ns"])} ({esc(t["row"])})</title></path>')
     body.append(text(L + pw / 2, H - 12, axis or "ns added per GPIO set (bar: mean over "
-                     "repetitions; whiskers: 95 % CI; red diamond: the talk, same reference "
-                     "only)", "middle"))
+                     "repetitions; whiskers: 95 % CI; red diamond: the talk, where the loader's "
+                     "rule lets it stand)", "middle"))
     return svg(W, H, body, axis or "overhead of each tracing method per GPIO set")
 
 
@@ -321,8 +317,12 @@ def summary_section(ov):
                f"{fmt_ns(ov.get('untraced_ns_per_set'))}, noise floor sd "
                f"{fmt_ns(ov.get('noise_floor_sd_ns'))} over {ov.get('noise_floor_phases')} "
                f"phases; clock {esc(ov.get('clock'))}. The talk's figure (BeagleBone Black, "
-               f"oscilloscope) is beside a row only where both are measured against the same "
-               f"reference (its 'tracing configured but off' is our 'untraced').</p>")
+               "oscilloscope) stands beside a row only where the loader's one rule "
+               "(loader/baseline.c) finds it measured the same kind of method against the "
+               "same reference (its 'tracing configured but off' is our 'untraced' and "
+               "'mode=continuous', its "
+               "'user-ioctl' our untraced ioctl toggler); a figure against another reference "
+               "stands beside none, and no figures are ever summed along their references.</p>")
     out.append("<table><thead><tr><th>method</th><th>against</th><th>ns per set</th>"
                "<th>95 % CI</th><th>% of its reference</th><th>count</th><th>talk (same "
                "reference)</th></tr></thead><tbody>")

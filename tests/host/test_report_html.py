@@ -86,10 +86,12 @@ def test_page_opens_with_the_summary_and_is_self_contained(tmp_path):
 
 
 def talk_cells_checked(page, ov):
-    """every measured row's talk cell: the figure (and its chain, sum_of) beside the same
-    reference only; returns how many of each kind were seen"""
+    """every measured row's talk cell under the loader's verdict (talk.same_reference, the one
+    rule of loader/baseline.c): the figure beside exactly the rows it marks true; "different
+    reference" and no figure where false; "none" and no figure where a file carries no verdict.
+    Returns how many of each were seen."""
     rows = {r["method"]: r for r in ov["methods"] if r.get("measured")}
-    seen_same = seen_diff = seen_chain = 0
+    seen_same = seen_diff = seen_none = 0
     for name, r in rows.items():
         m = re.search(rf"<tr><td>{re.escape(name)}</td>.*?</tr>", page)
         assert m, name
@@ -97,35 +99,55 @@ def talk_cells_checked(page, ov):
         t = r.get("talk")
         if not t:
             assert cell.startswith("-"), (name, cell)
-        elif report_html.same_reference(r["against"], t["against"]):
-            assert report_html.fmt_ns(t["overhead_ns"]) in cell and "different" not in cell
+        elif t.get("same_reference") is True:
+            assert cell.startswith(report_html.fmt_ns(t["overhead_ns"])), (name, cell)
+            assert f"talk's {report_html.esc(t['row'])}, against" in cell, (name, cell)
             seen_same += 1
-            if t.get("sum_of"):
-                # a chain of the talk's rows is named as such
-                assert f"({report_html.esc(t['sum_of'])})" in cell, (name, cell)
-                seen_chain += 1
-        else:
+        elif t.get("same_reference") is False:
             assert cell.startswith("different reference"), (name, cell)
             assert report_html.fmt_ns(t["overhead_ns"]) not in cell
             seen_diff += 1
-    return seen_same, seen_diff, seen_chain
+        else:
+            assert cell.startswith("none"), (name, cell)
+            assert report_html.fmt_ns(t["overhead_ns"]) not in cell
+            seen_none += 1
+    return seen_same, seen_diff, seen_none
+
+
+def talk_marks(page):
+    """the rows of the overhead figure with the talk's mark: a diamond, or the note on a cut
+    bar"""
+    sec = section(page, "overhead")
+    return sec.count("<title>talk: ") + len(re.findall(r", talk [^<]*\(axis cut\)", sec))
+
+
+CHAIN = re.compile(r"[\w-]+ \+ [\w-]+")  # a sum of the talk's rows: "bpf-ply-tracepoint + event"
 
 
 def test_talk_figures_only_beside_the_same_reference(tmp_path):
-    import json
     page = build(tmp_path).read_text()
-    ov = json.load(open(os.path.join(DATA, "overhead.json")))
-    seen_same, seen_diff, seen_chain = talk_cells_checked(page, ov)
-    # the real run (tests/host/data/regen.sh) has talk figures beside the same reference, and
-    # chains of them (sum_of: bpf-gpiolat-tracepoint's "bpf-ply-tracepoint + event")
-    assert seen_same and seen_chain
-    # the same run with one row's talk figure against another reference (the loader writes
-    # such a pair when a user's or the talk's row was measured against something else): the
-    # page must refuse to put it beside ours
-    moved = [r for r in ov["methods"] if r.get("measured") and r.get("talk")
-             and r["against"] == r["talk"]["against"]]
-    assert moved, "the fixture has a talk figure against the row's own reference"
-    moved[0]["talk"]["against"] = "a-reference-of-no-row"
+    ov = fixture("overhead.json")
+    # the fixture is the current loader's (tests/host/data/regen.sh): a verdict on every talk
+    # figure, no chains
+    talks = [r["talk"] for r in ov["methods"] if r.get("talk")]
+    assert talks and all(isinstance(t.get("same_reference"), bool) for t in talks)
+    assert not any("sum_of" in t for t in talks)
+    seen_same, seen_diff, seen_none = talk_cells_checked(page, ov)
+    # the real run has both: figures beside the same reference, and rows against another
+    # (bpf-gpiolat-tracepoint: the talk's ply histogram is against its event, ours untraced)
+    assert seen_same and seen_diff and not seen_none
+    plotted = [r for r in ov["methods"] if r.get("measured") and r.get("overhead_ns") is not None
+               and (r.get("talk") or {}).get("same_reference") is True]
+    assert talk_marks(page) == len(plotted)
+    # no chain sum anywhere on the page
+    assert not CHAIN.search(page), CHAIN.search(page)
+    # the page follows the verdict, not a rule of its own: one row marked false, another from
+    # a file written before the rule (no verdict, a chain along "against") stand beside none
+    same = [r for r in ov["methods"] if (r.get("talk") or {}).get("same_reference") is True]
+    same[0]["talk"]["same_reference"] = False
+    del same[1]["talk"]["same_reference"]
+    same[1]["talk"]["sum_of"] = f"{same[1]['talk']['row']} + event"
+    same[1]["talk"]["overhead_ns"] = 98765.0
     other = tmp_path / "other"
     other.mkdir()
     res = build(other)
@@ -134,10 +156,12 @@ def test_talk_figures_only_beside_the_same_reference(tmp_path):
     r = subprocess.run([sys.executable, SCRIPT, str(res.parent)], capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0, r.stderr
-    s2, d2, _ = talk_cells_checked(res.read_text(), ov)
-    assert d2 == seen_diff + 1 and s2 == seen_same - 1
-    assert not report_html.same_reference("untraced", "event")
-    assert report_html.same_reference("event", "event")
+    page2 = res.read_text()
+    s2, d2, n2 = talk_cells_checked(page2, ov)
+    assert (s2, d2, n2) == (seen_same - 2, seen_diff + 1, 1)
+    assert not CHAIN.search(page2) and report_html.fmt_ns(98765.0) not in page2
+    assert talk_marks(page2) == talk_marks(page) - sum(
+        1 for r in same[:2] if r.get("measured") and r.get("overhead_ns") is not None)
 
 
 def test_studies_that_did_not_run_say_so(tmp_path):
