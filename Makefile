@@ -254,10 +254,12 @@ $(BUILD):
 	$(Q)mkdir -p $@
 
 # ---- tests (host side) -----------------------------------------------------------------------
-# every target kernel first: the host tests build the module and the initramfs for each
+# every target kernel first (the ARM ones too: the host tests boot them): the host tests build
+# the module and the initramfs for each
 TEST_KERNELS := rt 6.12 6.12-rt
 test: all target
 	$(Q)for k in $(TEST_KERNELS); do $(MAKE) -s target KERNEL=$$k || exit 1; done
+	$(Q)$(if $(filter x86_64,$(HOST_ARCH)),for a in arm arm64; do $(MAKE) -s all target ARCH=$$a || exit 1; done)
 	$(Q)sh tests/run.sh
 
 test-host: all
