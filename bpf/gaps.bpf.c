@@ -11,9 +11,14 @@
  * set, a gap over the threshold adds its causes to the table (per CPU hash: count, total, max),
  * and what no event explains to RT_CAUSE_REST; a shorter gap drops them.
  *
- * Best effort across CPUs: the gap's state is one shared record; events of the toggler are
- * ordered, but a switch on its old CPU racing with its wakeup elsewhere may land in the other
- * cause. Two variants of every program (tp_btf, raw_tp), as in bpf/wakeup.bpf.c; the local timer
+ * The gap's state is one record shared by every CPU (the toggler's switch out on one CPU, its
+ * wakeup on another). The tp_btf programs change it under a bpf_spin_lock (everything read from
+ * the kernel and the clock before the lock; at a set, the pending causes are copied out under it
+ * and added to the table after it); the kernel refuses bpf_spin_lock in raw_tp programs, so the
+ * raw_tp variants (no BTF-typed tracepoints, 32-bit ARM) change an unlocked copy and count every
+ * set handled so (unlocked_sets: its causes may land in the neighbouring gap). A cause the full
+ * table cannot take is counted with its time (cause_drops, cause_drop_ns), never lost silently.
+ * Two variants of every program (tp_btf, raw_tp), as in bpf/wakeup.bpf.c; the local timer
  * programs are loaded only where the kernel has irq_vectors:local_timer_entry.
  *
  * Portability: no division, no atomics; counters, histogram and table per CPU.
@@ -43,12 +48,41 @@ struct gap_state {
 	struct rt_pending pending[RT_PENDING];
 };
 
+/* the tp_btf programs' state, under its lock */
+struct gap_locked {
+	struct bpf_spin_lock lock;
+	struct gap_state s;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gap_locked);
+} state_lk SEC(".maps");
+
+/* the raw_tp programs' (no lock: counted in unlocked_sets) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct gap_state);
 } state SEC(".maps");
+
+/* a gap's causes, copied out of the state under the lock, per CPU */
+struct gap_commit {
+	__u64 gap;
+	__u64 other_ns;
+	__u32 npending;
+	struct rt_pending pending[RT_PENDING];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gap_commit);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -71,12 +105,29 @@ struct {
 	__type(value, struct rt_cause_val);
 } causes SEC(".maps");
 
-static __always_inline struct gap_state *get_state(void)
+/* the state (LOCKED: the tp_btf programs', with its lock in *LK), or NULL */
+static __always_inline struct gap_state *get_state(const bool locked, struct gap_locked **lk)
 {
 	__u32 zero = 0;
 
+	if (locked) {
+		*lk = bpf_map_lookup_elem(&state_lk, &zero);
+		return *lk ? &(*lk)->s : NULL;
+	}
 	return bpf_map_lookup_elem(&state, &zero);
 }
+
+/* only in the tp_btf programs (a constant: no trace of it in the raw_tp ones) */
+#define LOCK(locked, lk)                            \
+	do {                                        \
+		if (locked)                         \
+			bpf_spin_lock(&(lk)->lock); \
+	} while (0)
+#define UNLOCK(locked, lk)                            \
+	do {                                          \
+		if (locked)                           \
+			bpf_spin_unlock(&(lk)->lock); \
+	} while (0)
 
 static __always_inline bool same_key(const struct rt_cause_key *a, const struct rt_cause_key *b)
 {
@@ -124,7 +175,9 @@ static __always_inline void close_segment(struct gap_state *st, __u64 now)
 	st->seg_ns = now;
 }
 
-static __always_inline void add_cause(const struct rt_cause_key *k, __u64 ns)
+/* NS of the cause K into the table; counted in C when the table is full */
+static __always_inline void add_cause(struct rt_gap_counts *c, const struct rt_cause_key *k,
+				      __u64 ns)
 {
 	static const struct rt_cause_val zero;
 	struct rt_cause_val *v;
@@ -133,8 +186,11 @@ static __always_inline void add_cause(const struct rt_cause_key *k, __u64 ns)
 	if (!v) {
 		bpf_map_update_elem(&causes, k, &zero, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&causes, k);
-		if (!v)
+		if (!v) {
+			c->cause_drops++;
+			c->cause_drop_ns += ns;
 			return;
+		}
 	}
 	v->gaps++;
 	v->total_ns += ns;
@@ -142,131 +198,162 @@ static __always_inline void add_cause(const struct rt_cause_key *k, __u64 ns)
 		v->max_ns = ns;
 }
 
-/* a gap over the threshold: its causes into the table, the unexplained rest too */
-static __always_inline void commit(struct gap_state *st, __u64 gap)
+/* a gap over the threshold (copied out of the state): its causes into the table, the
+ * unexplained rest too */
+static __always_inline void commit(struct rt_gap_counts *c, struct gap_commit *g)
 {
 	struct rt_cause_key k = {};
 	__u64 sum = 0;
 	__u32 i;
 
 	for (i = 0; i < RT_PENDING; i++) {
-		if (i >= st->npending)
+		if (i >= g->npending)
 			break;
-		k = st->pending[i].key;
-		add_cause(&k, st->pending[i].ns);
-		sum += st->pending[i].ns;
+		k = g->pending[i].key;
+		add_cause(c, &k, g->pending[i].ns);
+		sum += g->pending[i].ns;
 	}
 	__builtin_memset(&k, 0, sizeof(k));
-	if (st->other_ns) {
+	if (g->other_ns) {
 		k.cause = RT_CAUSE_OTHER;
-		add_cause(&k, st->other_ns);
-		sum += st->other_ns;
+		add_cause(c, &k, g->other_ns);
+		sum += g->other_ns;
 	}
-	if (gap > sum) {
+	if (g->gap > sum) {
 		k.cause = RT_CAUSE_REST;
-		add_cause(&k, gap - sum);
+		add_cause(c, &k, g->gap - sum);
 	}
 }
 
-static __always_inline int on_set(__u32 gpio, int get)
+static __always_inline int on_set(const bool locked, __u32 gpio, int get)
 {
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
-	__u64 now = bpf_ktime_get_ns(), gap;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0, i, toggler;
+	__u64 now = bpf_ktime_get_ns(), gap = 0;
+	struct gap_locked *lk = NULL;
 	struct rt_gap_counts *c;
+	struct gap_commit *g;
 	struct gap_state *st;
 	struct rt_hist *h;
+	bool first = false;
+	__s32 prio;
 
 	if (gpio != line || get)
 		return 0;
-	st = get_state();
+	st = get_state(locked, &lk);
 	c = bpf_map_lookup_elem(&counts, &zero);
 	h = bpf_map_lookup_elem(&gaps, &zero);
-	if (!st || !c || !h)
+	g = bpf_map_lookup_elem(&scratch, &zero);
+	if (!st || !c || !h || !g)
 		return 0;
-	c->sets++;
+	prio = BPF_CORE_READ(cur, prio);
+	g->gap = 0;
+	LOCK(locked, lk);
 	if (!st->tid) {
 		st->tid = tid;
-		toggler_tid = tid;
-		st->prio = BPF_CORE_READ(cur, prio);
-	} else if (tid != st->tid) {
-		c->other_task_sets++;
+		st->prio = prio;
+		first = true;
 	}
-	if (st->last_ns && now > st->last_ns) {
+	toggler = st->tid;
+	if (st->last_ns && now > st->last_ns)
 		gap = now - st->last_ns;
-		rt_hist_add(h, gap);
-		if (gap >= threshold_ns) {
-			c->over++;
-			c->over_ns += gap;
-			commit(st, gap);
-		}
+	if (gap >= threshold_ns) {
+		/* the causes out, to go into the table after the lock */
+		g->gap = gap;
+		g->other_ns = st->other_ns;
+		g->npending = st->npending;
+		for (i = 0; i < RT_PENDING; i++)
+			g->pending[i] = st->pending[i];
 	}
 	st->npending = 0;
 	st->other_ns = 0;
 	st->last_ns = now;
+	UNLOCK(locked, lk);
+	c->sets++;
+	if (!locked)
+		c->unlocked_sets++;
+	if (first)
+		toggler_tid = tid;
+	else if (tid != toggler)
+		c->other_task_sets++;
+	if (gap) {
+		rt_hist_add(h, gap);
+		if (g->gap) {
+			c->over++;
+			c->over_ns += gap;
+			commit(c, g);
+		}
+	}
 	return 0;
 }
 
-static __always_inline int on_switch(bool preempt, struct task_struct *prev,
+static __always_inline int on_switch(const bool locked, bool preempt, struct task_struct *prev,
 				     struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct gap_state *st = get_state();
+	__u32 cpu = bpf_get_smp_processor_id(), prev_pid, next_pid;
+	struct gap_locked *lk = NULL;
+	struct gap_state *st = get_state(locked, &lk);
 	__u64 now = bpf_ktime_get_ns();
+	char comm[RT_COMM];
 	__s32 next_prio;
 
 	if (!st || !st->tid || !st->last_ns)
 		return 0;
+	/* everything read before the lock (no helper under it) */
 	next_prio = BPF_CORE_READ(next, prio);
-	if (BPF_CORE_READ(prev, pid) == st->tid) {
+	prev_pid = BPF_CORE_READ(prev, pid);
+	next_pid = BPF_CORE_READ(next, pid);
+	/* zeroed first: the bytes after the NUL are part of the cause's key */
+	__builtin_memset(comm, 0, RT_COMM);
+	BPF_CORE_READ_STR_INTO(&comm, next, comm);
+	LOCK(locked, lk);
+	if (prev_pid == st->tid) {
 		st->out = 1;
 		st->out_cpu = cpu;
 		st->sleeping = !preempt;
 		st->throttled = preempt && next_prio > st->prio;
 		st->seg_ns = now;
-	} else if (BPF_CORE_READ(next, pid) == st->tid) {
+	} else if (next_pid == st->tid) {
 		if (st->out)
 			close_segment(st, now);
 		st->out = 0;
+		UNLOCK(locked, lk);
 		return 0;
 	} else if (st->out && cpu == st->out_cpu) {
 		close_segment(st, now);
 	} else {
+		UNLOCK(locked, lk);
 		return 0;
 	}
-	/* zeroed first: the bytes after the NUL are part of the cause's key */
-	__builtin_memset(st->run_comm, 0, RT_COMM);
-	BPF_CORE_READ_STR_INTO(&st->run_comm, next, comm);
+	__builtin_memcpy(st->run_comm, comm, RT_COMM);
 	st->run_prio = next_prio;
+	UNLOCK(locked, lk);
 	return 0;
 }
 
-static __always_inline int on_wakeup(struct task_struct *p)
+static __always_inline int on_wakeup(const bool locked, struct task_struct *p)
 {
-	struct gap_state *st = get_state();
-
-	if (!st || !st->tid || !st->out || !st->sleeping || BPF_CORE_READ(p, pid) != st->tid)
-		return 0;
-	close_segment(st, bpf_ktime_get_ns());
-	st->sleeping = 0;
-	return 0;
-}
-
-/* is the toggler on this CPU now (a handler runs in its context)? */
-static __always_inline struct gap_state *in_toggler(void)
-{
-	struct gap_state *st = get_state();
-
-	if (!st || !st->tid || !st->last_ns || (__u32)bpf_get_current_pid_tgid() != st->tid)
-		return NULL;
-	return st;
-}
-
-/* a handler's exit: its time since *entry, as cause (cause, id) */
-static __always_inline void handler_exit(struct gap_state *st, __u64 *entry, __u32 cause, __u32 id)
-{
+	struct gap_locked *lk = NULL;
+	struct gap_state *st = get_state(locked, &lk);
 	__u64 now = bpf_ktime_get_ns();
+	__u32 pid;
 
+	if (!st || !st->tid)
+		return 0;
+	pid = BPF_CORE_READ(p, pid);
+	LOCK(locked, lk);
+	if (st->out && st->sleeping && pid == st->tid) {
+		close_segment(st, now);
+		st->sleeping = 0;
+	}
+	UNLOCK(locked, lk);
+	return 0;
+}
+
+/* a handler's exit: its time since *entry until NOW, as cause (cause, id); under the lock */
+static __always_inline void handler_exit(struct gap_state *st, __u64 *entry, __u32 cause, __u32 id,
+					 __u64 now)
+{
 	if (*entry && now > *entry) {
 		pend(st, cause, id, NULL, now - *entry);
 		/* a hard interrupt inside a softirq is not the softirq's time */
@@ -276,41 +363,55 @@ static __always_inline void handler_exit(struct gap_state *st, __u64 *entry, __u
 	*entry = 0;
 }
 
-/* a handler's entry or exit in the toggler's context: hard irq (id: irq), softirq (id: vector),
- * local timer */
-static __always_inline int on_handler(__u32 cause, __u32 id, bool entry)
+/* a handler's entry or exit in the toggler's context (the toggler on this CPU now): hard irq (id:
+ * irq), softirq (id: vector), local timer */
+static __always_inline int on_handler(const bool locked, __u32 cause, __u32 id, bool entry)
 {
-	struct gap_state *st = in_toggler();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct gap_locked *lk = NULL;
+	struct gap_state *st = get_state(locked, &lk);
+	__u64 now = bpf_ktime_get_ns();
 	__u64 *ts;
 	__u32 *saved;
 
-	if (!st)
+	if (!st || !st->tid || !st->last_ns || tid != st->tid)
 		return 0;
 	ts = cause == RT_CAUSE_HARDIRQ ? &st->irq_ns :
 	     cause == RT_CAUSE_SOFTIRQ ? &st->softirq_ns :
 					 &st->timer_ns;
 	saved = cause == RT_CAUSE_SOFTIRQ ? &st->vec : &st->irq;
+	LOCK(locked, lk);
 	if (entry) {
-		*ts = bpf_ktime_get_ns();
+		*ts = now;
 		if (cause != RT_CAUSE_TIMER)
 			*saved = id;
 	} else {
-		handler_exit(st, ts, cause, cause == RT_CAUSE_TIMER ? 0 : *saved);
+		handler_exit(st, ts, cause, cause == RT_CAUSE_TIMER ? 0 : *saved, now);
 	}
+	UNLOCK(locked, lk);
 	return 0;
 }
 
-TWICE(set, "gpio_value", ARGS(unsigned int gpio, int get), return on_set(gpio, get))
-TWICE(sw, "sched_switch", ARGS(bool preempt, struct task_struct *prev, struct task_struct *next),
-      return on_switch(preempt, prev, next))
-TWICE(wake, "sched_wakeup", ARGS(struct task_struct *p), return on_wakeup(p))
-TWICE(irq_in, "irq_handler_entry", ARGS(int irq), return on_handler(RT_CAUSE_HARDIRQ, irq, true))
-TWICE(irq_out, "irq_handler_exit", ARGS(int irq), return on_handler(RT_CAUSE_HARDIRQ, irq, false))
-TWICE(soft_in, "softirq_entry", ARGS(unsigned int vec),
-      return on_handler(RT_CAUSE_SOFTIRQ, vec, true))
-TWICE(soft_out, "softirq_exit", ARGS(unsigned int vec),
-      return on_handler(RT_CAUSE_SOFTIRQ, vec, false))
-TWICE(timer_in, "local_timer_entry", ARGS(int vector), return on_handler(RT_CAUSE_TIMER, 0, true))
-TWICE(timer_out, "local_timer_exit", ARGS(int vector), return on_handler(RT_CAUSE_TIMER, 0, false))
+/* the tp_btf variant locked, the raw_tp one not (the kernel refuses bpf_spin_lock there) */
+#define TWICE_LK(name, tp, args, fn, ...)                \
+	SEC("tp_btf/" tp) int BPF_PROG(name##_btf, args) \
+	{                                                \
+		return fn(true, __VA_ARGS__);            \
+	}                                                \
+	SEC("raw_tp/" tp) int BPF_PROG(name##_raw, args) \
+	{                                                \
+		return fn(false, __VA_ARGS__);           \
+	}
+
+TWICE_LK(set, "gpio_value", ARGS(unsigned int gpio, int get), on_set, gpio, get)
+TWICE_LK(sw, "sched_switch", ARGS(bool preempt, struct task_struct *prev, struct task_struct *next),
+	 on_switch, preempt, prev, next)
+TWICE_LK(wake, "sched_wakeup", ARGS(struct task_struct *p), on_wakeup, p)
+TWICE_LK(irq_in, "irq_handler_entry", ARGS(int irq), on_handler, RT_CAUSE_HARDIRQ, irq, true)
+TWICE_LK(irq_out, "irq_handler_exit", ARGS(int irq), on_handler, RT_CAUSE_HARDIRQ, irq, false)
+TWICE_LK(soft_in, "softirq_entry", ARGS(unsigned int vec), on_handler, RT_CAUSE_SOFTIRQ, vec, true)
+TWICE_LK(soft_out, "softirq_exit", ARGS(unsigned int vec), on_handler, RT_CAUSE_SOFTIRQ, vec, false)
+TWICE_LK(timer_in, "local_timer_entry", ARGS(int vector), on_handler, RT_CAUSE_TIMER, 0, true)
+TWICE_LK(timer_out, "local_timer_exit", ARGS(int vector), on_handler, RT_CAUSE_TIMER, 0, false)
 
 char LICENSE[] SEC("license") = "GPL";

@@ -10,7 +10,7 @@
  *
  * Hot path, per set: one array lookup by GPIO number (the line's slot: its dense index, given
  * by the loader before attach, and its stored start), one per-CPU array lookup by that index
- * (the histogram), one clock read. Both lookups are array lookups, which the verifier inlines
+ * (the histogram, in the half the loader set: a bss load), one clock read. Both lookups are array lookups, which the verifier inlines
  * where the kernel can; no map update or delete, no hash.
  *
  * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
@@ -47,10 +47,18 @@ struct {
 	__type(value, struct gpiolat_line);
 } lines SEC(".maps");
 
-/* dense line index -> its histogram, per CPU; sized by the loader to the lines it indexed */
+/*
+ * the half of hists the programs write now (0 or 1): flipped by the loader at each interval (-i),
+ * which then waits until no program runs that read the old half (membarrier: an RCU grace
+ * period) and reads that half at rest: every interval's figures from one consistent state
+ */
+volatile __u32 half = 0;
+
+/* (dense line index, half) -> its histogram, per CPU, at 2 * index + half; sized by the loader
+ * to twice the lines it indexed */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, GPIOLAT_MAX_LINES);
+	__uint(max_entries, 2 * GPIOLAT_MAX_LINES);
 	__type(key, __u32);
 	__type(value, struct gpiolat_hist);
 } hists SEC(".maps");
@@ -132,7 +140,7 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 		l->start = value ? now : 0;
 		return 0;
 	}
-	idx = l->idx - 1;
+	idx = ((l->idx - 1) << 1) | (half & 1);
 	h = bpf_map_lookup_elem(&hists, &idx);
 	if (!h) {
 		count_drop(GPIOLAT_DROP_NO_LINE_SLOT);

@@ -89,6 +89,9 @@ struct rt_gap_counts {
 	__u64 over; /* gaps over the threshold */
 	__u64 over_ns; /* their total */
 	__u64 other_task_sets; /* sets of the line by another task than the first one seen */
+	__u64 cause_drops; /* causes the full table could not take */
+	__u64 cause_drop_ns; /* ... their time */
+	__u64 unlocked_sets; /* sets handled by the raw_tp programs, whose state has no lock */
 };
 
 #endif /* GPIOLAT_RT_H */

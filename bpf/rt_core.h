@@ -49,6 +49,9 @@ static __always_inline void rt_hist_add(struct rt_hist *h, __u64 v)
 		h->max_ns = v;
 	h->count++;
 	h->sum_ns += v;
+	/* the bound checked on the register that indexes (barrier_var: clang must not drop it as
+	 * known from rt_slot(), which the verifier then cannot follow: gaps.bpf.c's on_set) */
+	barrier_var(s);
 	if (s < RT_SLOTS)
 		h->slots[s]++;
 }

@@ -84,14 +84,21 @@ static __always_inline int sc_enter(const int stage)
 		return 0;
 	}
 	tid = (__u32)bpf_get_current_pid_tgid();
-	now = bpf_ktime_get_ns();
 	if (!naive) {
 		start = bpf_map_lookup_elem(&sc_starts, &tid);
-		if (start) {
-			*start = now;
-			return 0;
+		if (!start) {
+			/* the thread's first (or evicted): its slot made, untimed, then found */
+			now = 0;
+			bpf_map_update_elem(&sc_starts, &tid, &now, BPF_ANY);
+			start = bpf_map_lookup_elem(&sc_starts, &tid);
 		}
+		/* the clock last, as with task storage: no lookup or update in the syscall's time */
+		if (start)
+			*start = bpf_ktime_get_ns();
+		return 0;
 	}
+	/* naive: what bpftrace's @start[tid] = nsecs does, the clock before the update */
+	now = bpf_ktime_get_ns();
 	bpf_map_update_elem(&sc_starts, &tid, &now, BPF_ANY);
 	return 0;
 }

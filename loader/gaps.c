@@ -153,6 +153,9 @@ static int read_results(void *ctx)
 		cx->n.over += pc[c].over;
 		cx->n.over_ns += pc[c].over_ns;
 		cx->n.other_task_sets += pc[c].other_task_sets;
+		cx->n.cause_drops += pc[c].cause_drops;
+		cx->n.cause_drop_ns += pc[c].cause_drop_ns;
+		cx->n.unlocked_sets += pc[c].unlocked_sets;
 	}
 	cx->tid = cx->skel->bss->toggler_tid;
 	fd = bpf_map__fd(cx->skel->maps.causes);
@@ -253,6 +256,9 @@ static void print_json(const struct gp_ctx *cx, const struct rt_run *run)
 			       json_object_new_uint64(cx->n.other_task_sets));
 	json_object_object_add(o, "gaps_over", json_object_new_uint64(cx->n.over));
 	json_object_object_add(o, "gaps_over_ns", json_object_new_uint64(cx->n.over_ns));
+	json_object_object_add(o, "cause_drops", json_object_new_uint64(cx->n.cause_drops));
+	json_object_object_add(o, "cause_drop_ns", json_object_new_uint64(cx->n.cause_drop_ns));
+	json_object_object_add(o, "unlocked_sets", json_object_new_uint64(cx->n.unlocked_sets));
 	json_object_object_add(o, "gaps", rt_hist_json(&cx->h));
 	for (i = 0; i < cx->ncauses; i++) {
 		const struct gp_cause *g = &cx->causes[i];
@@ -296,6 +302,12 @@ static void print_text(const struct gp_ctx *cx, const struct rt_run *run)
 		printf("  %-13s %-24s %8llu %12.1f %12.1f\n", cause_names[g->k.cause], d,
 		       (unsigned long long)g->v.gaps, g->v.total_ns / 1e3, g->v.max_ns / 1e3);
 	}
+	printf("causes dropped (the table full): %llu, %.1f us\n",
+	       (unsigned long long)cx->n.cause_drops, cx->n.cause_drop_ns / 1e3);
+	if (cx->n.unlocked_sets)
+		printf("%llu sets handled without a lock (raw_tp: the kernel allows no bpf_spin_lock "
+		       "there): a cause racing a set on another CPU may land in the next gap\n",
+		       (unsigned long long)cx->n.unlocked_sets);
 }
 
 static void gp_print(void *ctx, const struct rt_run *run, bool json)

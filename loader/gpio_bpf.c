@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: the gpiolat BPF object behind a small API (gpio_bpf.h). */
 #include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +113,9 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 		skel->rodata->lin_magic = gpiolat_reciprocal(cfg->lin_width);
 		skel->rodata->lin_max = cfg->lin_width * GPIOLAT_LINEAR_SLOTS;
 	}
-	bpf_map__set_max_entries(skel->maps.hists, cfg->lines && cfg->lines->n ? cfg->lines->n : 1);
+	/* two halves a line (gpio_bpf_read_lines) */
+	bpf_map__set_max_entries(skel->maps.hists,
+				 2 * (cfg->lines && cfg->lines->n ? cfg->lines->n : 1));
 	bpf_map__set_max_entries(skel->maps.lines, lines_span(cfg->lines));
 	err = gpiolat_bpf__load(skel);
 	if (err) {
@@ -142,25 +148,44 @@ static int cmp_line(const void *a, const void *b)
 	return x->gpio < y->gpio ? -1 : x->gpio > y->gpio;
 }
 
-int gpio_bpf_read_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l,
-			const struct line_sel *sel, int nsel, struct line_result *out, int max)
+/*
+ * every program that may have read the old half has returned: tracing programs run inside an RCU
+ * read-side section, and MEMBARRIER_CMD_GLOBAL waits for a grace period (synchronize_rcu()) where
+ * there is more than one CPU; on one CPU this syscall cannot run beside a program. Where the
+ * kernel refuses it (nohz_full), 10 ms, thousands of times the longest run of the program.
+ */
+static void programs_quiesce(void)
+{
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		poll(NULL, 0, 10);
+}
+
+int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const struct line_sel *sel,
+			int nsel, struct line_result *out, int max)
 {
 	int fd = bpf_map__fd(skel->maps.hists), ncpus = libbpf_num_possible_cpus();
-	struct gpiolat_hist *percpu;
+	__u32 key, old = skel->bss->half & 1;
+	struct gpiolat_hist *rest;
 	int n = 0, i;
-	__u32 key;
 
-	percpu = calloc(ncpus, sizeof(*percpu));
-	if (!percpu)
-		return -ENOMEM;
+	if (!l->rest) {
+		l->rest = calloc((size_t)2 * (l->n ? l->n : 1) * ncpus, sizeof(*l->rest));
+		if (!l->rest)
+			return -ENOMEM;
+		l->ncpus = ncpus;
+	}
+	skel->bss->half = !old;
+	programs_quiesce();
 	for (key = 0; key < (__u32)l->n && n < max; key++) {
-		if (bpf_map_lookup_elem(fd, &key, percpu))
+		/* the line's two halves side by side: 2 * ncpus histograms to sum */
+		rest = &l->rest[(size_t)2 * key * ncpus];
+		if (bpf_map_lookup_elem(fd, &(__u32){ 2 * key + old }, &rest[old * ncpus]))
 			continue;
 		memset(&out[n], 0, sizeof(out[n]));
 		out[n].gpio = l->gpio[key];
 		out[n].offset = -1;
 		out[n].minmax = true;
-		hist_sum_cpus(&out[n].h, percpu, ncpus);
+		hist_sum_cpus(&out[n].h, rest, 2 * ncpus);
 		if (!nsel && !out[n].h.events)
 			continue;
 		for (i = 0; i < nsel; i++) {
@@ -174,9 +199,14 @@ int gpio_bpf_read_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l,
 				      &out[n].offset);
 		n++;
 	}
-	free(percpu);
 	qsort(out, n, sizeof(*out), cmp_line);
 	return n;
+}
+
+void gpio_lines_release(struct gpio_lines *l)
+{
+	free(l->rest);
+	l->rest = NULL;
 }
 
 __u64 gpio_bpf_read_drops(struct gpiolat_bpf *skel)
@@ -201,9 +231,12 @@ int gpio_bpf_line_summary(struct gpiolat_bpf *skel, __u32 idx, struct summary *s
 	struct line_result lr = { .offset = -1, .minmax = true };
 	struct gpiolat_hist *pc;
 
-	pc = calloc(ncpus, sizeof(*pc));
-	if (pc && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.hists), &idx, pc)) {
-		hist_sum_cpus(&lr.h, pc, ncpus);
+	/* both halves (after detach: at rest) */
+	pc = calloc(2 * ncpus, sizeof(*pc));
+	if (pc && !bpf_map_lookup_elem(bpf_map__fd(skel->maps.hists), &(__u32){ 2 * idx }, pc) &&
+	    !bpf_map_lookup_elem(bpf_map__fd(skel->maps.hists), &(__u32){ 2 * idx + 1 },
+				 &pc[ncpus])) {
+		hist_sum_cpus(&lr.h, pc, 2 * ncpus);
 		hist_summary(&lr, skel->rodata->lin_width, sm);
 		err = 0;
 	}

@@ -45,6 +45,9 @@ struct line_sel {
 struct gpio_lines {
 	__u32 gpio[GPIOLAT_MAX_LINES];
 	int n;
+	/* each line's two halves as last read at rest, ncpus histograms each (gpio_bpf_read_lines) */
+	struct gpiolat_hist *rest;
+	int ncpus;
 };
 
 /*
@@ -85,11 +88,15 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l);
 
 /*
- * every indexed line that saw a set (every -l line: nsel > 0), summed over the CPUs, sorted by
- * GPIO number; n or -errno
+ * every indexed line that saw a set (every -l line: nsel > 0), summed over the CPUs and the two
+ * halves, sorted by GPIO number; n or -errno. One consistent state while the programs run: the
+ * half they write is flipped, the old one read once no program that chose it runs any more, the
+ * other one is as read at the last call (nobody wrote it since).
  */
-int gpio_bpf_read_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l,
-			const struct line_sel *sel, int nsel, struct line_result *out, int max);
+int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const struct line_sel *sel,
+			int nsel, struct line_result *out, int max);
+/* what gpio_bpf_read_lines() keeps, freed */
+void gpio_lines_release(struct gpio_lines *l);
 /* sets dropped: of lines that got no index at start */
 __u64 gpio_bpf_read_drops(struct gpiolat_bpf *skel);
 /* the summary of the line of index idx (its histogram summed over the CPUs); 0, or -1 */

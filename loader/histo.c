@@ -24,6 +24,7 @@
 #include "histo.h"
 #include "parse.h"
 #include "sys.h"
+#include "undo.h"
 
 static volatile sig_atomic_t exiting;
 static bool verbose;
@@ -109,7 +110,7 @@ __u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t
 
 /* per-set times of the toggle module's batches with after < seq <= upto */
 static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_acc *acc,
-			 __u64 *pulses)
+			 struct stat_acc *phase, __u64 *pulses, __u64 *phase_pulses)
 {
 	struct toggle_batch *b;
 	int i, n;
@@ -124,6 +125,10 @@ static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_a
 		if (drop_edges && ((__s64)b[i].seq == after + 1 || (__s64)b[i].seq == upto))
 			continue;
 		stat_add(acc, (double)b[i].ns / (2.0 * b[i].pulses));
+		if (phase) {
+			stat_add(phase, (double)b[i].ns / (2.0 * b[i].pulses));
+			*phase_pulses += b[i].pulses;
+		}
 		*pulses += b[i].pulses;
 	}
 	free(b);
@@ -147,12 +152,15 @@ static bool wait_pulses(__u64 deadline, bool *timed_out)
 static void untraced_phase(const struct env *env, struct run_info *ri)
 {
 	long long n = env->untraced;
+	struct stat_acc *ph;
 	__s64 seq0;
 	__u64 end;
 	bool t = false;
 
 	if (!ri->shift_wanted || exiting)
 		return;
+	/* 0: before the traced phase, 1: after it */
+	ph = &ri->phase[ri->nphases < 2 ? ri->nphases++ : 1];
 	seq0 = toggle_last_seq();
 	if (env->pulses) {
 		if (n < 0)
@@ -163,7 +171,8 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 			toggle_stop();
 			return;
 		}
-		batches_stat(seq0, INT64_MAX, false, &ri->untraced, &ri->untraced_pulses);
+		batches_stat(seq0, INT64_MAX, false, &ri->untraced, ph, &ri->untraced_pulses,
+			     &ri->phase_pulses[ph - ri->phase]);
 	} else {
 		if (ri->drive && toggle_start())
 			return;
@@ -172,7 +181,8 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 			;
 		if (ri->drive)
 			toggle_stop();
-		batches_stat(seq0, toggle_last_seq(), true, &ri->untraced, &ri->untraced_pulses);
+		batches_stat(seq0, toggle_last_seq(), true, &ri->untraced, ph, &ri->untraced_pulses,
+			     &ri->phase_pulses[ph - ri->phase]);
 	}
 }
 
@@ -285,6 +295,9 @@ int histo_main(int argc, char **argv)
 		goto cleanup;
 	}
 
+	/* the module's toggling recorded on disk first: a SIGKILL would leave it toggling */
+	if ((ri.drive || env.pulses) && undo_toggle())
+		goto cleanup;
 	if (ri.drive && env.out == OUT_TEXT)
 		printf("The toggle module (gpio %u) is idle: it toggles while gpiolat is attached "
 		       "(--no-toggle: only watch).\n",
@@ -387,8 +400,8 @@ int histo_main(int argc, char **argv)
 			ri.edges_ok = !toggle_edges(&ri.rising1, &ri.falling1);
 		seq_detach = toggle_last_seq();
 		if (ri.shift_wanted)
-			batches_stat(seq_attach, seq_detach, !env.pulses, &ri.traced,
-				     &ri.traced_pulses);
+			batches_stat(seq_attach, seq_detach, !env.pulses, &ri.traced, NULL,
+				     &ri.traced_pulses, NULL);
 	}
 	/* the last drain, after the probes are gone */
 	n = gpio_bpf_read_lines(skel, &lines, sel, env.nspecs, lr, GPIOLAT_MAX_LINES);
@@ -431,9 +444,11 @@ int histo_main(int argc, char **argv)
 cleanup:
 	if ((pulsing || ri.drive) && toggle_enabled() == 1)
 		toggle_stop();
+	undo_all();
 	if (ri.stats_fd >= 0)
 		close(ri.stats_fd);
 	gpiolat_bpf__destroy(skel);
+	gpio_lines_release(&lines);
 	btf__free(btf);
 	free(lr);
 	free(prev);

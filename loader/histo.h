@@ -59,6 +59,10 @@ struct run_info {
 	__u64 rising0, falling0, rising1, falling1;
 	bool edges_ok;
 	struct stat_acc traced, untraced;
+	/* the untraced phases before and after the traced one, each alone (the alternation) */
+	struct stat_acc phase[2];
+	__u64 phase_pulses[2];
+	int nphases;
 	__u64 traced_pulses, untraced_pulses;
 	bool shift_wanted;
 	bool drive; /* the module was idle: gpiolat lets it toggle for the run */

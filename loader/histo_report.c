@@ -74,6 +74,29 @@ void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct l
 	free(d);
 }
 
+/*
+ * The shift as --overhead figures it (hist.h, alt_stat): the traced phase against the mean of
+ * the untraced phases before and after it, its interval from the phases as sampled (batches
+ * within a phase are not independent samples of the shift). One traced phase gives no interval
+ * (NAN). With one untraced phase only (interrupted): against it. false: no shift.
+ */
+static bool shift_alt(const struct run_info *ri, double *shift, double *ci)
+{
+	struct alt_stat a = {};
+
+	if (!ri->traced.n || !ri->untraced.n)
+		return false;
+	*ci = NAN;
+	if (ri->nphases < 2 || !ri->phase[0].n || !ri->phase[1].n) {
+		*shift = ri->traced.mean - ri->untraced.mean;
+		return true;
+	}
+	alt_stat_add(&a, 0, ri->phase[0].mean, ri->traced.mean, ri->phase[1].mean);
+	*shift = a.d.mean;
+	*ci = alt_ci95(&a);
+	return true;
+}
+
 /* the talk's row measured the same way as our hook (a BPF program on it; its "kprobe" row is a
  * kprobe event, another kind), and the reference our shift has (nothing attached) */
 #define OUR_REF "untraced"
@@ -97,9 +120,9 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 	__u32 len = sizeof(info);
 	char a[32], b[32], c[32], d[32], e[32];
 	const char *talk;
-	char ag[64];
+	char ag[64], sp[128];
 	double ev, ev_sd;
-	double shift, se;
+	double shift, ci;
 	int beside;
 
 	memset(&info, 0, sizeof(info));
@@ -119,14 +142,17 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 				      "-",
 		       (unsigned long long)info.recursion_misses);
 	}
-	if (ri->traced.n && ri->untraced.n) {
-		shift = ri->traced.mean - ri->untraced.mean;
-		se = sqrt(stat_sd(&ri->traced) * stat_sd(&ri->traced) / ri->traced.n +
-			  stat_sd(&ri->untraced) * stat_sd(&ri->untraced) / ri->untraced.n);
-		printf("overhead: pulse-width shift %+.1f ns per set (standard error %.1f ns): "
+	if (shift_alt(ri, &shift, &ci)) {
+		if (isnan(ci))
+			snprintf(sp, sizeof(sp),
+				 "no spread: one traced phase between untraced ones, "
+				 "an interval needs two a side (gpiolat --overhead)");
+		else
+			snprintf(sp, sizeof(sp), "95 %% interval +-%.1f ns", ci);
+		printf("overhead: pulse-width shift %+.1f ns per set (%s): "
 		       "traced %s per set (sd %s, %llu batches, %llu pulses), untraced %s per set "
 		       "(sd %s, %llu batches, %llu pulses), from the toggle module's batch times\n",
-		       shift, se, fmt_time(a, sizeof(a), ri->traced.mean, UNIT_NS),
+		       shift, sp, fmt_time(a, sizeof(a), ri->traced.mean, UNIT_NS),
 		       fmt_time(b, sizeof(b), stat_sd(&ri->traced), UNIT_NS),
 		       (unsigned long long)ri->traced.n, (unsigned long long)ri->traced_pulses,
 		       fmt_time(c, sizeof(c), ri->untraced.mean, UNIT_NS),
@@ -183,7 +209,7 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 	char ag[64];
-	double total;
+	double total, shift, ci;
 	int i, b;
 
 	o = json_doc("gpiolat", NULL);
@@ -251,13 +277,19 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 	}
 	json_object_object_add(ov, "program", p);
 	s = NULL;
-	if (ri->traced.n && ri->untraced.n) {
+	if (shift_alt(ri, &shift, &ci)) {
 		s = json_object_new_object();
-		json_object_object_add(s, "shift_ns_per_set",
-				       json_object_new_double(ri->traced.mean - ri->untraced.mean));
+		json_object_object_add(s, "shift_ns_per_set", json_object_new_double(shift));
+		json_object_object_add(s, "ci95_ns", isnan(ci) ? NULL : json_object_new_double(ci));
 		json_object_object_add(s, "traced", stat_json(&ri->traced, ri->traced_pulses));
 		json_object_object_add(s, "untraced",
 				       stat_json(&ri->untraced, ri->untraced_pulses));
+		json_object_object_add(
+			s, "untraced_before",
+			ri->phase[0].n ? stat_json(&ri->phase[0], ri->phase_pulses[0]) : NULL);
+		json_object_object_add(
+			s, "untraced_after",
+			ri->phase[1].n ? stat_json(&ri->phase[1], ri->phase_pulses[1]) : NULL);
 	}
 	json_object_object_add(ov, "shift", s);
 	ref = json_object_new_array();

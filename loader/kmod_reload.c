@@ -66,16 +66,30 @@ static int kmod_params(char *buf, size_t size, char *why)
 	return 0;
 }
 
+/* SET ("mode=continuous burst=1000") and the parameters of PARAMS that SET does not name */
+static void kmod_with(char *out, size_t size, const char *params, const char *set)
+{
+	char copy[512], *t, *save = NULL;
+	size_t len = snprintf(out, size, "%s", set), k;
+	const char *s;
+
+	snprintf(copy, sizeof(copy), "%s", params);
+	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		k = strcspn(t, "=") + 1;
+		for (s = set; *s && strncmp(s, t, k); s += strcspn(s, " "), s += *s == ' ')
+			;
+		if (!*s && len < size)
+			len += snprintf(out + len, size - len, " %s", t);
+	}
+}
+
 /* PARAMS with mode=MODE in place of its mode */
 static void kmod_with_mode(char *out, size_t size, const char *params, const char *mode)
 {
-	char copy[512], *t, *save = NULL;
-	size_t len = snprintf(out, size, "mode=%s", mode);
+	char set[64];
 
-	snprintf(copy, sizeof(copy), "%s", params);
-	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (strncmp(t, "mode=", 5) && len < size)
-			len += snprintf(out + len, size - len, " %s", t);
+	snprintf(set, sizeof(set), "mode=%s", mode);
+	kmod_with(out, size, params, set);
 }
 
 /*
@@ -223,6 +237,11 @@ int kmod_restore_saved(bool *found)
 
 int kmod_reload_setup(char *why)
 {
+	return kmod_reload_setup_with("mode=continuous", why);
+}
+
+int kmod_reload_setup_with(const char *set, char *why)
+{
 	const char *env = getenv("GPIOLAT_KMOD");
 	char params[600], *saved, real[PATH_MAX], *d;
 	int fd;
@@ -269,8 +288,8 @@ int kmod_reload_setup(char *why)
 	}
 	free(saved);
 	kmod_changed = true;
-	kmod_mode = mode_continuous;
-	kmod_with_mode(params, sizeof(params), kmod_orig, kmod_mode);
+	kmod_mode = strstr(set, "mode=continuous") ? mode_continuous : NULL;
+	kmod_with(params, sizeof(params), kmod_orig, set);
 	return kmod_load(kmod_file, params, why);
 }
 

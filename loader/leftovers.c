@@ -16,6 +16,7 @@
 #include "kmod_reload.h"
 #include "leftovers.h"
 #include "statedir.h"
+#include "undo.h"
 
 /* write a filter file back line by line ("#### all functions enabled ####": empty) */
 static void restore_filter_file(const char *file, const char *saved)
@@ -80,15 +81,16 @@ static int cleanup_fail(const char *fmt, ...)
 
 /*
  * the other modes' leftovers, for --cleanup: --syscall-cost's instance gpiolat_sc and probe
- * group gpiolat_sc, study/microbench.sh's instance and kprobe group gpiolat_mb
+ * group gpiolat_sc, study/microbench.sh's instance and kprobe group gpiolat_mb, --path's
+ * instance gpiolat_path (which its undo journal names as well)
  */
 int cleanup_others(bool *found)
 {
-	static const char *const names[] = { "gpiolat_sc", "gpiolat_mb" };
+	static const char *const names[] = { "gpiolat_sc", "gpiolat_mb", "gpiolat_path" };
 	char why[WHY];
 	int i, err = 0;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 3; i++)
 		if (tracefs_leftovers_remove(names[i], names[i], found, why, sizeof(why)))
 			err = cleanup_fail("%s", why);
 	return err;
@@ -157,6 +159,13 @@ static int instance_remove(const char *name)
 	return i == 150;
 }
 
+int leftover_instance_remove(const char *name)
+{
+	if (!tracefs_instance_exists(name))
+		return 0;
+	return instance_remove(name) ? 1 : 0;
+}
+
 /* remove GROUP's probe events; the name of one that stays (to free), else NULL */
 static char *probes_remove(const char *group, bool *found)
 {
@@ -188,6 +197,9 @@ int cleanup_all(bool *found)
 	int i, err = 0;
 
 	*found = false;
+	/* the journal first: its steps come after (and may use) the state files below */
+	if (undo_replay(found, why, sizeof(why)))
+		err = cleanup_fail("the undo journal: %s", why);
 	i = state_dir_open(false, why, sizeof(why));
 	if (i < 0)
 		err = cleanup_fail("the state saved in " STATE_DIR ": %s", why);

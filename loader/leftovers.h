@@ -14,6 +14,9 @@ extern char cleanup_why[];
 int cleanup_all(bool *found);
 /* the other modes' (--syscall-cost, study/microbench.sh) */
 int cleanup_others(bool *found);
+/* remove the tracefs instance NAME (events off, triggers out first), when it is there; 0, or 1
+ * when it stays (errno) */
+int leftover_instance_remove(const char *name);
 /*
  * remove what a killed run left: the tracefs instances named INST_PREFIX* (events off first)
  * and the kprobe/uprobe events of GROUP; FOUND set when there was any. 0, or -1 and why.

@@ -31,8 +31,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kmod_reload.h"
 #include "parse.h"
 #include "path.h"
+#include "undo.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
 #define INST "gpiolat_path"
@@ -65,6 +67,8 @@ static const struct argp_option opts[] = {
 	{ "only", 'o', "LIST", 0,
 	  "these togglers only, each must run: raw,subsys,ioctl,libgpiod,sysfs,mmap,sh,bash", 0 },
 	{ "no-cross-check", 0x201, NULL, 0, "skip the gpio:gpio_value cross-check", 0 },
+	{ "kmod", 0x204, "FILE", 0,
+	  "the toggle.ko to reload with mode=continuous burst=1000 (default $GPIOLAT_KMOD)", 0 },
 	{ "json", 0x202, NULL, 0, "JSON on stdout", 0 },
 	{ "csv", 0x203, NULL, 0, "CSV on stdout (host/gpio-path-plot.sh draws it)", 0 },
 	{ "help", 'h', NULL, 0, "show this help", 0 },
@@ -145,6 +149,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 0x203:
 		o.fmt = PATH_CSV;
 		break;
+	case 0x204:
+		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
+		break;
 	case ARGP_KEY_ARG:
 		usage_error("unexpected argument", arg);
 		return EINVAL;
@@ -196,6 +203,8 @@ static int kphase(long long n, double *ns, char *why)
 
 static int kraw(bool on)
 {
+	if (on && undo_file(TOGGLE_DIR "/raw"))
+		return -1;
 	return sys_write_str(TOGGLE_DIR "/raw", on ? "1\n" : "0\n");
 }
 
@@ -220,20 +229,11 @@ static int cphase(enum path_row row, long long n, double *ns, char *why)
 		rc = path_spawn(av, out, sizeof(out), NULL);
 	} else {
 		snprintf(prog, sizeof(prog), "%.4000s/utoggle", bindir);
-		char *av[] = { prog,
-			       (char *)"-m",
-			       (char *)modes[row],
-			       (char *)"-g",
-			       uchip,
-			       (char *)"-l",
-			       line,
-			       (char *)"-c",
-			       cnt,
-			       (char *)"-b",
-			       burst,
-			       (char *)"-i",
-			       (char *)"0",
-			       NULL };
+		char *av[] = { prog,	     (char *)"-m", (char *)modes[row],
+			       (char *)"-g", uchip,	   (char *)"-l",
+			       line,	     (char *)"-c", cnt,
+			       (char *)"-b", burst,	   (char *)"-i",
+			       (char *)"0",  NULL };
 
 		rc = path_spawn(av, out, sizeof(out), NULL);
 	}
@@ -376,6 +376,11 @@ static void cross_check(struct path_run *r, enum path_row row)
 	}
 	snprintf(tdir, sizeof(tdir), "%s/instances/" INST,
 		 sys_tracefs_dir() ?: "/sys/kernel/tracing");
+	if (undo_instance(INST)) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot record the instance %s for undo", INST);
+		*tdir = '\0';
+		return;
+	}
 	if (mkdir(tdir, 0755) && errno != EEXIST) {
 		snprintf(x->xc_why, WHY_SIZE, "cannot make %.150s: %.80s", tdir, strerror(errno));
 		*tdir = '\0';
@@ -409,24 +414,17 @@ static void cross_check(struct path_run *r, enum path_row row)
 /* ---- the run ---------------------------------------------------------------------------- */
 
 static volatile sig_atomic_t stop;
-static char depth_was[16];
 
 static void on_signal(int sig)
 {
 	stop = sig;
 }
 
-static bool touched; /* setup got as far as changing the module's state */
-
+/* every change undone, in reverse, as the journal on disk records them (undo.h) */
 static void restore(void)
 {
-	if (!touched)
-		return;
-	kraw(false);
-	toggle_stop();
 	inst_remove();
-	if (*depth_was)
-		sys_write_str(TOGGLE_DIR "/depth", depth_was);
+	undo_all();
 }
 
 /* the rows, what runs them, the lines; 0, or -1 after one error line */
@@ -459,6 +457,9 @@ static int setup(struct path_run *r)
 		fprintf(stderr, "gpiolat: --path: the toggle module is toggling already\n");
 		return -1;
 	}
+	/* first: a reload gives the module's line a new number */
+	if (path_module_mode())
+		return -1;
 	if (toggle_gpio(&g) || sys_gpio_name(g, r->chip, sizeof(r->chip), &off)) {
 		fprintf(stderr, "gpiolat: --path: cannot read the module's line (%s/gpio)\n",
 			TOGGLE_DIR);
@@ -505,14 +506,13 @@ static int setup(struct path_run *r)
 		snprintf(r->row[P_BASH].why, WHY_SIZE, "no bash on PATH (t_bash is the sh row)");
 	}
 	r->bash_row = r->row[P_BASH].avail ? "t_bash" : "t_sh";
-	touched = true;
-	if (path_read_line(TOGGLE_DIR "/depth", depth_was, sizeof(depth_was)) ||
-	    sys_write_str(TOGGLE_DIR "/depth", "0\n")) {
-		*depth_was = '\0';
+	/* each change recorded on disk before it is made */
+	if (undo_toggle() || undo_file(TOGGLE_DIR "/depth"))
+		return -1;
+	if (sys_write_str(TOGGLE_DIR "/depth", "0\n")) {
 		fprintf(stderr, "gpiolat: --path: cannot set %s/depth to 0\n", TOGGLE_DIR);
 		return -1;
 	}
-	strcat(depth_was, "\n");
 	if (path_read_line(TOGGLE_DIR "/raw_target", buf, sizeof(buf)) ||
 	    !strncmp(buf, "none", 4)) {
 		r->row[P_RAW].avail = false;

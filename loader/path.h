@@ -58,6 +58,8 @@ void path_bindir(char *bindir, size_t size, const char *self);
 int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed);
 /* the last non-empty line of out, as a why */
 void path_last_line(const char *out, char *why);
+/* the module in mode=continuous burst=1000, reloaded when it is not and can be; 0 or -1 */
+int path_module_mode(void);
 
 /* loader/path_out.c */
 enum path_fmt { PATH_TEXT, PATH_JSON, PATH_CSV };

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat --path: files and child processes (loader/path.c runs the togglers with these). */
+/*
+ * gpiolat --path: files, child processes and the module's mode (loader/path.c runs the togglers
+ * with these).
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kmod_reload.h"
 #include "path.h"
+#include "undo.h"
 
 int path_read_line(const char *path, char *buf, size_t size)
 {
@@ -99,4 +104,50 @@ void path_bindir(char *bindir, size_t size, const char *self)
 	snprintf(p, sizeof(p), "%s/utoggle", bindir);
 	if (!env && access(p, X_OK) && snprintf(bindir, size, "%s/../bin", self) >= (int)size)
 		snprintf(bindir, size, "%s", self);
+}
+
+/*
+ * The module as the kernel rows need it: mode=continuous burst=1000 (the study's: batches back to
+ * back; in burst mode every batch of 5 pulses is followed by msleep(1), and a run took 1046 s
+ * on the emulated target instead of about 30 s). When it is loaded otherwise and a toggle.ko is
+ * known (--kmod, GPIOLAT_KMOD) it is reloaded so, and put back by the undo journal's "k" step
+ * (recorded before the reload). A module that cannot be reloaded (no toggle.ko, a real chip) is
+ * used as loaded, with one line on stderr; in printk mode its batches hold a trace_printk, so
+ * that is refused. 0, or -1 after one error line.
+ */
+int path_module_mode(void)
+{
+	char mode[32] = "", burst[32] = "", why[WHY_SIZE];
+
+	if (path_read_line("/sys/module/toggle/parameters/mode", mode, sizeof(mode)) ||
+	    path_read_line("/sys/module/toggle/parameters/burst", burst, sizeof(burst))) {
+		fprintf(stderr, "gpiolat: --path: cannot read the toggle module's parameters\n");
+		return -1;
+	}
+	if (!strcmp(mode, "continuous") && !strcmp(burst, "1000"))
+		return 0;
+	if (!kmod_file[0] && getenv("GPIOLAT_KMOD"))
+		snprintf(kmod_file, sizeof(kmod_file), "%s", getenv("GPIOLAT_KMOD"));
+	if (kmod_file[0]) {
+		if (undo_kmod())
+			return -1;
+		if (!kmod_reload_setup_with("mode=continuous burst=1000", why))
+			return 0;
+	} else {
+		snprintf(why, sizeof(why),
+			 "no toggle.ko to reload it with (--kmod FILE, or "
+			 "GPIOLAT_KMOD)");
+	}
+	if (!strcmp(mode, "printk")) {
+		fprintf(stderr,
+			"gpiolat: --path: the toggle module is in mode=printk (a trace_printk in "
+			"every batch) and cannot be reloaded: %s\n",
+			why);
+		return -1;
+	}
+	fprintf(stderr,
+		"gpiolat: --path: the toggle module runs as loaded (mode=%s burst=%s, not "
+		"mode=continuous burst=1000: the kernel rows take longer): %s\n",
+		mode, burst, why);
+	return 0;
 }

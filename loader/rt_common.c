@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "rt_common.h"
 #include "sys.h"
+#include "undo.h"
 
 #define POLL_MS 20
 #define CHILD_STOP_MS 2000
@@ -388,6 +389,9 @@ int rt_go(struct rt_env *env, struct rt_run *run)
 	int err, status;
 
 	if (run->toggle_used) {
+		/* recorded on disk first: a SIGKILL would leave the module toggling */
+		if (undo_toggle())
+			return -1;
 		run->seq0 = toggle_last_seq();
 		err = toggle_start_pulses(env->pulses);
 		if (err) {
@@ -439,6 +443,7 @@ void rt_finish(struct rt_run *run)
 
 	if (run->toggle_used && toggle_enabled() == 1)
 		toggle_stop();
+	undo_all();
 	if (run->child_fd >= 0) {
 		close(run->child_fd); /* never started: it exits on EOF */
 		run->child_fd = -1;

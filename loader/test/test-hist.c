@@ -4,7 +4,8 @@
  * samples, for tests/host/test_loader_hist.py. Not installed.
  *
  *   test-hist text|csv|json [WIDTH_NS [us]] <samples    one pulse width in ns per line;
- *                                                       "unmatched N" adds unmatched edges
+ *                                                       "unmatched N" adds unmatched edges,
+ *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
  *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
  *   test-hist path text|json|csv <rows                  --path's tables (loader/path_out.c)
@@ -112,6 +113,12 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strcmp(argv[3], "us"))
 		unit = UNIT_US;
 	while (fgets(line, sizeof(line), stdin)) {
+		if (sscanf(line, "rising_again %llu", &v) == 1) {
+			h->rising_again += v;
+			h->rising += v;
+			h->events += v;
+			continue;
+		}
 		if (sscanf(line, "unmatched %llu", &v) == 1) {
 			h->unmatched += v;
 			h->falling += v;

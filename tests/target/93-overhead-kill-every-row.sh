@@ -5,6 +5,10 @@
 # trace_marker): the run is killed once its row's change is in place (on_now: the run's own
 # readiness, not a sleep), then gpiolat --cleanup must leave
 # tracefs, the module, BPF and the processes exactly as they were before the run.
+# Then the same for every other mode that changes the system (mode_on: --path in its kernel
+# rows and in its cross-check's instance, --wakeup, --gaps, --syscall-cost's instance and probe,
+# the histogram mode driving the module): their undo is on disk (loader/undo.c),
+# and the comparison also covers the module's debugfs settings and the state directory.
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
 
@@ -78,6 +82,84 @@ for row in $rows; do
 		ok "$row: tracefs, the module, BPF and processes as before the run"
 	else
 		notok "$row: not as before the run"
+		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
+	fi
+done
+
+# mode_on MODE: the mode's change is in place (its readiness): --path's kernel rows have the
+# module toggling at depth 0 (after its reload with mode=continuous burst=1000; phases of 2000000
+# pulses, long enough to be seen by this loop under emulation), its cross-check
+# has its instance and the module toggling; --wakeup and --gaps start the module once attached;
+# the histogram mode printed its "Tracing" line and the module toggles; --syscall-cost's methods
+# have their instance's events or their probe event in place
+mode_on() {
+	case $1 in
+	path) [ "$(cat $D/enable 2>/dev/null)" = 1 ] && [ "$(cat $D/depth)" = 0 ] ;;
+	path-xc) [ -d $T/instances/gpiolat_path ] && [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
+	wakeup | gaps) [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
+	histogram) grep -q '^Tracing ' $tmp/run.out && [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
+	sc-events) cat $T/instances/gpiolat_sc/set_event 2>/dev/null | grep -q . ;;
+	sc-kprobe) grep -q gpiolat_sc $T/kprobe_events 2>/dev/null ;;
+	esac
+}
+mode_cmd() {
+	case $1 in
+	path) echo --path -r 3 -p 2000000 ;;
+	path-xc) echo --path -r 2 -p 200000 --only subsys ;;
+	wakeup) echo --wakeup --comm toggle --pulses 5000000 ;;
+	gaps) echo --gaps --pulses 5000000 ;;
+	histogram) echo --pulses 5000000 ;;
+	sc-events) echo --syscall-cost -m syscall-events --rounds 100 ;;
+	sc-kprobe) echo --syscall-cost -m kprobe-event --rounds 100 ;;
+	esac
+}
+# the module as the target loads it (vm/run: burst mode): --path reloads it, and must put it back
+./gpiolat --cleanup >/dev/null 2>&1
+mode_snapshot >$tmp/before
+# (--syscall-cost's strace and bpftrace children leave nothing: they die with it, PDEATHSIG)
+modes=${MODES:-"path path-xc wakeup gaps histogram sc-events sc-kprobe"}
+for m in $modes; do
+	# word splitting of mode_cmd's options is meant
+	# shellcheck disable=SC2046
+	./gpiolat $(mode_cmd $m) >$tmp/run.out 2>&1 &
+	pid=$!
+	i=0
+	on=no
+	while [ $i -lt 1200 ]; do
+		mode_on "$m" && on=yes && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ $on = yes ] && kill -9 $pid
+	if [ $on = no ]; then
+		notok "$m: its change never showed in 120 s (the run $(kill -0 $pid 2>/dev/null &&
+			echo 'still runs' || echo 'has ended'))"
+		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
+		kill -9 $pid
+		wait $pid 2>/dev/null
+		./gpiolat --cleanup >/dev/null 2>&1
+		continue
+	fi
+	wait $pid
+	eq "$m: gpiolat $(mode_cmd $m) killed while its change was in place (status 137)" "$?" 137
+	# a killed run's children go with it (PR_SET_PDEATHSIG)
+	i=0
+	while ps -e -o comm= | grep -E -q -x 'utoggle|strace|toggle.sh' && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	mode_snapshot >$tmp/killed
+	check "$m: the kill left the mode's change behind (the check below means something)" \
+		sh -c "! cmp -s $tmp/before $tmp/killed"
+	diff $tmp/before $tmp/killed | grep '^>' | grep -v -e '^> #' -e '^> ==' |
+		head -n 3 | sed -e 's/^/# left: /'
+	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+	eq "$m: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
+	mode_snapshot >$tmp/after
+	if cmp -s $tmp/before $tmp/after; then
+		ok "$m: tracefs, the module and its settings, BPF, processes as before the run"
+	else
+		notok "$m: not as before the run"
 		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
 	fi
 done

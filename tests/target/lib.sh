@@ -409,3 +409,16 @@ overhead_snapshot() {
 	echo "== trace_marker lines at the top level"
 	grep -c 'utoggle: set' $T/trace
 }
+
+# mode_snapshot: overhead_snapshot, and what the other modes change besides: the toggle module's
+# debugfs settings (--path: depth, raw; every mode that drives it: pulses, enable) and the state
+# directory where each records its undo (tests/target/93-*.sh)
+mode_snapshot() {
+	overhead_snapshot
+	echo "== the toggle module's settings"
+	for _f in depth raw pulses enable; do
+		echo "$_f $(cat $D/$_f 2>/dev/null)"
+	done
+	echo "== /run/gpiolat"
+	ls -A /run/gpiolat 2>/dev/null
+}
