@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "parse.h"
+#include "cli.h"
 #include "rt_common.h"
 #include "sys.h"
 #include "wakeup.h"
@@ -320,7 +321,7 @@ static void gp_print(void *ctx, const struct rt_run *run, bool json)
 
 bool gaps_wanted(int argc, char **argv)
 {
-	return rt_wanted(argc, argv, "--gaps");
+	return cli_wanted(argc, argv, "--gaps");
 }
 
 int gaps_main(int argc, char **argv)

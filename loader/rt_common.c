@@ -147,16 +147,6 @@ int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct
 	return 0;
 }
 
-bool rt_wanted(int argc, char **argv, const char *opt)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], opt))
-			return true;
-	return false;
-}
-
 int rt_run_mode(struct rt_env *env, const struct rt_object_ops *ops, void *ctx)
 {
 	struct rt_run run = {};

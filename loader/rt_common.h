@@ -42,7 +42,6 @@ void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fm
 /* argp of a mode (its own options, then the common ones), -v, root: exit status, else 0 */
 int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env);
 /* is OPT ("--wakeup") among the options, before any "--"? */
-bool rt_wanted(int argc, char **argv, const char *opt);
 
 /* what the run did */
 struct rt_run {

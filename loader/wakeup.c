@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "parse.h"
+#include "cli.h"
 #include "rt_common.h"
 #include "sys.h"
 #include "wakeup.h"
@@ -334,7 +335,7 @@ static void wk_print(void *ctx, const struct rt_run *run, bool json)
 
 bool wakeup_wanted(int argc, char **argv)
 {
-	return rt_wanted(argc, argv, "--wakeup");
+	return cli_wanted(argc, argv, "--wakeup");
 }
 
 int wakeup_main(int argc, char **argv)
