@@ -41,7 +41,6 @@ void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fm
 	__attribute__((format(printf, 3, 4)));
 /* argp of a mode (its own options, then the common ones), -v, root: exit status, else 0 */
 int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env);
-/* is OPT ("--wakeup") among the options, before any "--"? */
 
 /* what the run did */
 struct rt_run {
