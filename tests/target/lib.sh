@@ -70,12 +70,15 @@ bt_attached() {
 # ---- the kernel's configuration: the one excuse for a method that is not available ------------
 
 # kconfig_file: the running kernel's configuration, read without asking the kernel what works:
-# /proc/config.gz, /boot/config-RELEASE (a board), or the emulated target's kernel package in
-# out/target/*/root/boot of the project (vm/run mounts the project at its own path on every
-# target); nothing when none is found (then nothing can be excused)
+# /proc/config.gz, /boot/config-RELEASE (a board), /lib/modules/RELEASE/config (where a
+# merged-/usr kernel package puts it: Debian testing's), or the emulated target's kernel package
+# in out/target/*/root/boot or root/usr/lib/modules/RELEASE of the project (vm/run mounts the
+# project at its own path on every target); nothing when none is found (then nothing can be
+# excused)
 kconfig_file() {
-	for _f in /proc/config.gz "/boot/config-$(uname -r)" \
-		"$PROJ"/out/target/*/root/boot/"config-$(uname -r)"; do
+	for _f in /proc/config.gz "/boot/config-$(uname -r)" "/lib/modules/$(uname -r)/config" \
+		"$PROJ"/out/target/*/root/boot/"config-$(uname -r)" \
+		"$PROJ"/out/target/*/root/usr/lib/modules/"$(uname -r)"/config; do
 		if [ -r "$_f" ]; then
 			echo "$_f"
 			return

@@ -16,15 +16,19 @@ def line(ok, what):
 
 
 def kernel_config():
-    """The running kernel's configuration: /proc/config.gz, /boot, or the emulated target's
-    kernel package in out/target/*/root/boot (the project share); {} when none is found."""
+    """The running kernel's configuration: /proc/config.gz, /boot, /lib/modules/RELEASE/config
+    (a merged-/usr kernel package's place: Debian testing's), or the emulated target's kernel
+    package in out/target/*/root/boot or root/usr/lib/modules/RELEASE (the project share); {}
+    when none is found."""
     release = platform.release()
     proj = os.environ.get("PROJ") or os.getcwd()
-    paths = ["/boot/config-" + release]
+    paths = ["/boot/config-" + release, os.path.join("/lib/modules", release, "config")]
     tdir = os.path.join(proj, "out", "target")
     if os.path.isdir(tdir):
         for k in sorted(os.listdir(tdir)):
             paths.append(os.path.join(tdir, k, "root", "boot", "config-" + release))
+            paths.append(os.path.join(tdir, k, "root", "usr", "lib", "modules", release,
+                                      "config"))
     text = None
     if os.path.exists("/proc/config.gz"):
         import gzip
