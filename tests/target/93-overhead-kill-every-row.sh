@@ -38,31 +38,41 @@ overhead_snapshot >$tmp/before
 rows=${ROWS:-"event event-filter event-trigger event-hist event-synthetic kprobe events-10
 kprobes-10 function function_graph trace_printk user-ioctl-syscall-events user-ioctl-uprobe
 user-ioctl-trace-marker"}
+# kill_when_on NAME PRED CMD...: CMD in the background, SIGKILLed at once when PRED NAME holds
+# (polled every 0.1 s for up to 120 s: a row reaches its own phase after reference phases, and
+# its phases alternate with them); 0 with the run's exit status in $rc, or a "not ok", the run
+# ended and cleaned up, and 1 when the change never showed
+kill_when_on() {
+	_name=$1
+	_pred=$2
+	shift 2
+	"$@" >$tmp/run.out 2>&1 &
+	_pid=$!
+	_i=0
+	while [ $_i -lt 1200 ]; do
+		if $_pred "$_name"; then
+			kill -9 $_pid
+			wait $_pid
+			rc=$?
+			return 0
+		fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	notok "$_name: its change never showed in 120 s (the run $(kill -0 $_pid 2>/dev/null &&
+		echo 'still runs' || echo 'has ended'))"
+	grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
+	kill -9 $_pid
+	wait $_pid 2>/dev/null
+	./gpiolat --cleanup >/dev/null 2>&1
+	return 1
+}
+
 for row in $rows; do
 	# long phases (300 pulses), many of them: the row's own phase is there long enough to see
-	./gpiolat --overhead --only "$row" --reps 40 --pulses 300 >$tmp/run.out 2>&1 &
-	pid=$!
-	i=0
-	# polled every 0.1 s for up to 120 s: a row reaches its own phase after reference phases
-	on=no
-	while [ $i -lt 1200 ]; do
-		on_now "$row" && on=yes && break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	# killed at once: the row's phases alternate with reference phases
-	[ $on = yes ] && kill -9 $pid
-	if [ $on = no ]; then
-		notok "$row: its change never showed in 120 s (the run $(kill -0 $pid 2>/dev/null &&
-			echo 'still runs' || echo 'has ended'))"
-		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
-		kill -9 $pid
-		wait $pid 2>/dev/null
-		./gpiolat --cleanup >/dev/null 2>&1
+	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses 300 ||
 		continue
-	fi
-	wait $pid
-	eq "$row: killed while its change was in place (status 137)" "$?" 137
+	eq "$row: killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
 	i=0
 	while { ps -e -o comm= | grep -E -q -x 'utoggle|strace' ||
@@ -121,27 +131,8 @@ modes=${MODES:-"path path-xc wakeup gaps histogram sc-events sc-kprobe"}
 for m in $modes; do
 	# word splitting of mode_cmd's options is meant
 	# shellcheck disable=SC2046
-	./gpiolat $(mode_cmd $m) >$tmp/run.out 2>&1 &
-	pid=$!
-	i=0
-	on=no
-	while [ $i -lt 1200 ]; do
-		mode_on "$m" && on=yes && break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ $on = yes ] && kill -9 $pid
-	if [ $on = no ]; then
-		notok "$m: its change never showed in 120 s (the run $(kill -0 $pid 2>/dev/null &&
-			echo 'still runs' || echo 'has ended'))"
-		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
-		kill -9 $pid
-		wait $pid 2>/dev/null
-		./gpiolat --cleanup >/dev/null 2>&1
-		continue
-	fi
-	wait $pid
-	eq "$m: gpiolat $(mode_cmd $m) killed while its change was in place (status 137)" "$?" 137
+	kill_when_on "$m" mode_on ./gpiolat $(mode_cmd $m) || continue
+	eq "$m: gpiolat $(mode_cmd $m) killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG)
 	i=0
 	while ps -e -o comm= | grep -E -q -x 'utoggle|strace|toggle.sh' && [ $i -lt 100 ]; do
