@@ -69,8 +69,16 @@ kill_when_on() {
 }
 
 for row in $rows; do
-	# long phases (300 pulses), many of them: the row's own phase is there long enough to see
-	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses 300 ||
+	# long phases, many of them: the row's own phase is there long enough to see. The module's
+	# rows: 300 pulses a phase. The user-space rows' utoggle sets in microseconds and their
+	# change is on in their own phase only (an event enabled): 300 of its pulses are about 5 ms
+	# under emulation, which a 0.1 s poll missed in all 40 phases once (CI, 2026-11-23);
+	# 30000 pulses make a phase about 0.5 s
+	case $row in
+	user-*) pulses=30000 ;;
+	*) pulses=300 ;;
+	esac
+	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses $pulses ||
 		continue
 	eq "$row: killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
