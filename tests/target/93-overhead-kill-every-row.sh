@@ -15,20 +15,54 @@ cd "$PROJ" || exit 1
 tmp=$PROJ/out/tests/93-overhead-kill-every-row
 mkdir -p $tmp
 
+# The polls below read with the shell's own read (no process per look): under emulation a
+# cat | grep pipeline took about 1 s a look, and a row's own phase can be shorter than that
+# (a 0.1 s user-space phase was missed in all 40 of a run's phases once, CI 2026-11-23).
+# any_line PRED FILE...: some line of some FILE satisfies PRED LINE
+any_line() {
+	_p=$1
+	shift
+	for _f in "$@"; do
+		[ -r "$_f" ] || continue
+		while IFS= read -r _l; do
+			$_p "$_l" && return 0
+		done <"$_f"
+	done
+	return 1
+}
+not_nop() { [ "$1" != nop ]; }
+not_comment() { case $1 in '#'*) return 1 ;; esac; }
+any() { :; }
+tracing_line() { case $1 in 'Tracing '*) return 0 ;; esac; return 1; }
+sc_probe() { case $1 in *gpiolat_sc*) return 0 ;; esac; return 1; }
+# rd FILE: its first line in $_v (no process); false when it cannot be read
+rd() { { read -r _v <"$1"; } 2>/dev/null; }
+# running COMM: a process of that name runs (/proc/PID/comm)
+running() {
+	for _c in /proc/[0-9]*/comm; do
+		{ read -r _l <"$_c"; } 2>/dev/null && [ "$_l" = "$1" ] && return 0
+	done
+	return 1
+}
 # on_now ROW: the row's own change is in place (its readiness): the trace_printk reload has the
 # module in another mode, the function tracers are on, the trigger rows' triggers are in, the
-# trace_marker row's toggler runs; every other row has an event enabled (top level or in an
-# instance; set_event lists them)
+# trace_marker row's toggler runs, the uprobe row's uprobe and uretprobe are defined (for its
+# whole run: its events are enabled in its own short phases only); every other row has an event
+# enabled (top level or in an instance; set_event lists them)
 on_now() {
 	case $1 in
-	trace_printk) [ "$(cat /sys/module/toggle/parameters/mode)" != "$mode0" ] ;;
-	function | function_graph)
-		cat $T/current_tracer $T/instances/*/current_tracer 2>/dev/null | grep -q -v '^nop$' ;;
+	trace_printk)
+		read -r _m </sys/module/toggle/parameters/mode
+		[ "$_m" != "$mode0" ]
+		;;
+	function | function_graph) any_line not_nop $T/current_tracer $T/instances/*/current_tracer ;;
 	event-trigger | event-hist | event-synthetic)
-		cat $T/events/gpio/gpio_value/trigger \
-			$T/instances/*/events/gpio/gpio_value/trigger 2>/dev/null | grep -q -v '^#' ;;
-	user-ioctl-trace-marker) ps -e -o comm= | grep -q -x utoggle ;;
-	*) cat $T/set_event $T/instances/*/set_event 2>/dev/null | grep -q . ;;
+		any_line not_comment $T/events/gpio/gpio_value/trigger \
+			$T/instances/*/events/gpio/gpio_value/trigger
+		;;
+	user-ioctl-trace-marker) running utoggle ;;
+	user-ioctl-uprobe) any_line any $T/uprobe_events ;;
+	*) any_line any $T/set_event $T/instances/*/set_event ;;
 	esac
 }
 
@@ -39,28 +73,41 @@ rows=${ROWS:-"event event-filter event-trigger event-hist event-synthetic kprobe
 kprobes-10 function function_graph trace_printk user-ioctl-syscall-events user-ioctl-uprobe
 user-ioctl-trace-marker"}
 # kill_when_on NAME PRED CMD...: CMD in the background, SIGKILLed at once when PRED NAME holds
-# (polled every 0.1 s for up to 120 s: a row reaches its own phase after reference phases, and
-# its phases alternate with them); 0 with the run's exit status in $rc, or a "not ok", the run
+# (polled every 0.1 s for up to 120 s of wall time or until the run ends: a row reaches its own
+# phase after reference phases, and its phases alternate with them); 0 with the run's exit status in $rc, or a "not ok", the run
 # ended and cleaned up, and 1 when the change never showed
+# now: $_now, whole seconds since boot (no process)
+now() {
+	read -r _u _ </proc/uptime
+	_now=${_u%.*}
+}
+# ended PID: our child PID has exited (a zombie until waited for: its state, not kill -0)
+ended() {
+	[ -e /proc/$1 ] || return 0
+	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
+	[ "$_st" = Z ]
+}
 kill_when_on() {
 	_name=$1
 	_pred=$2
 	shift 2
 	"$@" >$tmp/run.out 2>&1 &
 	_pid=$!
-	_i=0
-	while [ $_i -lt 1200 ]; do
+	now
+	_end=$((_now + 120))
+	while now && [ $_now -le $_end ]; do
 		if $_pred "$_name"; then
 			kill -9 $_pid
 			wait $_pid
 			rc=$?
 			return 0
 		fi
+		# a run that has ended cannot show its change any more
+		ended $_pid && break
 		sleep 0.1
-		_i=$((_i + 1))
 	done
-	notok "$_name: its change never showed in 120 s (the run $(kill -0 $_pid 2>/dev/null &&
-		echo 'still runs' || echo 'has ended'))"
+	notok "$_name: its change never showed (the run $(ended $_pid && echo 'had ended' ||
+		echo 'still ran after 120 s'))"
 	grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
 	kill -9 $_pid
 	wait $_pid 2>/dev/null
@@ -69,16 +116,9 @@ kill_when_on() {
 }
 
 for row in $rows; do
-	# long phases, many of them: the row's own phase is there long enough to see. The module's
-	# rows: 300 pulses a phase. The user-space rows' utoggle sets in microseconds and their
-	# change is on in their own phase only (an event enabled): 300 of its pulses are about 5 ms
-	# under emulation, which a 0.1 s poll missed in all 40 phases once (CI, 2026-11-23);
-	# 30000 pulses make a phase about 0.5 s
-	case $row in
-	user-*) pulses=30000 ;;
-	*) pulses=300 ;;
-	esac
-	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses $pulses ||
+	# long phases (300 pulses; the module's rests between batches make that about 0.2-0.6 s
+	# under emulation), many of them: the row's own phase is there long enough to see
+	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses 300 ||
 		continue
 	eq "$row: killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
@@ -112,12 +152,12 @@ done
 # have their instance's events or their probe event in place
 mode_on() {
 	case $1 in
-	path) [ "$(cat $D/enable 2>/dev/null)" = 1 ] && [ "$(cat $D/depth)" = 0 ] ;;
-	path-xc) [ -d $T/instances/gpiolat_path ] && [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
-	wakeup | gaps) [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
-	histogram) grep -q '^Tracing ' $tmp/run.out && [ "$(cat $D/enable 2>/dev/null)" = 1 ] ;;
-	sc-events) cat $T/instances/gpiolat_sc/set_event 2>/dev/null | grep -q . ;;
-	sc-kprobe) grep -q gpiolat_sc $T/kprobe_events 2>/dev/null ;;
+	path) rd $D/enable && [ "$_v" = 1 ] && rd $D/depth && [ "$_v" = 0 ] ;;
+	path-xc) [ -d $T/instances/gpiolat_path ] && rd $D/enable && [ "$_v" = 1 ] ;;
+	wakeup | gaps) rd $D/enable && [ "$_v" = 1 ] ;;
+	histogram) any_line tracing_line $tmp/run.out && rd $D/enable && [ "$_v" = 1 ] ;;
+	sc-events) any_line any $T/instances/gpiolat_sc/set_event ;;
+	sc-kprobe) any_line sc_probe $T/kprobe_events ;;
 	esac
 }
 mode_cmd() {
