@@ -83,7 +83,8 @@ def table(d):
     out.append("")
     out.append("trust (BPF): the traced ns per set of each method phase by two clocks, the "
                "module's batches and the program's own periods; agree when |program - module| "
-               "<= reference / burst + t(99.9 %) sd / sqrt(phases) (docs/overhead.md); run "
+               "<= reference / burst + t(99.9 %) sd / sqrt(phases), too-noisy when that limit "
+               "is half the module's figure or more (docs/overhead.md); run "
                "time and histogram shown, not judged")
     for r in d["methods"]:
         t = r.get("trust")

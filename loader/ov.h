@@ -77,10 +77,11 @@ struct row {
 	 */
 	int tphases, tdropped; /* phases compared, phases left out (a period not counted) */
 	double t_mod[MAX_REPS], t_prog[MAX_REPS];
+	int t_index[MAX_REPS]; /* each compared phase's number among the row's method phases */
 	__u64 t_batches, t_pulses, t_periods; /* the compared phases' counts */
 	double t_scale; /* GPIOLAT_TRUST_SCALE: the program's clock scaled on purpose (1: not) */
 	struct trust_verdict {
-		enum { TRUST_NONE, TRUST_AGREE, TRUST_DISAGREE } v;
+		enum { TRUST_NONE, TRUST_AGREE, TRUST_DISAGREE, TRUST_NOISY } v;
 		double mod, mod_sd, prog, prog_sd; /* means and sds over the phases, ns per set */
 		double diff, sd; /* mean and sd over the phases of program - module, ns per set */
 		double allow, limit; /* the systematic allowance and the whole limit, ns per set */
@@ -179,7 +180,7 @@ void ov_measure(const struct method *m, struct row *r);
 void row_stats(struct row *r);
 int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts);
 void trust_check(struct row *r);
-const char *trust_word(const struct row *r); /* "agree", "DISAGREE", "not judged" */
+const char *trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
 
 /* ov_report.c */
 struct context {

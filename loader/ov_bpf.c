@@ -28,8 +28,9 @@ static struct bpf_program *bprog;
 static struct {
 	__s64 seq0; /* the module's last batch before the phase */
 	__u64 periods, sum; /* the program's counts before the phase */
-	int n, dropped;
+	int n, dropped, k; /* phases kept, left out, ended */
 	double mod[MAX_REPS], prog[MAX_REPS];
+	int index[MAX_REPS];
 	__u64 batches, pulses, nperiods;
 } tp;
 
@@ -89,8 +90,13 @@ static void trust_phase_end(void)
 	__u64 periods, sum, ns = 0, pulses = 0, want = 0;
 	int i, n;
 
-	if (tp.seq0 == -2 || tp.n >= MAX_REPS || read_periods(&periods, &sum))
+	if (tp.seq0 == -2 || tp.n >= MAX_REPS)
 		return;
+	tp.k++;
+	if (read_periods(&periods, &sum)) {
+		tp.dropped++;
+		return;
+	}
 	n = toggle_batches(tp.seq0, b, MAX_PHASE_BATCHES);
 	for (i = 0; i < n; i++) {
 		ns += b[i].ns;
@@ -105,6 +111,7 @@ static void trust_phase_end(void)
 	}
 	tp.mod[tp.n] = (double)ns / (2.0 * pulses);
 	tp.prog[tp.n] = trust_scale() * sum / (2.0 * periods);
+	tp.index[tp.n] = tp.k - 1;
 	tp.n++;
 	tp.batches += n;
 	tp.pulses += pulses;
@@ -264,6 +271,7 @@ int ov_bpf_trust(struct row *r)
 	r->tdropped = tp.dropped;
 	memcpy(r->t_mod, tp.mod, sizeof(tp.mod));
 	memcpy(r->t_prog, tp.prog, sizeof(tp.prog));
+	memcpy(r->t_index, tp.index, sizeof(tp.index));
 	r->t_batches = tp.batches;
 	r->t_pulses = tp.pulses;
 	r->t_periods = tp.nperiods;

@@ -191,8 +191,9 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       "module's batches (mean over the phase) and the program's own (its "
 		       "fall-to-fall periods / 2, its own cost inside); agree when |program - "
 		       "module| <= reference / burst (the module's clock reads, no period of the "
-		       "program has them) + t(99.9 %%) sd / sqrt(phases): 1 false alarm in 1000 "
-		       "(docs/overhead.md)\n"
+		       "program has them) + t(99.9 %%) sd / sqrt(phases): 1 false alarm in 1000; "
+		       "too-noisy when that limit is half the module's figure or more (a clock off "
+		       "by half would pass) (docs/overhead.md)\n"
 		       "  shown, not judged: run (BPF run time per run, --bpf-stats; a mean); hist "
 		       "(the program's pulse width minus the reference: its high phase only, most "
 		       "of the program's cost is in the low phase)\n");
@@ -355,13 +356,16 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 				json_object_object_add(t, "not_judged",
 						       json_object_new_string(r->tv.why));
 			} else {
-				struct json_object *c = json_object_new_object(), *pm, *pp;
+				struct json_object *c = json_object_new_object(), *pm, *pp, *pk;
 
 				pm = json_object_new_array();
 				pp = json_object_new_array();
+				pk = json_object_new_array();
 				for (k = 0; k < r->tphases; k++) {
 					json_object_array_add(pm, json_num(r->t_mod[k]));
 					json_object_array_add(pp, json_num(r->t_prog[k]));
+					json_object_array_add(pk,
+							      json_object_new_int(r->t_index[k]));
 				}
 				json_object_object_add(c, "quantity",
 						       json_object_new_string("traced ns per set"));
@@ -369,6 +373,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 						       json_object_new_int(r->tphases));
 				json_object_object_add(c, "phases_left_out",
 						       json_object_new_int(r->tdropped));
+				/* which of the row's method phases (0: the first) */
+				json_object_object_add(c, "phase_numbers", pk);
 				json_object_object_add(c, "module_ns_per_set", json_num(r->tv.mod));
 				json_object_object_add(c, "module_sd_ns", json_num(r->tv.mod_sd));
 				json_object_object_add(c, "module_batches",

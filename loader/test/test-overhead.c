@@ -159,7 +159,9 @@ static int trust(int argc, char **argv)
 	r.ref_mean = strtod(argv[1], NULL);
 	burst = strtod(argv[2], NULL);
 	for (i = 3; i < argc && r.tphases < MAX_REPS; i++, r.tphases++)
-		if (sscanf(argv[i], "%lf:%lf", &r.t_mod[r.tphases], &r.t_prog[r.tphases]) != 2)
+		if (sscanf(argv[i], "%lf:%lf", &r.t_mod[r.tphases], &r.t_prog[r.tphases]) == 2)
+			r.t_index[r.tphases] = r.tphases;
+		else
 			return 2;
 	r.t_batches = 20 * r.tphases;
 	r.t_pulses = (__u64)(burst * r.t_batches + 0.5);

@@ -67,7 +67,7 @@ def test_one_clock_broken_fails():
 
 def test_the_limit_is_the_allowance_plus_the_noise():
     # noisy phases that differ by 60 ns on average: within 200 / 5 + 31.6 x sd / sqrt(3)
-    pairs = [(2000, 2100), (2000, 2000), (2000, 2080)]
+    pairs = [(2000, 2060), (2000, 2050), (2000, 2070)]
     lim, d = limit(200, 5, pairs)
     assert d == pytest.approx(60) and lim > 60
     assert run("trust", "verdict", 200, 5, *phases(pairs)).startswith("agree ")
@@ -76,6 +76,20 @@ def test_the_limit_is_the_allowance_plus_the_noise():
     assert run("trust", "verdict", 200, 5, *phases(pairs)).startswith("DISAGREE ")
     # the allowance scales with the reference: 400 / 5 = 80 ns
     assert run("trust", "verdict", 400, 5, *phases(pairs)).startswith("agree ")
+
+
+def test_agreement_only_where_a_clock_off_by_half_would_show():
+    # the x86_64 real-time run (2026-11-24): the module's batches 4.3-7.6 us per set, the
+    # program's periods 1.4-3.0 us: apart by more than the noise
+    x86 = [(7557.85, 2982.12), (4346.05, 1383.88), (4413.6, 1419.75), (4957.5, 1730.69),
+           (4941.45, 1680.38)]
+    assert run("trust", "verdict", 1176, 5, *phases(x86)).startswith("DISAGREE ")
+    # within the limit, but the limit (200 + 31.6 x 268 / sqrt(3) = 5097 ns) is above half the
+    # module's 2000 ns: agreement is not shown
+    pairs = [(2000, 2100), (2000, 1990), (2000, 2500)]
+    assert run("trust", "verdict", 1000, 5, *phases(pairs)).startswith("too-noisy ")
+    t = json.loads(run("trust", "json", 1000, 5, *phases(pairs)))["methods"][0]["trust"]
+    assert t["verdict"] == "too-noisy" and t["disagree"] is False and "clocks" in t
 
 
 def test_one_clock_or_one_phase_is_not_judged():
