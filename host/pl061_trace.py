@@ -195,7 +195,8 @@ def overhead(path, line, ov_json):
             obs.append(statistics.fmean(sets))
         idx = c["phase_numbers"]
         mod = dict(zip(idx, c["module_phases_ns"]))
-        prog = dict(zip(idx, c["program_phases_ns"]))
+        # null: the program keeps no clock of its own (the empty programs, the parts)
+        prog = {i: v for i, v in zip(idx, c["program_phases_ns"]) if v is not None}
         ref = r["reference_ns_per_set"]
         row = {"method": r["method"], "verdict_in_guest": r["trust"].get("verdict"),
                "observer_phases_ns": [round(x, 1) for x in obs],
@@ -204,7 +205,7 @@ def overhead(path, line, ov_json):
                "module_ns_per_set": c["module_ns_per_set"],
                "program_ns_per_set": c["program_ns_per_set"],
                "observer_vs_module": judge(ref, burst, [(mod[i], obs[i]) for i in idx]),
-               "observer_vs_program": judge(ref, burst, [(prog[i], obs[i]) for i in idx])}
+               "observer_vs_program": judge(ref, burst, [(prog[i], obs[i]) for i in prog])}
         out["rows"].append(row)
     return out
 
@@ -223,7 +224,7 @@ def overhead_text(res):
                     f"limit {j['limit_ns']})")
         lines.append(f"  {r['method']:<24} observer {r['observer_ns_per_set']} (sd "
                      f"{r['observer_sd_ns']}, {len(r['observer_phases_ns'])} phases), module "
-                     f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set']:.1f} | "
+                     f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set'] or '-'} | "
                      f"observer - module: {fig(a)} | observer - program: {fig(b)} | in the "
                      f"guest: {r['verdict_in_guest']}")
     lines.append("note: emulated (qemu) timings, not real hardware")

@@ -27,6 +27,7 @@ static struct bpf_program *bprog;
 /* the trust check's figures of the method phases so far (trust_phase_*) */
 static struct {
 	__s64 seq0; /* the module's last batch before the phase */
+	bool counting; /* the program counts periods (gpiolat's whole program) */
 	__u64 periods, sum; /* the program's counts before the phase */
 	int n, dropped, k; /* phases kept, left out, ended */
 	double mod[MAX_REPS], prog[MAX_REPS];
@@ -74,45 +75,42 @@ static double trust_scale(void)
 
 static void trust_phase_start(void)
 {
-	tp.seq0 = -2;
-	if (gskel && !read_periods(&tp.periods, &tp.sum))
-		tp.seq0 = toggle_last_seq();
+	tp.periods = tp.sum = 0;
+	tp.counting = gskel && !read_periods(&tp.periods, &tp.sum);
+	tp.seq0 = toggle_last_seq();
 }
 
 /*
  * after a method phase: its batches (the module's clock) and the periods the program counted
- * in it (its own); kept when the program counted every period inside the batches, pulses - 1
- * a batch (a host stall longer than TRUST_PERIOD_MAX inside one leaves it out)
+ * in it (its own, NAN when it keeps none: the empty programs, the parts tp-clock and tp-slot);
+ * left out when the program missed a period inside the batches, pulses - 1 a batch (a host
+ * stall longer than TRUST_PERIOD_MAX inside one)
  */
 static void trust_phase_end(void)
 {
 	static struct toggle_batch b[MAX_PHASE_BATCHES];
-	__u64 periods, sum, ns = 0, pulses = 0, want = 0;
+	__u64 periods = 0, sum = 0, ns = 0, pulses = 0, want = 0;
 	int i, n;
 
-	if (tp.seq0 == -2 || tp.n >= MAX_REPS)
+	if (tp.n >= MAX_REPS)
 		return;
 	tp.k++;
-	if (read_periods(&periods, &sum)) {
-		tp.dropped++;
-		return;
-	}
 	n = toggle_batches(tp.seq0, b, MAX_PHASE_BATCHES);
 	for (i = 0; i < n; i++) {
 		ns += b[i].ns;
 		pulses += b[i].pulses;
 		want += b[i].pulses - 1;
 	}
-	periods -= tp.periods;
-	sum -= tp.sum;
-	if (!periods)
-		return; /* a part of the program (tp-clock, tp-slot) keeps none: one clock */
-	if (n <= 0 || !pulses || periods != want) {
+	if (tp.counting && !read_periods(&periods, &sum)) {
+		periods -= tp.periods;
+		sum -= tp.sum;
+	}
+	if (n <= 0 || !pulses || (periods && periods != want)) {
 		tp.dropped++;
 		return;
 	}
 	tp.mod[tp.n] = (double)ns / (2.0 * pulses);
-	tp.prog[tp.n] = trust_scale() * sum / (2.0 * periods);
+	tp.prog[tp.n] = periods ? trust_scale() * sum / (2.0 * periods) : NAN;
 	tp.index[tp.n] = tp.k - 1;
 	tp.n++;
 	tp.batches += n;

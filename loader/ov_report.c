@@ -205,7 +205,11 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		if (!r->measured || !r->bpf)
 			continue;
 		printf("  %-24s %-10s ", r->name, trust_word(r));
-		if (t->v == TRUST_NONE)
+		if (t->v == TRUST_NONE && r->tphases)
+			printf("(%s): module %.1f ns per set (sd %.1f, %llu batches, %d phases)",
+			       t->why, t->mod, t->mod_sd, (unsigned long long)r->t_batches,
+			       r->tphases);
+		else if (t->v == TRUST_NONE)
 			printf("(%s)", t->why);
 		else
 			printf("traced ns per set: module %.1f (sd %.1f, %llu batches), program %.1f "
@@ -352,10 +356,11 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			if (r->tv.v == TRUST_DISAGREE)
 				json_object_object_add(t, "disagree_why",
 						       json_object_new_string(r->tv.why));
-			if (r->tv.v == TRUST_NONE) {
+			if (r->tv.v == TRUST_NONE)
 				json_object_object_add(t, "not_judged",
 						       json_object_new_string(r->tv.why));
-			} else {
+			/* the module's figures also without the program's (the observer's) */
+			if (r->tphases) {
 				struct json_object *c = json_object_new_object(), *pm, *pp, *pk;
 
 				pm = json_object_new_array();

@@ -83,42 +83,46 @@ void trust_check(struct row *r)
 
 	memset(t, 0, sizeof(*t));
 	t->v = TRUST_NONE;
-	if (r->tphases < 2) {
-		if (!r->tphases && !r->tdropped)
-			snprintf(t->why, sizeof(t->why),
-				 "one clock only: the program keeps no periods of its own");
-		else
-			snprintf(t->why, sizeof(t->why),
-				 "%d phases compared, %d left out (a period inside a batch the "
-				 "program did not count): 2 needed",
-				 r->tphases, r->tdropped);
-		return;
-	}
-	if (!r->t_batches || r->ref_mean <= 0) {
-		snprintf(t->why, sizeof(t->why), "no batches or no reference");
-		return;
-	}
 	for (i = 0; i < r->tphases; i++) {
-		stat_add(&d, r->t_prog[i] - r->t_mod[i]);
 		stat_add(&m, r->t_mod[i]);
+		if (isnan(r->t_prog[i]))
+			continue;
+		stat_add(&d, r->t_prog[i] - r->t_mod[i]);
 		stat_add(&p, r->t_prog[i]);
 	}
+	/* the module's figures stand whatever the program keeps (the outside observer's) */
 	t->mod = m.mean;
 	t->mod_sd = stat_sd(&m);
-	t->prog = p.mean;
+	t->burst = r->t_batches ? (double)r->t_pulses / r->t_batches : NAN;
+	t->allow = r->ref_mean / t->burst;
+	t->prog = p.n ? p.mean : NAN;
 	t->prog_sd = stat_sd(&p);
-	t->burst = (double)r->t_pulses / r->t_batches;
+	if (!p.n && !r->tdropped) {
+		snprintf(t->why, sizeof(t->why),
+			 "one clock only: the program keeps no periods of its own");
+		return;
+	}
+	if (p.n < 2) {
+		snprintf(t->why, sizeof(t->why),
+			 "%d phases compared, %d left out (a period inside a batch the program did "
+			 "not count): 2 needed",
+			 (int)p.n, r->tdropped);
+		return;
+	}
+	if (!(r->ref_mean > 0)) {
+		snprintf(t->why, sizeof(t->why), "no reference");
+		return;
+	}
 	t->diff = d.mean;
 	t->sd = stat_sd(&d);
-	t->allow = r->ref_mean / t->burst;
-	t->limit = t->allow + student_t999(r->tphases - 1) * t->sd / sqrt(r->tphases);
+	t->limit = t->allow + student_t999(d.n - 1) * t->sd / sqrt(d.n);
 	t->v = fabs(t->diff) > t->limit	      ? TRUST_DISAGREE :
 	       t->limit >= 0.5 * fabs(t->mod) ? TRUST_NOISY :
 						TRUST_AGREE;
 	snprintf(t->why, sizeof(t->why),
 		 "program - module %+.1f ns per set (sd %.1f, %d phases), limit %.1f ns (%.1f "
 		 "allowed + 99.9 %% of the noise)",
-		 t->diff, t->sd, r->tphases, t->limit, t->allow);
+		 t->diff, t->sd, (int)d.n, t->limit, t->allow);
 }
 
 const char *trust_word(const struct row *r)

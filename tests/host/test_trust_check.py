@@ -96,6 +96,13 @@ def test_one_clock_or_one_phase_is_not_judged():
     assert run("trust", "verdict", 200, 5).startswith(
         "not judged one clock only: the program keeps no periods of its own")
     assert run("trust", "verdict", 200, 5, "2000:2000").startswith("not judged 1 phases")
+    # the empty programs: the module's phases, no program clock; its figures still in the JSON
+    out = run("trust", "verdict", 200, 5, "2000:nan", "2002:nan")
+    assert out.startswith("not judged one clock only"), out
+    t = json.loads(run("trust", "json", 200, 5, "2000:nan", "2002:nan"))["methods"][0]["trust"]
+    assert t["verdict"] == "not judged" and t["clocks"]["module_ns_per_set"] == 2001
+    assert t["clocks"]["program_phases_ns"] == [None, None]
+    assert t["clocks"]["program_ns_per_set"] is None
 
 
 def test_false_alarm_rate_is_at_most_one_in_a_thousand():

@@ -49,7 +49,8 @@ def trace_and_json(tmp_path, per_set_us, scale=1.0, extra=0):
     row = {"measured": True, "repetitions": REPS, "reference_ns_per_set": 1000 * per_set_us[0]}
     d = {"pulses_per_phase": P, "methods": [
         dict(row, method="bpf-gpiolat-tracepoint", trust={"verdict": "agree", "clocks": clocks}),
-        dict(row, method="bpf-empty-tracepoint", trust={"verdict": "not judged"}),
+        dict(row, method="bpf-empty-tracepoint", trust={"verdict": "not judged", "clocks": dict(
+            clocks, program_phases_ns=[None] * 3, program_ns_per_set=None)}),
         {"method": "bpf-gpiolat-fentry", "measured": False, "not_available": "no"}]}
     js = tmp_path / "ov.json"
     js.write_text(json.dumps(d))
@@ -66,7 +67,11 @@ def test_observer_that_sees_the_same_agrees(tmp_path):
     r = run(tr, "--overhead", js, "--json")
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
-    assert [x["method"] for x in res["rows"]] == ["bpf-gpiolat-tracepoint"]
+    assert [x["method"] for x in res["rows"]] == ["bpf-gpiolat-tracepoint", "bpf-empty-tracepoint"]
+    # the empty program: the observer beside the module alone
+    e = res["rows"][1]
+    assert e["observer_vs_module"]["verdict"] == "agree"
+    assert e["observer_vs_program"] == {"verdict": "not judged", "phases": 0}
     x = res["rows"][0]
     # 7 us a set, every edge 7 us apart: 7000 ns per set in each method phase
     assert x["observer_phases_ns"] == [7000.0] * 3
