@@ -210,7 +210,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 			       t->why, t->mod, t->mod_sd, (unsigned long long)r->t_batches,
 			       r->tphases);
 		else if (t->v == TRUST_NONE)
-			printf("(%s)", t->why);
+			printf("(%s)", *t->why ? t->why : "one clock only: a tool's program");
 		else
 			printf("traced ns per set: module %.1f (sd %.1f, %llu batches), program %.1f "
 			       "(sd %.1f, %llu periods), %d phases; program - module %+.1f (sd %.1f), "
@@ -357,8 +357,11 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 				json_object_object_add(t, "disagree_why",
 						       json_object_new_string(r->tv.why));
 			if (r->tv.v == TRUST_NONE)
-				json_object_object_add(t, "not_judged",
-						       json_object_new_string(r->tv.why));
+				json_object_object_add(
+					t, "not_judged",
+					json_object_new_string(
+						*r->tv.why ? r->tv.why :
+							     "one clock only: a tool's program"));
 			/* the module's figures also without the program's (the observer's) */
 			if (r->tphases) {
 				struct json_object *c = json_object_new_object(), *pm, *pp, *pk;
