@@ -60,17 +60,20 @@ static int read_periods(__u64 *periods, __u64 *sum)
 	return 0;
 }
 
-/* GPIOLAT_TRUST_SCALE=F: the program's clock read F times too long, to see the check fail */
+/*
+ * GPIOLAT_TRUST_SCALE=F: the program's clock read F times too long, to see the check fail; 1
+ * when unset, NAN when not a number above 0 (gpiolat_setup refuses the row)
+ */
 static double trust_scale(void)
 {
 	const char *e = getenv("GPIOLAT_TRUST_SCALE");
 	char *end;
 	double f;
 
-	if (!e || !*e)
+	if (!e)
 		return 1;
 	f = strtod(e, &end);
-	return *end || !(f > 0) ? 1 : f;
+	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
 }
 
 static void trust_phase_start(void)
@@ -143,6 +146,11 @@ static int gpiolat_setup(const struct method *m, char *why)
 	struct btf *btf;
 	int err;
 
+	if (isnan(trust_scale())) {
+		snprintf(why, WHY, "GPIOLAT_TRUST_SCALE='%.64s' is not a number above 0",
+			 getenv("GPIOLAT_TRUST_SCALE"));
+		return -1;
+	}
 	if (bpf_check(m->hook, why))
 		return -1;
 	if (m->hook != GPIO_HOOK_TP) {
