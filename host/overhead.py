@@ -93,7 +93,10 @@ def table(d):
         # files from before the verdict (2026-11-24) have only the disagree flag
         v = t.get("verdict") or ("DISAGREE" if t.get("disagree") else "agree")
         c = t.get("clocks")
-        if c:
+        if c and v == "not judged":
+            fig = (f"({t.get('not_judged', '')}): module {fmt(c['module_ns_per_set'])} (sd "
+                   f"{fmt(c['module_sd_ns'])}, {c['module_batches']} batches)")
+        elif c:
             scaled = c.get("program_clock_scale", 1)
             fig = (f"module {fmt(c['module_ns_per_set'])} (sd {fmt(c['module_sd_ns'])}, "
                    f"{c['module_batches']} batches), program {fmt(c['program_ns_per_set'])} "

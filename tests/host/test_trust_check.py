@@ -7,6 +7,7 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 
 import pytest
 
@@ -103,6 +104,12 @@ def test_one_clock_or_one_phase_is_not_judged():
     assert t["verdict"] == "not judged" and t["clocks"]["module_ns_per_set"] == 2001
     assert t["clocks"]["program_phases_ns"] == [None, None]
     assert t["clocks"]["program_ns_per_set"] is None
+    sys.path.insert(0, os.path.join(ROOT, "host"))
+    import overhead  # host/overhead.py
+    d = json.loads(run("trust", "json", 200, 5, "2000:nan", "2002:nan"))
+    line = [l for l in overhead.table(d).splitlines() if l.startswith("  bpf-gpiolat-tracepoint ")]
+    assert line == ["  bpf-gpiolat-tracepoint   not judged (one clock only: the program keeps no "
+                    "periods of its own): module 2001.0 (sd 1.4, 40 batches)"], line
 
 
 def test_false_alarm_rate_is_at_most_one_in_a_thousand():
@@ -141,7 +148,6 @@ def test_json_and_text_carry_the_verdict():
 def test_host_table_shows_the_verdict_and_reads_older_files():
     """host/overhead.py's trust section: the loader's verdict and both clocks' figures; a file
     from before the verdict (only "disagree") still reads"""
-    import sys
     sys.path.insert(0, os.path.join(ROOT, "host"))
     import overhead  # host/overhead.py
     broken = [(m, 1.5 * p) for m, p in ICOUNT]
