@@ -38,6 +38,13 @@ const volatile __u64 desc_magic = 0;
 const volatile __u64 lin_width = 0;
 const volatile __u64 lin_magic = 0;
 const volatile __u64 lin_max = 0;
+/*
+ * --overhead's trust check only: count fall-to-fall periods shorter than this (ns) in
+ * periods and period_sum_ns (the module's batches are 1 ms or more apart: a period that
+ * long spans a rest and is not counted). 0 (gpiolat's own modes): the verifier removes the
+ * code, rodata being frozen.
+ */
+const volatile __u64 period_max = 0;
 
 /* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
@@ -160,6 +167,15 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 	}
 
 	h->falling++;
+	if (period_max) {
+		__u64 last = l->fall;
+
+		l->fall = now;
+		if (last && now - last < period_max) {
+			h->periods++;
+			h->period_sum_ns += now - last;
+		}
+	}
 	if (!start) {
 		h->unmatched++;
 		return 0;

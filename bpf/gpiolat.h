@@ -27,6 +27,7 @@ struct gpiolat_line {
 	__u64 start; /* time of the stored rising edge (ns, bpf_ktime_get_ns); 0: none */
 	__u32 idx; /* the line's index in the hists array + 1; 0: not traced */
 	__u32 pad;
+	__u64 fall; /* time of the last falling edge, when periods are counted (period_max) */
 };
 
 /*
@@ -46,6 +47,10 @@ struct gpiolat_hist {
 	__u64 min_ns; /* over this CPU's pairs (valid when pairs > 0) */
 	__u64 max_ns;
 	__u64 sum_ns;
+	/* fall-to-fall periods shorter than period_max (0: none counted), for --overhead's trust
+	 * check: the program's own clock over a whole set pair, its own cost included */
+	__u64 periods;
+	__u64 period_sum_ns;
 	__u64 log2[GPIOLAT_LOG2_SLOTS];
 	__u64 linear[GPIOLAT_LINEAR_SLOTS + 1]; /* the last one is the overflow bucket */
 };

@@ -81,21 +81,36 @@ def table(d):
         else:
             out.append(f"  {s}: too few points ({f['points']})")
     out.append("")
-    out.append("trust (BPF), ns per set: shift (median-based, +- 95 % CI) | BPF run time per run "
-               "(the program alone) and shift - run (the hook's dispatch) | histogram p50 pulse "
-               "minus the untraced set (its mean beside it); flagged when hist is more than "
-               "max(10 %, CI) from the shift (the run time is a mean: shown, not judged)")
+    out.append("trust (BPF): the traced ns per set of each method phase by two clocks, the "
+               "module's batches and the program's own periods; agree when |program - module| "
+               "<= reference / burst + t(99.9 %) sd / sqrt(phases), too-noisy when that limit "
+               "is half the module's figure or more (docs/overhead.md); run "
+               "time and histogram shown, not judged")
     for r in d["methods"]:
         t = r.get("trust")
         if not r["measured"] or not t:
             continue
-        shift, run = t["shift_ns"], t.get("run_time_ns_per_run")
-        disp = shift - run if run is not None else None
-        flag = f"  DISAGREE: {t.get('disagree_why', '')}" if t.get("disagree") else ""
-        out.append(f"  {r['method']:<24} {fmt(shift):>9} +- {fmt(r['ci95_ns']):>7} | "
-                   f"run {fmt(run):>8}, dispatch {fmt(disp):>8} | "
-                   f"hist p50 {fmt(t.get('hist_minus_untraced_ns')):>8} "
-                   f"(mean {fmt(t.get('hist_mean_minus_untraced_ns'))}){flag}")
+        # files from before the verdict (2026-11-24) have only the disagree flag
+        v = t.get("verdict") or ("DISAGREE" if t.get("disagree") else "agree")
+        c = t.get("clocks")
+        if c and v == "not judged":
+            fig = (f"({t.get('not_judged', '')}): module {fmt(c['module_ns_per_set'])} (sd "
+                   f"{fmt(c['module_sd_ns'])}, {c['module_batches']} batches)")
+        elif c:
+            scaled = c.get("program_clock_scale", 1)
+            fig = (f"module {fmt(c['module_ns_per_set'])} (sd {fmt(c['module_sd_ns'])}, "
+                   f"{c['module_batches']} batches), program {fmt(c['program_ns_per_set'])} "
+                   f"(sd {fmt(c['program_sd_ns'])}, {c['program_periods']} periods), "
+                   f"{c['phases']} phases: {c['difference_ns']:+.1f} "
+                   f"(sd {fmt(c['difference_sd_ns'])}), limit {fmt(c['limit_ns'])}"
+                   + (f" [program's clock scaled x{scaled:g} ON PURPOSE]" if scaled != 1 else ""))
+        else:
+            fig = t.get("not_judged") or t.get("disagree_why") or ""
+        run = t.get("run_time_ns_per_run")
+        out.append(f"  {r['method']:<24} {v:<10} {fig}"
+                   + (f" | run {fmt(run)}" if run is not None else "")
+                   + (f" | hist p50 {fmt(t['hist_minus_untraced_ns'])}"
+                      if t.get("hist_minus_untraced_ns") is not None else ""))
     return "\n".join(out) + "\n"
 
 

@@ -2,6 +2,7 @@
 """The emulated oscilloscope: a GPIO line's transitions as qemu saw them, outside the guest.
 
     python3 host/pl061_trace.py TRACE [--line N] [--pulses N] [--gpiolat FILE] [--json]
+    python3 host/pl061_trace.py TRACE --overhead OVERHEAD.json [--line N] [--json]
 
 TRACE is what `VM_TRACE=TRACE vm/run ...` left on an ARM target: qemu's log trace backend with
 `-msg timestamp=on`, one line per output change of the virt machine's PL061,
@@ -19,6 +20,16 @@ phase found as the run of batches with N pulses between the two widest gaps; the
 each batch ((last edge - first edge) / (edges - 1)) and the shift per set, traced - untraced,
 with its standard error from the batches. --gpiolat FILE sets gpiolat's own figures for the same
 run (its text output) beside them.
+
+--overhead FILE: the trace of one `gpiolat --overhead --json` run (FILE its output): every
+phase of the run is exactly pulses_per_phase pulses (3 warm-up phases, then for each measured
+row its reference and method phases alternated, 2 x repetitions + 1), so the k-th group of that
+many pulses is the k-th phase. For each BPF row with the trust check's figures it gives the
+traced ns per set of each method phase seen from outside (each batch's first edge to its last,
+over 2 x burst - 1 set-to-set intervals), beside the module's and the program's figures for the
+same phases, and judges observer against module by the loader's rule: agree when |mean
+difference| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases), too-noisy when
+that limit is half the module's figure or more (docs/overhead.md).
 """
 import argparse
 import json
@@ -129,6 +140,97 @@ def analyse(path, line, n, burst):
     return res
 
 
+WARMUP_PHASES = 3  # loader/ov.h: the untraced phases --overhead runs first and drops
+# two-sided 99.9 % quantiles of Student's t, df 1..30 (loader/hist.c student_t999's table)
+T999 = [None, 636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
+        4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850, 3.819, 3.792, 3.768,
+        3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646]
+
+
+def judge(ref, burst, pairs):
+    """the loader's rule (loader/ov_stats.c trust_check) over pairs (a, b): b - a per phase"""
+    d = [b - a for a, b in pairs]
+    if len(d) < 2:
+        return {"verdict": "not judged", "phases": len(d)}
+    sd = statistics.stdev(d)
+    allow = ref / burst
+    lim = allow + T999[min(len(d) - 1, len(T999) - 1)] * sd / math.sqrt(len(d))
+    mean = statistics.fmean(d)
+    # too noisy: a clock off by half would pass (as in the loader)
+    big = statistics.fmean(a for a, _ in pairs) / 2
+    v = "DISAGREE" if abs(mean) > lim else "too-noisy" if lim >= big else "agree"
+    return {"verdict": v, "phases": len(d),
+            "difference_ns": round(mean, 1), "difference_sd_ns": round(sd, 1),
+            "allowance_ns": round(allow, 1), "limit_ns": round(lim, 1)}
+
+
+def overhead(path, line, ov_json):
+    """the outside observer beside every BPF row's trust figures of one --overhead run"""
+    d = json.load(open(ov_json))
+    P = d["pulses_per_phase"]
+    ps = pulses(edges(path, line))
+    rows = [r for r in d["methods"] if r.get("measured")]
+    want = P * (WARMUP_PHASES + sum(2 * r["repetitions"] + 1 for r in rows))
+    if len(ps) != want:
+        raise ValueError(f"{path}: {len(ps)} pulses on PL061 line {line}, and the run of "
+                         f"{ov_json} made {want} ({P} a phase; a row that failed half-way, "
+                         f"or another toggler, breaks the phases)")
+    out = {"tool": "host/pl061_trace.py --overhead",
+           "clock": "host gettimeofday, 1 us, qemu's vCPU thread (TIMING=real only)",
+           "line": line, "pulses": len(ps), "pulses_per_phase": P, "rows": []}
+    k = WARMUP_PHASES
+    for r in rows:
+        reps = r["repetitions"]
+        # phases k, k+1, ...: reference, method, reference, ..., reference
+        method = [ps[(k + 2 * i + 1) * P:(k + 2 * i + 2) * P] for i in range(reps)]
+        k += 2 * reps + 1
+        c = (r.get("trust") or {}).get("clocks")
+        if not c:
+            continue
+        burst = round(c["burst"])
+        obs = []
+        for ph in method:
+            sets = [(b[-1][1] - b[0][0]) / (2 * burst - 1)
+                    for b in (ph[j:j + burst] for j in range(0, P - burst + 1, burst))]
+            obs.append(statistics.fmean(sets))
+        idx = c["phase_numbers"]
+        mod = dict(zip(idx, c["module_phases_ns"]))
+        # null: the program keeps no clock of its own (the empty programs, the parts)
+        prog = {i: v for i, v in zip(idx, c["program_phases_ns"]) if v is not None}
+        ref = r["reference_ns_per_set"]
+        row = {"method": r["method"], "verdict_in_guest": r["trust"].get("verdict"),
+               "observer_phases_ns": [round(x, 1) for x in obs],
+               "observer_ns_per_set": round(statistics.fmean(obs), 1),
+               "observer_sd_ns": round(statistics.stdev(obs), 1) if len(obs) > 1 else None,
+               "module_ns_per_set": c["module_ns_per_set"],
+               "program_ns_per_set": c["program_ns_per_set"],
+               "observer_vs_module": judge(ref, burst, [(mod[i], obs[i]) for i in idx]),
+               "observer_vs_program": judge(ref, burst, [(prog[i], obs[i]) for i in prog])}
+        out["rows"].append(row)
+    return out
+
+
+def overhead_text(res):
+    lines = [f"qemu's PL061 line {res['line']} (outside the guest; {res['clock']}; emulated): "
+             f"{res['pulses']} pulses, {res['pulses_per_phase']} a phase; traced ns per set of "
+             f"each BPF row's method phases"]
+    for r in res["rows"]:
+        a, b = r["observer_vs_module"], r["observer_vs_program"]
+
+        def fig(j):
+            if j["verdict"] == "not judged":
+                return f"not judged ({j['phases']} phases)"
+            return (f"{j['verdict']} ({j['difference_ns']:+.1f}, sd {j['difference_sd_ns']}, "
+                    f"limit {j['limit_ns']})")
+        lines.append(f"  {r['method']:<24} observer {r['observer_ns_per_set']} (sd "
+                     f"{r['observer_sd_ns']}, {len(r['observer_phases_ns'])} phases), module "
+                     f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set'] or '-'} | "
+                     f"observer - module: {fig(a)} | observer - program: {fig(b)} | in the "
+                     f"guest: {r['verdict_in_guest']}")
+    lines.append("note: emulated (qemu) timings, not real hardware")
+    return "\n".join(lines)
+
+
 def gpiolat_figures(path):
     text = open(path).read()
     out = {}
@@ -185,10 +287,22 @@ def main(argv=None):
     ap.add_argument("--gpiolat", help="gpiolat's text output of the same run")
     ap.add_argument("--burst", type=int, default=5,
                     help="pulses per batch (the module's burst parameter; default 5)")
+    ap.add_argument("--overhead", metavar="FILE.json",
+                    help="gpiolat --overhead --json's output of the traced run")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     if a.line < 0 or a.pulses < 0 or a.burst < 1:
         ap.error("--line and --pulses take 0 or more, --burst 1 or more")
+    if a.overhead and (a.pulses or a.gpiolat):
+        ap.error("--overhead excludes --pulses and --gpiolat")
+    if a.overhead:
+        try:
+            res = overhead(a.trace, a.line, a.overhead)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"pl061_trace: {e}", file=sys.stderr)
+            return 1
+        print(json.dumps(res, indent=1) if a.json else overhead_text(res))
+        return 0
     try:
         res = analyse(a.trace, a.line, a.pulses, a.burst)
         if a.gpiolat:

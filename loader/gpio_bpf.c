@@ -107,6 +107,7 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 		bpf_program__set_autoload(skel->progs.gpiolat_tp, false);
 
 	skel->rodata->filter_lines = cfg->filter_lines;
+	skel->rodata->period_max = cfg->period_max;
 	skel->rodata->desc_magic = cfg->desc_size ? gpiolat_reciprocal(cfg->desc_size) : 0;
 	if (cfg->lin_width) {
 		skel->rodata->lin_width = cfg->lin_width;

@@ -72,6 +72,7 @@ struct gpio_bpf_cfg {
 	__u32 desc_size; /* sizeof(struct gpio_desc); 1 for the tracepoint */
 	__u64 lin_width; /* linear buckets of this width, 0: none */
 	bool filter_lines; /* only the indexed lines (-l); else other lines count as drops */
+	__u64 period_max; /* --overhead's trust check: count periods shorter (ns); 0: none */
 	const struct gpio_lines *lines; /* sizes the maps; NULL: one line slot */
 };
 

@@ -64,13 +64,30 @@ struct row {
 	double low; /* the lowest repetition */
 	double ref_mean; /* mean of the reference phases, ns per set */
 	__u64 batches, pulses;
-	/* BPF trust */
+	/* BPF trust (docs/overhead.md, "Trust"): shown */
 	bool bpf;
 	__u64 run_cnt, run_time_ns;
 	bool hist_ok;
 	double hist_mean, hist_p50; /* the histogram's own pulse width, ns */
 	__u64 hist_pairs;
-	char disagree[128]; /* the trust check's flag, "" when the figures agree */
+	/*
+	 * judged: per method phase, the traced ns per set by two clocks, the module's batches
+	 * (mean over the phase's batches) and the program's own (its fall-to-fall periods / 2);
+	 * a phase only when the program counted every period inside the module's batches
+	 */
+	int tphases, tdropped; /* phases compared, phases left out (a period not counted) */
+	double t_mod[MAX_REPS], t_prog[MAX_REPS];
+	int t_index[MAX_REPS]; /* each compared phase's number among the row's method phases */
+	__u64 t_batches, t_pulses, t_periods; /* the compared phases' counts */
+	double t_scale; /* GPIOLAT_TRUST_SCALE: the program's clock scaled on purpose (1: not) */
+	struct trust_verdict {
+		enum { TRUST_NONE, TRUST_AGREE, TRUST_DISAGREE, TRUST_NOISY } v;
+		double mod, mod_sd, prog, prog_sd; /* means and sds over the phases, ns per set */
+		double diff, sd; /* mean and sd over the phases of program - module, ns per set */
+		double allow, limit; /* the systematic allowance and the whole limit, ns per set */
+		double burst; /* pulses per batch */
+		char why[160]; /* TRUST_NONE: why not judged; else the comparison in words */
+	} tv;
 };
 
 #define USER_REF "untraced ioctl toggler"
@@ -163,6 +180,7 @@ void ov_measure(const struct method *m, struct row *r);
 void row_stats(struct row *r);
 int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts);
 void trust_check(struct row *r);
+const char *trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
 
 /* ov_report.c */
 struct context {
@@ -184,7 +202,8 @@ int baseline_load(const char *path, char *why, size_t size);
 
 /* the providers' own, for the engine and the run */
 int need_instance(char *why);
-int ov_bpf_trust(struct row *r); /* ov_bpf.c: run time and histogram of our program */
+int ov_bpf_trust(struct row *r); /* ov_bpf.c: run time, histogram and periods of our program */
+#define TRUST_PERIOD_MAX 500000ULL /* ns: a fall-to-fall period longer spans a rest (>= 1 ms) */
 /* ov_user.c: the user rows' pulse source */
 int utoggle_phase(double *med, __u64 *nb, __u64 *np);
 void utoggle_stop(void);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead, the BPF family (ov.h): gpiolat's own program (its histogram read for
- * the trust check) and an empty program, each on the tracepoint, a kprobe and fentry; loaded
- * in setup, attached while on.
+ * gpiolat --overhead, the BPF family (ov.h): gpiolat's own program (its histogram and its
+ * periods read for the trust check) and an empty program, each on the tracepoint, a kprobe and
+ * fentry; loaded in setup, attached while on.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -22,6 +23,103 @@ static struct gpiolat_bpf *gskel;
 static struct empty_gpio_bpf *eskel;
 static struct bpf_link *blink;
 static struct bpf_program *bprog;
+
+/* the trust check's figures of the method phases so far (trust_phase_*) */
+static struct {
+	__s64 seq0; /* the module's last batch before the phase */
+	bool counting; /* the program counts periods (gpiolat's whole program) */
+	__u64 periods, sum; /* the program's counts before the phase */
+	int n, dropped, k; /* phases kept, left out, ended */
+	double mod[MAX_REPS], prog[MAX_REPS];
+	int index[MAX_REPS];
+	__u64 batches, pulses, nperiods;
+} tp;
+
+/* the program's periods, summed over the CPUs (the toggled line is index 0, half 0) */
+static int read_periods(__u64 *periods, __u64 *sum)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct gpiolat_hist *h;
+	__u32 key = 0;
+
+	if (ncpu <= 0)
+		return -1;
+	h = calloc(ncpu, sizeof(*h));
+	if (!h)
+		return -1;
+	if (bpf_map__lookup_elem(gskel->maps.hists, &key, sizeof(key), h, ncpu * sizeof(*h), 0)) {
+		free(h);
+		return -1;
+	}
+	*periods = *sum = 0;
+	for (i = 0; i < ncpu; i++) {
+		*periods += h[i].periods;
+		*sum += h[i].period_sum_ns;
+	}
+	free(h);
+	return 0;
+}
+
+/*
+ * GPIOLAT_TRUST_SCALE=F: the program's clock read F times too long, to see the check fail; 1
+ * when unset, NAN when not a number above 0 (gpiolat_setup refuses the row)
+ */
+static double trust_scale(void)
+{
+	const char *e = getenv("GPIOLAT_TRUST_SCALE");
+	char *end;
+	double f;
+
+	if (!e)
+		return 1;
+	f = strtod(e, &end);
+	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
+}
+
+static void trust_phase_start(void)
+{
+	tp.periods = tp.sum = 0;
+	tp.counting = gskel && !read_periods(&tp.periods, &tp.sum);
+	tp.seq0 = toggle_last_seq();
+}
+
+/*
+ * after a method phase: its batches (the module's clock) and the periods the program counted
+ * in it (its own, NAN when it keeps none: the empty programs, the parts tp-clock and tp-slot);
+ * left out when the program missed a period inside the batches, pulses - 1 a batch (a host
+ * stall longer than TRUST_PERIOD_MAX inside one)
+ */
+static void trust_phase_end(void)
+{
+	static struct toggle_batch b[MAX_PHASE_BATCHES];
+	__u64 periods = 0, sum = 0, ns = 0, pulses = 0, want = 0;
+	int i, n;
+
+	if (tp.n >= MAX_REPS)
+		return;
+	tp.k++;
+	n = toggle_batches(tp.seq0, b, MAX_PHASE_BATCHES);
+	for (i = 0; i < n; i++) {
+		ns += b[i].ns;
+		pulses += b[i].pulses;
+		want += b[i].pulses - 1;
+	}
+	if (tp.counting && !read_periods(&periods, &sum)) {
+		periods -= tp.periods;
+		sum -= tp.sum;
+	}
+	if (n <= 0 || !pulses || (periods && periods != want)) {
+		tp.dropped++;
+		return;
+	}
+	tp.mod[tp.n] = (double)ns / (2.0 * pulses);
+	tp.prog[tp.n] = periods ? trust_scale() * sum / (2.0 * periods) : NAN;
+	tp.index[tp.n] = tp.k - 1;
+	tp.n++;
+	tp.batches += n;
+	tp.pulses += pulses;
+	tp.nperiods += periods;
+}
 
 static int bpf_check(int hook, char *why)
 {
@@ -41,12 +139,18 @@ static int gpiolat_setup(const struct method *m, char *why)
 				    .part = m->part,
 				    .btf_path = ov.btf_path,
 				    .desc_size = 1,
-				    .filter_lines = true };
+				    .filter_lines = true,
+				    .period_max = TRUST_PERIOD_MAX };
 	/* as gpiolat -l LINE: the toggled line alone, at index 0 */
 	static struct gpio_lines one;
 	struct btf *btf;
 	int err;
 
+	if (isnan(trust_scale())) {
+		snprintf(why, WHY, "GPIOLAT_TRUST_SCALE='%.64s' is not a number above 0",
+			 getenv("GPIOLAT_TRUST_SCALE"));
+		return -1;
+	}
 	if (bpf_check(m->hook, why))
 		return -1;
 	if (m->hook != GPIO_HOOK_TP) {
@@ -115,20 +219,25 @@ static int empty_setup(const struct method *m, char *why)
 
 static int bpf_on(const struct method *m, char *why)
 {
+	trust_phase_start();
 	blink = bpf_program__attach(bprog);
 	return blink ? 0 : -1;
 }
 
 static int bpf_off(const struct method *m)
 {
+	if (!blink)
+		return 0;
 	bpf_link__destroy(blink);
 	blink = NULL;
+	trust_phase_end();
 	return 0;
 }
 
 static void bpf_teardown(const struct method *m)
 {
 	bpf_off(m);
+	memset(&tp, 0, sizeof(tp)); /* the next row's phases start from none */
 	gpiolat_bpf__destroy(gskel);
 	empty_gpio_bpf__destroy(eskel);
 	gskel = NULL;
@@ -165,5 +274,15 @@ int ov_bpf_trust(struct row *r)
 		r->hist_p50 = sm.p50;
 		r->hist_pairs = sm.count;
 	}
+	/* the method phases' traced ns per set by the module's clock and by the program's */
+	r->tphases = tp.n;
+	r->tdropped = tp.dropped;
+	memcpy(r->t_mod, tp.mod, sizeof(tp.mod));
+	memcpy(r->t_prog, tp.prog, sizeof(tp.prog));
+	memcpy(r->t_index, tp.index, sizeof(tp.index));
+	r->t_batches = tp.batches;
+	r->t_pulses = tp.pulses;
+	r->t_periods = tp.nperiods;
+	r->t_scale = trust_scale();
 	return 0;
 }

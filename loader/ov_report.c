@@ -187,27 +187,47 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 	for (i = 0; i < n && !(rows[i].measured && rows[i].bpf); i++)
 		;
 	if (i < n)
-		printf("\ntrust (BPF), three figures of one cost, in ns per set:\n"
-		       "  shift: median-based pulse-width shift (the row's overhead, with its 95 %% CI): "
-		       "hook dispatch + program\n"
-		       "  run:   BPF run time per run (BPF_ENABLE_STATS): the program alone, no "
-		       "dispatch; a mean, so outliers pull it up: shown, not judged\n"
-		       "  hist:  the program's own histogram, p50 pulse minus the untraced set (like "
-		       "with like: medians); its mean beside it, pulled up by the emulation's outliers\n"
-		       "  flagged when hist is further from the shift than max(10 %%, its CI)\n");
+		printf("\ntrust (BPF): the traced ns per set of each method phase by two clocks, the "
+		       "module's batches (mean over the phase) and the program's own (its "
+		       "fall-to-fall periods / 2, its own cost inside); agree when |program - "
+		       "module| <= reference / burst (the module's clock reads, no period of the "
+		       "program has them) + t(99.9 %%) sd / sqrt(phases): 1 false alarm in 1000; "
+		       "too-noisy when that limit is half the module's figure or more (a clock off "
+		       "by half would pass) (docs/overhead.md)\n"
+		       "  shown, not judged: run (BPF run time per run, --bpf-stats; a mean); hist "
+		       "(the program's pulse width minus the reference: its high phase only, most "
+		       "of the program's cost is in the low phase)\n");
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		double run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
+		const struct trust_verdict *t = &r->tv;
 
 		if (!r->measured || !r->bpf)
 			continue;
-		printf("  %-24s shift %8.1f +- %6.1f | run %8.1f (%llu runs), dispatch %8.1f | "
-		       "hist p50 %8.1f (mean %8.1f, %llu pulses)%s%s\n",
-		       r->name, r->mean, r->ci, run, (unsigned long long)r->run_cnt, r->mean - run,
-		       r->hist_ok ? r->hist_p50 - r->ref_mean : NAN,
-		       r->hist_ok ? r->hist_mean - r->ref_mean : NAN,
-		       (unsigned long long)r->hist_pairs, r->disagree[0] ? "  DISAGREE: " : "",
-		       r->disagree);
+		printf("  %-24s %-10s ", r->name, trust_word(r));
+		if (t->v == TRUST_NONE && r->tphases)
+			printf("(%s): module %.1f ns per set (sd %.1f, %llu batches, %d phases)",
+			       t->why, t->mod, t->mod_sd, (unsigned long long)r->t_batches,
+			       r->tphases);
+		else if (t->v == TRUST_NONE)
+			printf("(%s)", *t->why ? t->why : "one clock only: a tool's program");
+		else
+			printf("traced ns per set: module %.1f (sd %.1f, %llu batches), program %.1f "
+			       "(sd %.1f, %llu periods), %d phases; program - module %+.1f (sd %.1f), "
+			       "limit %.1f",
+			       t->mod, t->mod_sd, (unsigned long long)r->t_batches, t->prog,
+			       t->prog_sd, (unsigned long long)r->t_periods, r->tphases, t->diff,
+			       t->sd, t->limit);
+		if (t->v != TRUST_NONE && t->prog > 0 && r->t_scale != 1)
+			printf(" [the program's clock scaled x%g ON PURPOSE: GPIOLAT_TRUST_SCALE]",
+			       r->t_scale);
+		if (r->run_cnt)
+			printf(" | run %.1f (%llu runs)", run, (unsigned long long)r->run_cnt);
+		if (r->hist_ok)
+			printf(" | hist p50 %.1f, mean %.1f (%llu pulses)",
+			       r->hist_p50 - r->ref_mean, r->hist_mean - r->ref_mean,
+			       (unsigned long long)r->hist_pairs);
+		printf("\n");
 	}
 	printf("run time: %.0f s\n", cx->duration_s);
 }
@@ -329,11 +349,60 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 				t, "hist_mean_minus_untraced_ns",
 				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
 					     NULL);
+			/* the check (docs/output-format.md): disagree true only on a verdict */
+			json_object_object_add(t, "verdict", json_object_new_string(trust_word(r)));
 			json_object_object_add(t, "disagree",
-					       json_object_new_boolean(r->disagree[0]));
-			if (r->disagree[0])
+					       json_object_new_boolean(r->tv.v == TRUST_DISAGREE));
+			if (r->tv.v == TRUST_DISAGREE)
 				json_object_object_add(t, "disagree_why",
-						       json_object_new_string(r->disagree));
+						       json_object_new_string(r->tv.why));
+			if (r->tv.v == TRUST_NONE)
+				json_object_object_add(
+					t, "not_judged",
+					json_object_new_string(
+						*r->tv.why ? r->tv.why :
+							     "one clock only: a tool's program"));
+			/* the module's figures also without the program's (the observer's) */
+			if (r->tphases) {
+				struct json_object *c = json_object_new_object(), *pm, *pp, *pk;
+
+				pm = json_object_new_array();
+				pp = json_object_new_array();
+				pk = json_object_new_array();
+				for (k = 0; k < r->tphases; k++) {
+					json_object_array_add(pm, json_num(r->t_mod[k]));
+					json_object_array_add(pp, json_num(r->t_prog[k]));
+					json_object_array_add(pk,
+							      json_object_new_int(r->t_index[k]));
+				}
+				json_object_object_add(c, "quantity",
+						       json_object_new_string("traced ns per set"));
+				json_object_object_add(c, "phases",
+						       json_object_new_int(r->tphases));
+				json_object_object_add(c, "phases_left_out",
+						       json_object_new_int(r->tdropped));
+				/* which of the row's method phases (0: the first) */
+				json_object_object_add(c, "phase_numbers", pk);
+				json_object_object_add(c, "module_ns_per_set", json_num(r->tv.mod));
+				json_object_object_add(c, "module_sd_ns", json_num(r->tv.mod_sd));
+				json_object_object_add(c, "module_batches",
+						       json_object_new_uint64(r->t_batches));
+				json_object_object_add(c, "module_phases_ns", pm);
+				json_object_object_add(c, "program_ns_per_set",
+						       json_num(r->tv.prog));
+				json_object_object_add(c, "program_sd_ns", json_num(r->tv.prog_sd));
+				json_object_object_add(c, "program_periods",
+						       json_object_new_uint64(r->t_periods));
+				json_object_object_add(c, "program_phases_ns", pp);
+				json_object_object_add(c, "program_clock_scale",
+						       json_num(r->t_scale));
+				json_object_object_add(c, "difference_ns", json_num(r->tv.diff));
+				json_object_object_add(c, "difference_sd_ns", json_num(r->tv.sd));
+				json_object_object_add(c, "burst", json_num(r->tv.burst));
+				json_object_object_add(c, "allowance_ns", json_num(r->tv.allow));
+				json_object_object_add(c, "limit_ns", json_num(r->tv.limit));
+				json_object_object_add(t, "clocks", c);
+			}
 			json_object_object_add(j, "trust", t);
 		}
 		json_object_array_add(a, j);

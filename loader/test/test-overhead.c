@@ -7,7 +7,14 @@
  *   test-overhead stats REF0 M0 REF1 ... REFn   a row's figures from its phases
  *   test-overhead fit K:MEAN...       the least-squares fit of a series ("events")
  *   test-overhead coverage TRIALS REPS SD_REF SD_METHOD SEED   the intervals' coverage
- *   test-overhead trust MEAN CI P50 REF   the BPF trust check's verdict
+ *   test-overhead trust verdict|text|json REF BURST MOD:PROG ...   the BPF trust check of
+ *                                     a row (bpf-gpiolat-tracepoint) whose reference is REF ns
+ *                                     per set, BURST pulses a batch, and per method phase the
+ *                                     module's and the program's traced ns per set: its verdict
+ *                                     line, or the report
+ *   test-overhead trust-sim TRIALS PHASES SD OFFSET SEED   the check's false-alarm rate: phases
+ *                                     of normal noise SD around the true value, the program's
+ *                                     off by OFFSET ns per set (the module's fixed part)
  *   test-overhead baseline FILE       --baseline FILE: "ok ROWS" or the error line
  *   test-overhead only LIST           the methods --only LIST selects, or "bad ITEM"
  *   test-overhead lookup NAME         a method's name, kind, reference and talk row
@@ -135,16 +142,68 @@ static int coverage(char **v)
 	return 0;
 }
 
-static int trust(char **v)
+/* trust FMT REF BURST MOD:PROG...: one BPF row's check, from its phases as measured */
+static int trust(int argc, char **argv)
 {
-	struct row r = { .hist_ok = true };
+	static struct row r;
+	struct context cx = { .clock = "test", .untraced_mean = 1000, .floor_n = 3 };
+	double burst;
+	int i;
 
-	r.mean = strtod(v[0], NULL);
-	r.ci = strtod(v[1], NULL);
-	r.hist_p50 = strtod(v[2], NULL);
-	r.ref_mean = strtod(v[3], NULL);
+	if (argc < 3)
+		return 2;
+	r = (struct row){ .measured = true, .bpf = true, .reps = 5, .ci = 1, .t_scale = 1 };
+	snprintf(r.name, sizeof(r.name), "bpf-gpiolat-tracepoint");
+	snprintf(r.group, sizeof(r.group), "bpf");
+	snprintf(r.against, sizeof(r.against), "untraced");
+	r.ref_mean = strtod(argv[1], NULL);
+	burst = strtod(argv[2], NULL);
+	for (i = 3; i < argc && r.tphases < MAX_REPS; i++, r.tphases++)
+		if (sscanf(argv[i], "%lf:%lf", &r.t_mod[r.tphases], &r.t_prog[r.tphases]) == 2)
+			r.t_index[r.tphases] = r.tphases;
+		else
+			return 2;
+	r.t_batches = 20 * r.tphases;
+	r.t_pulses = (__u64)(burst * r.t_batches + 0.5);
+	r.t_periods = r.t_pulses - r.t_batches;
+	r.mean = r.tphases ? r.t_mod[0] - r.ref_mean : 0;
 	trust_check(&r);
-	printf("%s\n", r.disagree[0] ? r.disagree : "agree");
+	if (!strcmp(argv[0], "json"))
+		ov_print_json(&r, 1, &cx);
+	else if (!strcmp(argv[0], "text"))
+		ov_print_text(&r, 1, &cx);
+	else
+		printf("%s %s\n", trust_word(&r), r.tv.why);
+	return 0;
+}
+
+/*
+ * trust-sim TRIALS PHASES SD OFFSET SEED: TRIALS rows whose module and program phases are the
+ * same true figure (2000 ns per set, reference 200, burst 5) plus independent normal noise SD
+ * each, the program's off by OFFSET (the module's fixed part, which the allowance covers up to
+ * 200 / 5 = 40 ns): how often the check says DISAGREE (its false-alarm rate)
+ */
+static int trust_sim(char **v)
+{
+	long trials = strtol(v[0], NULL, 10), k, bad = 0;
+	int phases = atoi(v[1]), i;
+	double sd = strtod(v[2], NULL), off = strtod(v[3], NULL);
+
+	rng_state = strtoull(v[4], NULL, 10) | 1;
+	if (trials < 1 || phases < 2 || phases > MAX_REPS)
+		return 2;
+	for (k = 0; k < trials; k++) {
+		struct row r = { .ref_mean = 200, .tphases = phases, .t_batches = 20 * phases };
+
+		r.t_pulses = 5 * r.t_batches;
+		for (i = 0; i < phases; i++) {
+			r.t_mod[i] = 2000 + sd * gauss();
+			r.t_prog[i] = 2000 + off + sd * gauss();
+		}
+		trust_check(&r);
+		bad += r.tv.v == TRUST_DISAGREE;
+	}
+	printf("false_alarm %.6f trials %ld\n", (double)bad / trials, trials);
 	return 0;
 }
 
@@ -197,8 +256,10 @@ int main(int argc, char **argv)
 		return fit(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "coverage") && argc == 7)
 		return coverage(argv + 2);
-	if (!strcmp(argv[1], "trust") && argc == 6)
-		return trust(argv + 2);
+	if (!strcmp(argv[1], "trust"))
+		return trust(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "trust-sim") && argc == 7)
+		return trust_sim(argv + 2);
 	if (!strcmp(argv[1], "baseline") && argc == 3) {
 		if (baseline_load(argv[2], why, sizeof(why))) {
 			printf("%s\n", why);
