@@ -193,7 +193,9 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       "module| <= reference / burst (the module's clock reads, no period of the "
 		       "program has them) + t(99.9 %%) sd / sqrt(phases): 1 false alarm in 1000; "
 		       "too-noisy when that limit is half the module's figure or more (a clock off "
-		       "by half would pass) (docs/overhead.md)\n"
+		       "by half would pass) (docs/overhead.md); the gpiolat program's rows pay for "
+		       "the period count this check needs (a few instructions per falling set, "
+		       "counted only under --overhead: the measurement inside, named)\n"
 		       "  shown, not judged: run (BPF run time per run, --bpf-stats; a mean); hist "
 		       "(the program's pulse width minus the reference: its high phase only, most "
 		       "of the program's cost is in the low phase)\n");
