@@ -4,7 +4,9 @@
 #                        for the emulated target's kernel
 #   make deps            install every Debian package the project needs (run by the others)
 #   make target          the emulated target: Debian's kernel, its modules, the initramfs
-#   make test            every test: host tests, then tests inside the emulated target
+#   make test            every test: host tests, then tests inside the emulated target;
+#                        T=NAME one test by name (T=30-gpiolat-counts KERNEL=6.12, T=test_report;
+#                        tests/README)
 #   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
 #                        (on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native builds for it)
 #   make overhead-report what each tracing method costs per GPIO set, out/results/overhead.*
@@ -257,16 +259,28 @@ $(BUILD):
 # every target kernel first (the ARM ones too: the host tests boot them): the host tests build
 # the module and the initramfs for each
 TEST_KERNELS := rt 6.12 6.12-rt
+# T=NAME: one test by name (tests/README): a target test on the target of KERNEL and ARCH, or
+# host tests; a T that names no test stops make with one line, before anything is built
+ifneq ($(T),)
+T_PART := $(firstword $(patsubst test,all,$(patsubst test-%,%,$(filter test test-host test-target,$(MAKECMDGOALS)))))
+ifneq ($(T_PART),)
+T_ERROR := $(shell KERNEL=$(KERNEL) ARCH=$(ARCH) T='$(subst ','\'',$(T))' sh tests/run.sh --list $(T_PART) 2>&1 >/dev/null)
+$(if $(T_ERROR),$(error $(T_ERROR)))
+endif
+endif
+
 test: all target
+ifeq ($(T),)
 	$(Q)for k in $(TEST_KERNELS); do $(MAKE) -s target KERNEL=$$k || exit 1; done
 	$(Q)$(if $(filter x86_64,$(HOST_ARCH)),for a in arm arm64; do $(MAKE) -s all target ARCH=$$a || exit 1; done)
-	$(Q)sh tests/run.sh
+endif
+	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh
 
 test-host: all
 	$(Q)sh tests/run.sh host
 
 test-target: all target
-	$(Q)sh tests/run.sh target
+	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh target
 
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat's histogram mode: its options (histo.h), checked together at the end. */
+/* gpiolat's histogram mode: its options (histo_mode.h), checked together at the end. */
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include "btf_find.h"
 #include "cli.h"
-#include "histo.h"
+#include "histo_mode.h"
 #include "gpiolat.h"
 #include "parse.h"
 

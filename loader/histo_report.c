@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat's histogram mode: its report (histo.h): the lines' histograms per interval and in
+ * gpiolat's histogram mode: its report (histo_mode.h): the lines' histograms per interval and in
  * total, the toggle module's edge counts, what the probe costs beside the talk's figures; text,
  * CSV or JSON (docs/output-format.md).
  */
@@ -13,7 +13,7 @@
 #include <json-c/json.h>
 #include "jit.h"
 #include "gpiolat.skel.h"
-#include "histo.h"
+#include "histo_mode.h"
 #include "jsonout.h"
 #include "parse.h"
 #include "sys.h"

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat --syscall-cost, --syscall-hist and --empty-raw-tp, inside (docs/loader.md,
- * docs/syscall-cost.md): the methods, the options, one method's result, and the state that the
- * one cleanup undoes. Only the sc_*.c files and syscall_cost.c include it:
+ * docs/syscall-cost.md): the methods, the options, one method's result, and the run's state
+ * (struct state: what the one cleanup undoes, the stop flag). Only the sc_*.c files and
+ * syscall_cost.c include it; syscall_cost.c, the mode's entry (syscall_cost.h, for main.c),
+ * drives the parts below and none of them reaches up to it:
  *   sc_steps.c    the methods' table and their steps: set up, attach, detach, tear down
  *   sc_worker.c   the pinned worker that issues the syscalls in timed batches
  *   sc_measure.c  the alternated runs (baseline, method, baseline, ...) of one method
@@ -71,8 +73,6 @@ enum hook {
 	SC_HOOK_MAX,
 };
 
-extern const char *const sc_hook_names[SC_HOOK_MAX];
-
 /* K_BPF_HIST: what of the histogram program runs */
 enum hist_variant {
 	HV_FULL, /* gpiolat's histogram */
@@ -136,8 +136,12 @@ struct result {
 	bool stats;
 };
 
-/* everything cleanup must undo */
+/*
+ * One run of the mode, handed by pointer to every part: what the one cleanup must undo, and
+ * how the run is told to stop. The options are struct env (read-only once parsed).
+ */
 struct state {
+	const volatile sig_atomic_t *stop; /* set by the signal handler (syscall_cost.c) */
 	pid_t worker;
 	int cmd_fd, done_fd;
 	__u64 *shm; /* the worker's batch times, ns */
@@ -157,9 +161,6 @@ struct state {
 	char exe[PATH_MAX];
 	unsigned long sc_call_off; /* file offset of sc_call() in exe */
 };
-
-extern volatile sig_atomic_t sc_exiting;
-extern bool sc_verbose;
 
 /* sc_worker.c */
 /* every syscall of the worker goes through here: the uprobe's target, in every run alike */
@@ -186,7 +187,8 @@ unsigned long sc_call_offset(const char *exe);
 extern const char *const sc_traced_syscalls[3];
 
 /* sc_bpf.c */
-int sc_libbpf_print_fn(enum libbpf_print_level level, const char *format, va_list args);
+extern const char *const sc_hook_names[SC_HOOK_MAX];
+void sc_libbpf_print(bool verbose);
 void sc_links_destroy(struct state *s);
 void sc_bpf_unload(struct state *s);
 int sc_empty_load(struct state *s, const char *const *keep, int n, char *why, size_t size);
@@ -218,7 +220,6 @@ void sc_print_text(const struct env *env, struct result *res, const struct stat_
 void sc_print_json(const struct env *env, struct result *res, const struct stat_acc *untraced);
 
 /* sc_opts.c */
-void sc_sig_handler(int sig);
 const char *sc_default_script(const char *exe, char *buf, size_t size);
 int sc_default_cpu(void);
 bool sc_tracefs_mounted(void);

@@ -34,14 +34,24 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 
-int sc_libbpf_print_fn(enum libbpf_print_level level, const char *format, va_list args)
+const char *const sc_hook_names[SC_HOOK_MAX] = { "tp_btf", "raw_tp", "tp" };
+
+static int print_quiet(enum libbpf_print_level level, const char *format, va_list args)
 {
-	if (!sc_verbose)
-		return 0;
+	return 0;
+}
+
+static int print_all(enum libbpf_print_level level, const char *format, va_list args)
+{
 	return vfprintf(stderr, format, args);
+}
+
+/* libbpf's messages: all of them with -v, none without (chosen once: no flag to read) */
+void sc_libbpf_print(bool verbose)
+{
+	libbpf_set_print(verbose ? print_all : print_quiet);
 }
 
 void sc_links_destroy(struct state *s)

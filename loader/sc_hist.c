@@ -34,7 +34,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 #include "jsonout.h"
 
@@ -163,7 +162,7 @@ int sc_run_hist(struct state *s, const struct env *env, __u64 t_start)
 	if (!env->json && !deadline && !next)
 		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sc_hook_names[hook]);
 	fflush(stdout);
-	while (!sc_exiting) {
+	while (!*s->stop) {
 		now = sc_mono_ns();
 		if (deadline && now >= deadline)
 			break;
@@ -217,7 +216,7 @@ int sc_run_empty_raw_tp(struct state *s, const struct env *env)
 	printf("attached: an empty BPF program on raw tracepoint %s\n", env->raw_tp);
 	fflush(stdout);
 	deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
-	while (!sc_exiting && (!deadline || sc_mono_ns() < deadline))
+	while (!*s->stop && (!deadline || sc_mono_ns() < deadline))
 		poll(NULL, 0, 20);
 	sc_links_destroy(s);
 	sc_prog_stats_obj(s->empty->obj, &r);

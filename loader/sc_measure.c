@@ -33,7 +33,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 #include "engine.h"
 
@@ -154,7 +153,7 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	};
 	struct alternation alt = {
 		.reps = env->rounds,
-		.stop = &sc_exiting,
+		.stop = s->stop,
 		.ctx = &a,
 		.reference = alt_reference,
 		.on = alt_attach,
@@ -181,7 +180,7 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	case ALT_DONE:
 		break;
 	case ALT_FAILED_ON:
-		if (rd == 0 && !sc_exiting) {
+		if (rd == 0 && !*s->stop) {
 			/* the first attach failing: the kernel lacks it */
 			snprintf(r->why, sizeof(r->why), "not available: %s", a.why);
 			sc_method_teardown(s, a.m, r);

@@ -33,7 +33,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 #include "cli.h"
 
@@ -228,25 +227,6 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-bool syscall_cost_wanted(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--syscall-cost") || !strcmp(argv[i], "--syscall-hist") ||
-		    !strncmp(argv[i], "--empty-raw-tp", 14))
-			return true;
-	}
-	return false;
-}
-
-void sc_sig_handler(int sig)
-{
-	sc_exiting = 1;
 }
 
 /* the project's ply/syscall-hist.bt, found from our executable (out/bin/gpiolat) */

@@ -34,7 +34,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 #include "jsonout.h"
 

@@ -33,7 +33,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 
 #define EMPTY(nm, h, w)                                                     \
@@ -174,7 +173,7 @@ int sc_tool_wait(struct state *s, bool (*ready)(const struct child *c), const ch
 	static const struct child_words words = { "exited before tracing",
 						  "did not start tracing within" };
 
-	return child_wait(&s->tool, ready, READY_TIMEOUT_MS, name, &words, &sc_exiting, why, size);
+	return child_wait(&s->tool, ready, READY_TIMEOUT_MS, name, &words, s->stop, why, size);
 }
 int sc_method_attach(struct state *s, const struct env *env, const struct method *m,
 		     struct result *r, enum hook hook, char *why, size_t size)

@@ -34,7 +34,6 @@
 #include "parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "syscall_cost.h"
 #include "sc.h"
 
 /* every syscall of the worker goes through here: the uprobe's target, in every run alike */
@@ -144,7 +143,7 @@ int sc_worker_run(struct state *s, const struct env *env, double *out, char *why
 		return -1;
 	}
 	for (;;) {
-		if (sc_exiting) {
+		if (*s->stop) {
 			snprintf(why, size, "interrupted");
 			return -1;
 		}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat --self-test (histo.h): which hooks and facilities work on this system, and why not. */
+/* gpiolat --self-test (histo_mode.h): which hooks and facilities work on this system, and why not. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include <bpf/libbpf.h>
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
-#include "histo.h"
+#include "histo_mode.h"
 #include "jit.h"
 #include "sys.h"
 

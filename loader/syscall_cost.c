@@ -55,9 +55,30 @@
 #include "sc.h"
 #include "leftovers.h"
 
-volatile sig_atomic_t sc_exiting;
-bool sc_verbose;
-const char *const sc_hook_names[SC_HOOK_MAX] = { "tp_btf", "raw_tp", "tp" };
+/*
+ * The one variable at file scope: what the signal handler sets. A handler is given no argument
+ * to find the run by, so it sets this; the run reads it through its pointer (struct state).
+ */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	stop_requested = 1;
+}
+
+bool syscall_cost_wanted(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--syscall-cost") || !strcmp(argv[i], "--syscall-hist") ||
+		    !strncmp(argv[i], "--empty-raw-tp", 14))
+			return true;
+	}
+	return false;
+}
 
 static void cleanup(struct state *s)
 {
@@ -93,7 +114,7 @@ static void cleanup(struct state *s)
 int syscall_cost_main(int argc, char **argv)
 {
 	struct env env = { .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
-	struct state s = { .cmd_fd = -1, .done_fd = -1, .stats_fd = -1 };
+	struct state s = { .cmd_fd = -1, .done_fd = -1, .stats_fd = -1, .stop = &stop_requested };
 	struct result res[SC_NMETHODS];
 	struct stat_acc untraced = {};
 	char why[WHY_SIZE], script[PATH_MAX], cpu_note[64] = "";
@@ -106,8 +127,7 @@ int syscall_cost_main(int argc, char **argv)
 	memset(res, 0, sizeof(res));
 	if (argp_parse(&sc_argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &env))
 		return EXIT_USAGE;
-	sc_verbose = env.verbose;
-	libbpf_set_print(sc_libbpf_print_fn);
+	sc_libbpf_print(env.verbose);
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: must run as root (needs CAP_BPF and CAP_PERFMON, or "
 				"CAP_SYS_ADMIN)\n");
@@ -119,7 +139,7 @@ int syscall_cost_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: CPU %d is not one this process may run on\n", env.cpu);
 		return EXIT_ERROR;
 	}
-	cli_signals(sc_sig_handler);
+	cli_signals(on_signal);
 
 	len = readlink("/proc/self/exe", s.exe, sizeof(s.exe) - 1);
 	s.exe[len > 0 ? len : 0] = '\0';
@@ -161,17 +181,17 @@ int syscall_cost_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto cleanup;
 	}
-	for (i = 0; i < SC_NMETHODS && !sc_exiting; i++) {
+	for (i = 0; i < SC_NMETHODS && !*s.stop; i++) {
 		if (!env.selected[i])
 			continue;
-		if (sc_verbose)
+		if (env.verbose)
 			fprintf(stderr, "gpiolat: %s\n", sc_methods[i].name);
 		if (sc_measure(&s, &env, i, &res[i], &untraced)) {
 			fprintf(stderr, "gpiolat: %s: %s\n", sc_methods[i].name, res[i].why);
 			goto cleanup;
 		}
 	}
-	if (sc_exiting) {
+	if (*s.stop) {
 		fprintf(stderr, "gpiolat: interrupted: nothing of ours is left attached\n");
 		goto cleanup;
 	}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host side: run gpiolat's tests. Usage: tests/run.sh [host|target]
+# Host side: run gpiolat's tests (tests/README). Usage: tests/run.sh [--list] [host|target|all]
 #   host:   pytest tests/host (unit tests, and the loader on the host kernel)
 #   target: every tests/target/*.sh inside the emulated target, one boot each (KERNEL=std),
 #           then on each other target (rt, 6.12, 6.12-rt: x86_64 kernels; arm, arm64: Debian
@@ -8,15 +8,32 @@
 #           a "# timing: icount" line runs that test with TIMING=icount (docs/timing.md).
 #           TEST_TARGETS: the targets after std, "ci" (default: ci_targets below), "all"
 #           (every target vm/kernel.sh knows), or a list of names (target_env)
+#   T=NAME: one test by name: a target test (30-gpiolat-counts, its file name or path, or a
+#           prefix that names one file, as 30) on the target of KERNEL and ARCH (default std,
+#           x86_64), or host tests (test_loader_hist, its file name or path, FILE::TEST, or a
+#           pytest -k expression). A T that names no test: one line on stderr, exit status 2.
+#   --list: print what would run, one line each ("TARGET FILE" or a pytest node id), run nothing
 # Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
 set -u
 cd "$(dirname "$0")/.."
+list=
+if [ "${1:-}" = --list ]; then
+	list=1
+	shift
+fi
 what=${1:-all}
+T=${T:-}
+case $what in
+all | host | target) ;;
+*)
+	echo "tests/run.sh: unknown part '$what' (host, target or all)" >&2
+	exit 2
+	;;
+esac
 passed=0
 failed=0
 skipped=0
 log=out/tests
-mkdir -p $log
 
 count() {
 	# count FILE: add the ok / not ok / skip lines of a TAP-like log
@@ -28,10 +45,109 @@ count() {
 	skipped=$((skipped + s))
 }
 
-if [ "$what" = all ] || [ "$what" = host ]; then
-	echo "== host tests (pytest tests/host)"
+# target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt, testing,
+# testing-rt: x86_64; arm, arm64: that architecture's Debian 12 kernel; ARCH-KERNEL, e.g.
+# arm-6.12-rt, arm64-testing: that architecture's KERNEL, vm/kernel.sh)
+target_env() {
+	case $1 in
+	arm | arm64) echo "KERNEL=std ARCH=$1" ;;
+	arm-* | arm64-*) echo "KERNEL=${1#*-} ARCH=${1%%-*}" ;;
+	*) echo "KERNEL=$1 ARCH=x86_64" ;;
+	esac
+}
+
+# target_name KERNEL ARCH: the target name of a KERNEL and ARCH (target_env's inverse)
+target_name() {
+	case $2 in
+	x86_64) echo "$1" ;;
+	*) if [ "$1" = std ]; then echo "$2"; else echo "$2-$1"; fi ;;
+	esac
+}
+
+bad_t() {
+	echo "tests/run.sh: T=$T: $1" >&2
+	exit 2
+}
+
+# find_target T: the one target test T names (30-gpiolat-counts, 30-gpiolat-counts.sh,
+# tests/target/30-gpiolat-counts.sh, or a prefix of exactly one test's name, as 30)
+find_target() {
+	n=${1#tests/target/}
+	n=${n%.sh}
+	case $n in
+	"" | *[!A-Za-z0-9._-]*) return 1 ;;
+	esac
+	found=
+	for f in tests/target/[0-9]*.sh; do
+		case ${f#tests/target/} in
+		"$n.sh")
+			echo "$f"
+			return 0
+			;;
+		"$n"*) found="$found $f" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	set -- $found
+	if [ $# -gt 1 ]; then
+		# a prefix of several names is no name
+		bad_t "names $# target tests:$found"
+	fi
+	[ $# -eq 1 ] && echo "$1"
+}
+
+# host_collect ARGS...: the pytest node ids ARGS select in tests/host (none: status 1)
+host_collect() {
+	# pytest lists what it collected also when it then refuses a -k expression (status 4)
+	out=$(PYTHONDONTWRITEBYTECODE=1 python3 -m pytest --collect-only -q -p no:cacheprovider \
+		"$@" 2>&1) || return 1
+	echo "$out" | grep '::'
+}
+
+# find_host T: host_sel (a file of tests/host, FILE::TEST) or host_k (a pytest -k expression)
+find_host() {
+	host_sel=
+	host_k=
+	file=${1%%::*}
+	node=${1#"$file"}
+	for f in "$file" "$file.py" "tests/host/$file" "tests/host/$file.py"; do
+		case $f in
+		tests/host/test_*.py) [ -f "$f" ] && host_sel=$f$node && break ;;
+		esac
+	done
+	if [ -n "$host_sel" ]; then
+		host_collect "$host_sel" >/dev/null
+	else
+		host_k=$1
+		host_collect tests/host -k "$1" >/dev/null
+	fi
+}
+
+# T: one test by name, of the part asked for (all: a target test, else a host one)
+t_target=
+if [ -n "$T" ] && [ "$what" != host ]; then
+	# status 2: a prefix of several names (find_target said so)
+	t_target=$(find_target "$T")
+	[ $? -eq 2 ] && exit 2
+fi
+if [ -n "$T" ]; then
+	if [ -n "$t_target" ]; then
+		what=target
+	elif [ "$what" != target ] && find_host "$T"; then
+		what=host
+	elif [ "$what" = target ]; then
+		bad_t "no target test of that name (tests/target/[0-9]*.sh: a name as 30-gpiolat-counts, or a prefix of one name)"
+	elif [ "$what" = host ]; then
+		bad_t "no host test of that name (tests/host/test_*.py, FILE::TEST, or a pytest -k expression that selects one)"
+	else
+		bad_t "no test of that name (a target test as 30-gpiolat-counts, a host test file as test_loader_hist, or a pytest -k expression)"
+	fi
+fi
+
+run_host() {
+	echo "== host tests (pytest $*)"
 	# no caches outside out/
-	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider tests/host \
+	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider "$@" \
 		>$log/host.log 2>&1
 	rc=$?
 	cat $log/host.log
@@ -51,23 +167,38 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	elif [ $rc -ne 0 ] && [ -z "$f$e" ]; then
 		failed=$((failed + 1))
 	fi
-fi
-
-# target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt, testing,
-# testing-rt: x86_64; arm, arm64: that architecture's Debian 12 kernel; ARCH-KERNEL, e.g.
-# arm-6.12-rt, arm64-testing: that architecture's KERNEL, vm/kernel.sh)
-target_env() {
-	case $1 in
-	arm | arm64) echo "KERNEL=std ARCH=$1" ;;
-	arm-* | arm64-*) echo "KERNEL=${1#*-} ARCH=${1%%-*}" ;;
-	*) echo "KERNEL=$1 ARCH=x86_64" ;;
-	esac
 }
+
+if [ "$what" = all ] || [ "$what" = host ]; then
+	if [ -n "$list" ]; then
+		if [ -n "$T" ] && [ -n "$host_sel" ]; then
+			host_collect "$host_sel"
+		elif [ -n "$T" ]; then
+			host_collect tests/host -k "$host_k"
+		else
+			host_collect tests/host
+		fi
+	else
+		mkdir -p $log
+		if [ -n "$T" ] && [ -n "$host_sel" ]; then
+			run_host "$host_sel"
+		elif [ -n "$T" ]; then
+			run_host tests/host -k "$host_k"
+		else
+			run_host tests/host
+		fi
+	fi
+fi
 
 run_target() {
 	kernel=$1
 	t=$2
 	name=$(basename "$t" .sh)
+	if [ -n "$list" ]; then
+		echo "$kernel $t"
+		return
+	fi
+	mkdir -p $log
 	echo "== target ($kernel): $name"
 	start=$(date +%s)
 	# "# timing: icount": that test runs in the deterministic mode (docs/timing.md)
@@ -106,16 +237,25 @@ all) targets=$all_targets ;;
 *) targets=$TEST_TARGETS ;;
 esac
 
-if [ "$what" = all ] || [ "$what" = target ]; then
-	# marked: the tests whose "# kernels:" line names $1 (no such line: std only)
-	marked() {
-		for t in tests/target/[0-9]*.sh; do
-			case " $(sed -n 's/^# kernels://p' "$t" | head -n 1) " in
-			*" $1 "*) echo "$t" ;;
-			"  ") [ "$1" = std ] && echo "$t" ;;
-			esac
-		done
-	}
+# marked: the tests whose "# kernels:" line names $1 (no such line: std only)
+marked() {
+	for t in tests/target/[0-9]*.sh; do
+		case " $(sed -n 's/^# kernels://p' "$t" | head -n 1) " in
+		*" $1 "*) echo "$t" ;;
+		"  ") [ "$1" = std ] && echo "$t" ;;
+		esac
+	done
+}
+
+if [ -n "$t_target" ]; then
+	# one target test, on the target of KERNEL and ARCH (make test builds it first), also
+	# where its "# kernels:" line does not name that target (asked for by name)
+	kernel=$(target_name "${KERNEL:-std}" "${ARCH:-x86_64}")
+	if [ -z "$list" ] && ! marked "$kernel" | grep -qx "$t_target"; then
+		echo "# $t_target: its \"# kernels:\" line does not name $kernel: run as asked"
+	fi
+	run_target "$kernel" "$t_target"
+elif [ "$what" = all ] || [ "$what" = target ]; then
 	for t in $(marked std); do
 		run_target std "$t"
 	done
@@ -124,7 +264,7 @@ if [ "$what" = all ] || [ "$what" = target ]; then
 		tests=$(marked $kernel)
 		[ -n "$tests" ] || continue
 		# shellcheck disable=SC2046
-		if ! make -s all target $(target_env $kernel); then
+		if [ -z "$list" ] && ! make -s all target $(target_env $kernel); then
 			echo "not ok - building the $kernel target"
 			failed=$((failed + 1))
 			continue
@@ -135,5 +275,6 @@ if [ "$what" = all ] || [ "$what" = target ]; then
 	done
 fi
 
+[ -n "$list" ] && exit 0
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

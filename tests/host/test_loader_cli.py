@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-GPIOLAT = os.path.join(ROOT, "gpiolat")
+GPIOLAT = os.environ.get("GPIOLAT", os.path.join(ROOT, "gpiolat"))
 OUR_PROGS = ("gpiolat_tp", "gpiolat_kprobe", "gpiolat_fentry")
 
 
@@ -39,12 +39,7 @@ def one_line_error(r, status, *words):
     assert our_programs() == []
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    if not os.access(GPIOLAT, os.X_OK):
-        pytest.skip("./gpiolat is not built (make loader)")
-    if os.geteuid() != 0:
-        pytest.skip("needs root, like gpiolat")
+pytestmark = pytest.mark.usefixtures("gpiolat_root")
 
 
 def host_has(path):

@@ -15,11 +15,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TEST_HIST = os.path.join(ROOT, "out", "build", "test-hist")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    r = subprocess.run(["make", "-s", "-C", ROOT, "out/build/test-hist"], capture_output=True,
-                       text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+pytestmark = pytest.mark.usefixtures("test_hist")
 
 
 def hist(mode, samples, *args):

@@ -58,9 +58,6 @@ def test_exact_distribution_matches_published_quantiles(level, df, q):
 
 
 def loader_t(lo, hi):
-    r = subprocess.run(["make", "-s", "-C", ROOT, "out/build/test-hist"], capture_output=True,
-                       text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
     out = subprocess.run([TEST_HIST, "t", str(lo), str(hi)], capture_output=True, text=True,
                          check=True).stdout
     return {int(w[0]): {0.95: float(w[1]), 0.999: float(w[2])} for w in
@@ -77,6 +74,7 @@ def check(q, df, level):
 DFS = list(range(1, 1001)) + [2000, 10000, 100000]
 
 
+@pytest.mark.usefixtures("test_hist")
 def test_loader_quantiles_never_narrow():
     qs = loader_t(1, 1000)
     for df in DFS[1000:]:
@@ -87,6 +85,7 @@ def test_loader_quantiles_never_narrow():
             check(qs[df][level], df, level)
 
 
+@pytest.mark.usefixtures("test_hist")
 def test_loader_quantiles_outside_the_domain():
     qs = loader_t(-1, 0)
     assert all(math.isnan(q) for d in qs.values() for q in d.values())

@@ -13,11 +13,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TEST_OV = os.path.join(ROOT, "out", "build", "test-overhead")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    r = subprocess.run(["make", "-s", "-C", ROOT, "out/build/test-overhead"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+pytestmark = pytest.mark.usefixtures("test_overhead")
 
 
 def run(*args, rc=0):

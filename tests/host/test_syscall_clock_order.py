@@ -21,12 +21,7 @@ GPIOLAT = os.environ.get("GPIOLAT", os.path.join(ROOT, "gpiolat"))
 INSN = re.compile(r"^\s*(\d+): \(([0-9a-f]{2})\) (.*)$")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    if not os.access(GPIOLAT, os.X_OK):
-        pytest.skip("./gpiolat is not built (make loader)")
-    if os.geteuid() != 0:
-        pytest.skip("needs root, like gpiolat")
+pytestmark = pytest.mark.usefixtures("gpiolat_root")
 
 
 def parse(xlated):

@@ -19,12 +19,7 @@ OUR_PROGS = ("sc_btf_", "sc_raw_", "sc_tp_", "empty_btf_", "empty_raw_", "empty_
 TRACEFS = "/sys/kernel/tracing"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def built():
-    if not os.access(GPIOLAT, os.X_OK):
-        pytest.skip("./gpiolat is not built (make loader)")
-    if os.geteuid() != 0:
-        pytest.skip("needs root, like gpiolat")
+pytestmark = pytest.mark.usefixtures("gpiolat_root")
 
 
 def run(*args, timeout=300):
