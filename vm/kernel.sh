@@ -75,13 +75,28 @@ testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
 	;;
 esac
 native=$(dpkg --print-architecture)
+# the host's apt-get install and update wait (at most 600 s) for another apt run's lock instead
+# of failing at once (the host's apt is shared with other builds): install by DPkg::Lock::Timeout;
+# update by trying again every 5 s, as apt 2.6's update does not wait for the lists lock (seen:
+# "Could not get lock .../lists/lock" at once, that option set)
+hostapt() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+hostapt_update() {
+	_t=0
+	_err=$(mktemp)
+	while ! hostapt update -qq >/dev/null 2>"$_err"; do
+		grep -q 'Could not get lock' "$_err" && [ $_t -lt 600 ] || break
+		sleep 5
+		_t=$((_t + 5))
+	done
+	rm -f "$_err"
+}
 if [ "$deb" = "$native" ]; then
 	q=
 else
 	q=:$deb
 	if [ -z "$suite" ] && ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
 		dpkg --add-architecture "$deb"
-		apt-get update -qq >/dev/null 2>&1 || true
+		hostapt_update
 	fi
 fi
 
@@ -184,7 +199,7 @@ dep() {
 vers=$(versions)
 if [ -z "$vers" ] && [ -z "$root" ]; then
 	# a machine whose package lists were never fetched
-	apt-get update -qq >/dev/null 2>&1 || true
+	hostapt_update
 	vers=$(versions)
 fi
 if [ -z "$vers" ]; then
@@ -245,7 +260,7 @@ echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
 rm -f "$dir/buildroot" "$dir/cc"
 if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
 			"$headers" >/dev/null
 	fi
 	build=/lib/modules/$release/build
