@@ -30,11 +30,15 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	rm -rf "$kdir/dbg"
 	mkdir -p "$kdir/dbg"
 	chmod 777 "$kdir/dbg"
-	# another release's kernel (vm/kernel.sh's KERNELDIR/buildroot): its root's apt, or the
-	# index vm/kernel.sh took unverified (KERNEL_UNVERIFIED=1), the SHA256 it names checked
+	# another release's kernel (vm/kernel.sh's KERNELDIR/buildroot): its root's apt (the one
+	# vm/kernel.sh used), or the index vm/kernel.sh took unverified (KERNEL_UNVERIFIED=1), the
+	# SHA256 it names checked
 	root=$(cat "$kdir/buildroot" 2>/dev/null || true)
 	idx=$root.unverified-${pkg#*:}.Packages
-	if [ -n "$root" ] && [ "${KERNEL_UNVERIFIED:-0}" = 1 ] && [ -f "$idx" ]; then
+	# (KERNELDIR/aptconf: the root's apt of its own for the kernel's architecture, when the
+	# index came under the release's other name)
+	aptconf=$(cat "$kdir/aptconf" 2>/dev/null || true)
+	if [ -n "$root" ] && [ -z "$aptconf" ] && [ "${KERNEL_UNVERIFIED:-0}" = 1 ] && [ -f "$idx" ]; then
 		para=$(awk -v p="${dbg%%:*}" '/^Package: / { ok = ($2 == p) }
 			/^$/ { if (ok) { print buf; exit } buf = ""; next } { buf = buf $0 "\n" }' "$idx")
 		f=$(echo "$para" | sed -n 's/^Filename: //p')
@@ -45,7 +49,10 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 				sha256sum -c --quiet -
 		}
 	elif [ -n "$root" ]; then
-		get() { sh "$here/inroot.sh" "$root" apt-get download -qq "$dbg"; }
+		get() {
+			sh "$here/inroot.sh" "$root" ${aptconf:+env APT_CONFIG="$aptconf"} \
+				apt-get download -qq "$dbg"
+		}
 	else
 		get() { apt-get download -qq "$dbg"; }
 	fi

@@ -27,52 +27,106 @@ struct chip {
 	long base; /* -1: not known */
 };
 
-/* base, label and lines of the chips in the GPIO sysfs class (CONFIG_GPIO_SYSFS) */
+/* a legacy GPIO sysfs class entry, /sys/class/gpio/gpiochipBASE */
+struct legacy {
+	char parent[PATH_MAX]; /* its device link, resolved */
+	char label[64];
+	long base, ngpio;
+	int chip; /* the one chip it matches, -1: none yet, -2: more than one */
+};
+
+/*
+ * does the chip c (/sys/bus/gpio/devices/gpiochipN, resolved to dev) match the entry l? The entry
+ * hangs under the chip's parent device (gpiochip_sysfs_register(): "preferred parenting to the
+ * gpio_chip parent field"), or under the chip itself when it has no parent. A parent may hold
+ * several chips: then its label and number of lines must be the chip's too.
+ */
+static bool legacy_matches(const struct legacy *l, const struct chip *c, const char *dev)
+{
+	const char *slash = strrchr(dev, '/');
+
+	if (!strcmp(l->parent, dev))
+		return true;
+	if (!slash || strlen(l->parent) != (size_t)(slash - dev) ||
+	    strncmp(l->parent, dev, slash - dev))
+		return false;
+	if (c->ngpio && l->ngpio != c->ngpio)
+		return false;
+	return !c->label[0] || !l->label[0] || !strcmp(c->label, l->label);
+}
+
+/*
+ * bases from the legacy GPIO sysfs class (CONFIG_GPIO_SYSFS; on newer kernels, such as Debian
+ * testing's 7.2, also CONFIG_GPIO_SYSFS_LEGACY): /sys/class/gpio/gpiochipBASE names the base
+ * but not the chip (gpiochipN) it belongs to; its device link, label and number of lines do. A
+ * base is taken only when one entry matches one chip and that chip no other entry. (The chipN
+ * entries of the newer sysfs ABI carry no base: they are not read.)
+ */
 static void chips_sysfs_class(struct chip *c, int n)
 {
-	char path[PATH_MAX], link[PATH_MAX], label[64];
+	char path[PATH_MAX], dev[PATH_MAX];
+	struct legacy *l;
+	int i, j, k, nl = 0, hits;
 	struct dirent *e;
-	long base, ngpio;
-	ssize_t len;
 	DIR *d;
-	int i;
 
 	d = opendir("/sys/class/gpio");
 	if (!d)
 		return;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "gpiochip", 8))
+	l = calloc(MAX_CHIPS, sizeof(*l));
+	if (!l) {
+		closedir(d);
+		return;
+	}
+	while ((e = readdir(d)) && nl < MAX_CHIPS) {
+		if (strncmp(e->d_name, "gpiochip", 8) || !isdigit((unsigned char)e->d_name[8]))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/gpio/%s/device", e->d_name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len < 0)
+		if (!realpath(path, l[nl].parent))
 			continue;
-		link[len] = '\0';
 		snprintf(path, sizeof(path), "/sys/class/gpio/%s/base", e->d_name);
-		if (sys_read_long(path, &base))
+		if (sys_read_long(path, &l[nl].base))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/gpio/%s/ngpio", e->d_name);
-		if (sys_read_long(path, &ngpio))
+		if (sys_read_long(path, &l[nl].ngpio))
 			continue;
 		snprintf(path, sizeof(path), "/sys/class/gpio/%s/label", e->d_name);
-		if (sys_read_str(path, label, sizeof(label)))
-			label[0] = '\0';
-		for (i = 0; i < n; i++) {
-			const char *b = strrchr(link, '/');
-
-			if (strcmp(b ? b + 1 : link, c[i].name))
-				continue;
-			c[i].base = base;
-			if (!c[i].ngpio)
-				c[i].ngpio = ngpio;
-			if (!c[i].label[0])
-				snprintf(c[i].label, sizeof(c[i].label), "%s", label);
-		}
+		if (sys_read_str(path, l[nl].label, sizeof(l[nl].label)))
+			l[nl].label[0] = '\0';
+		l[nl].chip = -1;
+		nl++;
 	}
 	closedir(d);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/sys/bus/gpio/devices/%s", c[i].name);
+		if (!realpath(path, dev))
+			continue;
+		for (j = 0; j < nl; j++)
+			if (legacy_matches(&l[j], &c[i], dev))
+				l[j].chip = l[j].chip == -1 ? i : -2;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0, hits = 0, k = -1; j < nl; j++) {
+			if (l[j].chip == i) {
+				hits++;
+				k = j;
+			}
+		}
+		if (hits != 1)
+			continue;
+		c[i].base = l[k].base;
+		if (!c[i].ngpio)
+			c[i].ngpio = l[k].ngpio;
+		if (!c[i].label[0])
+			snprintf(c[i].label, sizeof(c[i].label), "%s", l[k].label);
+	}
+	free(l);
 }
 
-/* bases from debugfs: "gpiochip0: GPIOs 504-511, parent: ..., label:" */
+/*
+ * bases from debugfs, for a chip sysfs did not give: "gpiochip0: GPIOs 504-511, parent: ...,
+ * label:"; newer kernels (7.2) print "gpiochip0: 8 GPIOs, ..." with no base, passed over)
+ */
 static void chips_debugfs(struct chip *c, int n)
 {
 	char line[512], name[32];
@@ -240,8 +294,8 @@ int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size
 	}
 	if (c[i].base < 0) {
 		snprintf(why, size,
-			 "cannot find the first GPIO number of %s (neither GPIO sysfs "
-			 "nor debugfs)",
+			 "cannot find the first GPIO number of %s (not in the legacy GPIO "
+			 "sysfs, CONFIG_GPIO_SYSFS_LEGACY, nor in debugfs)",
 			 c[i].name);
 		return -1;
 	}

@@ -36,10 +36,16 @@
 #   or hash mismatch, seen for armhf's security index), the newest other version of the same
 #   metapackage that apt knows (the main archive's) is taken instead, and said.
 # - When a release's index of a foreign architecture does not match its signed Release file at
-#   all (seen for trixie's armhf on 2026-11-23: every armhf Packages file a different size than
-#   InRelease says), apt cannot use it and this stops with that said. KERNEL_UNVERIFIED=1 takes
-#   that index as it is (and the packages it names, their SHA256 checked against it only),
-#   saying so: nothing then authenticates what runs in the target or builds its module.
+#   all (seen for trixie's armhf on 2026-11-23: every armhf Packages file of trixie,
+#   trixie-updates and trixie-security a different size than their InRelease says), apt cannot
+#   use it. The mirror may still serve it as signed under the release's other name (trixie:
+#   stable, stable-security; on 2026-11-23 the armhf files matched those InRelease files, dated
+#   2026-09-12 and 2026-10-29, signed by Debian's 13 keys): that architecture then gets an apt of
+#   its own in the root from those suites (their Codename checked), said with the version;
+#   KERNELDIR/aptconf names it for host/btf.sh. When neither matches, this stops with that
+#   said. KERNEL_UNVERIFIED=1 then takes the index as it is (and the packages it names, their
+#   SHA256 checked against it only), saying so: nothing then authenticates what runs in the
+#   target or builds its module.
 set -eu
 
 usage="usage: vm/kernel.sh std|rt|6.12|6.12-rt|testing|testing-rt x86_64|arm|arm64 DIR"
@@ -75,13 +81,28 @@ testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
 	;;
 esac
 native=$(dpkg --print-architecture)
+# the host's apt-get install and update wait (at most 600 s) for another apt run's lock instead
+# of failing at once (the host's apt is shared with other builds): install by DPkg::Lock::Timeout;
+# update by trying again every 5 s, as apt 2.6's update does not wait for the lists lock (seen:
+# "Could not get lock .../lists/lock" at once, that option set)
+hostapt() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+hostapt_update() {
+	_t=0
+	_err=$(mktemp)
+	while ! hostapt update -qq >/dev/null 2>"$_err"; do
+		grep -q 'Could not get lock' "$_err" && [ $_t -lt 600 ] || break
+		sleep 5
+		_t=$((_t + 5))
+	done
+	rm -f "$_err"
+}
 if [ "$deb" = "$native" ]; then
 	q=
 else
 	q=:$deb
 	if [ -z "$suite" ] && ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
 		dpkg --add-architecture "$deb"
-		apt-get update -qq >/dev/null 2>&1 || true
+		hostapt_update
 	fi
 fi
 
@@ -89,6 +110,8 @@ fi
 # cross compilers; linux-kbuild and gcc-N are added below, once the headers name them).
 root=
 unverified=
+aptenv=
+alias=
 if [ -n "$suite" ]; then
 	root=$proj/out/roots/$suite
 	case $deb in
@@ -99,9 +122,12 @@ if [ -n "$suite" ]; then
 	# shellcheck disable=SC2086
 	sh "$proj/host/rootfs.sh" "$suite" "$root" make gcc libc6-dev kmod xz-utils $cross >&2
 	lists=$root/var/lib/apt/lists
-	# (an index taken unverified today is not tried again before tomorrow)
+	alists=$root/var/lib/apt/lists-$deb
+	# (an index taken unverified, or under the release's other name, today is not tried again
+	# before tomorrow)
 	if [ -n "$q" ] && { [ "${KERNEL_UNVERIFIED:-0}" != 1 ] ||
 		[ -z "$(find "$root.unverified-$deb.Packages" -mmin -1440 2>/dev/null)" ]; } &&
+		[ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ] &&
 		! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
 		# apt refused that architecture's index: it is taken out of the root's dpkg again
@@ -112,10 +138,55 @@ if [ -n "$suite" ]; then
 	if [ -z "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
 		flock "$root.lock" sh "$proj/host/inroot.sh" "$root" apt-get update -qq >/dev/null 2>&1 || true
 	fi
-	if [ -n "$q" ] && ! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+	# An index the release's name does not authenticate may be the one the mirror signed under
+	# the release's other name (on 2026-11-23 this mirror served trixie's and trixie-security's
+	# armhf files as they were when its dists/stable (2026-09-12) and dists/stable-security
+	# (2026-10-29) InRelease files were signed). That architecture then gets an apt of its own in
+	# the root (APT_CONFIG=/etc/apt/gpiolat-ARCH.conf: its sources, lists and architecture
+	# only), from those suites, taken only when each of their signed Release files names this
+	# release (Codename); signatures checked as always, Valid-Until not (host/rootfs.sh).
+	[ "$suite" != trixie ] || alias=stable
+	if [ -n "$q" ] && [ -n "$alias" ] &&
+		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+		conf=/etc/apt/gpiolat-$deb.conf
+		main=$(sed -n "s/^deb \([^ ]*\) $suite main\$/\1/p" "$root/etc/apt/sources.list")
+		sec=$(sed -n "s/^deb \([^ ]*\) $suite-security main\$/\1/p" "$root/etc/apt/sources.list")
+		{
+			echo "deb [arch=$deb] $main $alias main"
+			[ -z "$sec" ] || echo "deb [arch=$deb] $sec $alias-security main"
+		} >"$root/etc/apt/gpiolat-$deb.list"
+		printf '%s\n' "// vm/kernel.sh: $suite's $deb index under the release's other name" \
+			"Dir::Etc::SourceList \"/etc/apt/gpiolat-$deb.list\";" \
+			"Dir::Etc::SourceParts \"/etc/apt/gpiolat-$deb.list.d\";" \
+			"Dir::State::Lists \"/var/lib/apt/lists-$deb\";" \
+			'Dir::Cache::pkgcache "";' 'Dir::Cache::srcpkgcache "";' \
+			"APT::Architectures { \"$deb\"; };" >"$root$conf"
+		mkdir -p "$root/etc/apt/gpiolat-$deb.list.d" "$alists/partial"
+		if [ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
+			flock "$root.lock" sh "$proj/host/inroot.sh" "$root" env APT_CONFIG="$conf" \
+				apt-get update -qq >/dev/null 2>&1 || true
+		fi
+		named=yes
+		for f in "$alists"/*_InRelease; do
+			[ -f "$f" ] || continue
+			case $(sed -n 's/^Codename: //p' "$f" | head -n 1) in
+			"$suite" | "$suite"-security) ;;
+			*) named= ;;
+			esac
+		done
+		if [ -n "$named" ] &&
+			ls "$alists"/*_dists_"${alias}"*_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+			aptenv="env APT_CONFIG=$conf"
+		elif [ -z "$named" ]; then
+			echo "vm/kernel.sh: the mirror's $alias is no longer Debian $suite: not used" >&2
+		fi
+	fi
+	if [ -n "$q" ] && [ -z "$aptenv" ] &&
+		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
 		if [ "${KERNEL_UNVERIFIED:-0}" != 1 ]; then
 			echo "vm/kernel.sh: $suite's $deb index on the mirror does not match its signed" \
-				"Release file (apt-get update in $root says which): no $kernel for $arch" \
+				"Release file${alias:+, nor $alias's} (apt-get update in $root says which):" \
+				"no $kernel for $arch" \
 				"(KERNEL_UNVERIFIED=1 takes that index unverified)" >&2
 			exit 1
 		fi
@@ -123,6 +194,8 @@ if [ -n "$suite" ]; then
 	fi
 fi
 inroot() { sh "$proj/host/inroot.sh" "$root" "$@"; }
+# shellcheck disable=SC2086
+inapt() { inroot $aptenv "$@"; }
 
 # show PKG[=VERSION]: apt-cache show's paragraph (the host's apt, the root's, or the unverified
 # index); fetch PKG...: download PKG's newest version into the current folder (inside DIR)
@@ -134,7 +207,7 @@ show() {
 			/^$/ { if (ok) { print buf; exit } buf = ""; next } { buf = buf $0 "\n" }' \
 			"$unverified"
 	elif [ -n "$root" ]; then
-		inroot apt-cache show "$1" 2>/dev/null
+		inapt apt-cache show "$1" 2>/dev/null
 	else
 		apt-cache show "$1" 2>/dev/null
 	fi
@@ -151,7 +224,7 @@ fetch() {
 			echo "$sum  $(basename "$f")" | sha256sum -c --quiet - || return 1
 		done
 	elif [ -n "$root" ]; then
-		inroot apt-get download -qq "$@"
+		inapt apt-get download -qq "$@"
 	else
 		apt-get download -qq "$@"
 	fi
@@ -171,7 +244,7 @@ versions() {
 	if [ -n "$unverified" ]; then
 		show "$meta" | sed -n 's/^Version: //p'
 	elif [ -n "$root" ]; then
-		inroot apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+		inapt apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
 			awk '!seen[$0]++'
 	else
 		apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
@@ -184,7 +257,7 @@ dep() {
 vers=$(versions)
 if [ -z "$vers" ] && [ -z "$root" ]; then
 	# a machine whose package lists were never fetched
-	apt-get update -qq >/dev/null 2>&1 || true
+	hostapt_update
 	vers=$(versions)
 fi
 if [ -z "$vers" ]; then
@@ -196,6 +269,11 @@ fi
 what=
 if [ -n "$unverified" ]; then
 	what=" (Debian $suite, its $deb index unverified)"
+elif [ -n "$aptenv" ]; then
+	what=" (Debian $suite, its $deb index signed as$(for f in "$alists"/*_InRelease; do
+		printf ' %s (%s, dated %s)' "$(sed -n 's/^Suite: //p' "$f" | head -n 1)" \
+			"$(sed -n 's/^Codename: //p' "$f" | head -n 1)" "$(sed -n 's/^Date: //p' "$f" | head -n 1)"
+	done))"
 elif [ -n "$suite" ]; then
 	f=$(ls "$root"/var/lib/apt/lists/*_dists_"${suite}"_InRelease 2>/dev/null | head -n 1)
 	[ -z "$f" ] || what=" (Debian $suite: $(sed -n 's/^Codename: //p' "$f" | head -n 1), index dated $(sed -n 's/^Date: //p' "$f" | head -n 1))"
@@ -242,10 +320,10 @@ fi
 headers=linux-headers-$release
 
 echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
-rm -f "$dir/buildroot" "$dir/cc"
+rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf"
 if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
 			"$headers" >/dev/null
 	fi
 	build=/lib/modules/$release/build
@@ -293,6 +371,8 @@ else
 			exit 1
 		}
 		echo "$root" >"$dir/buildroot"
+		# host/btf.sh fetches the kernel's -dbg package with the same apt
+		if [ -n "$aptenv" ]; then echo "$conf" >"$dir/aptconf"; else rm -f "$dir/aptconf"; fi
 		echo "$gcc" >"$dir/cc"
 	fi
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernels: arm arm64 arm-6.12 arm-6.12-rt arm64-6.12 arm64-6.12-rt
+# kernels: arm arm64 arm-6.12 arm-6.12-rt arm64-6.12 arm64-6.12-rt arm-testing arm64-testing arm64-testing-rt
 # The board path on a real GPIO controller: qemu's virt machine has an ARM PL061 (memory-mapped
 # registers, the kernel's gpio-pl061 driver). The toggle module drives one of its lines
 # (chip=LABEL line=OFFSET), gpiolat -l LABEL:OFFSET histograms exactly the pulses issued with
@@ -29,6 +29,22 @@ if [ -z "$label" ]; then
 fi
 ok "PL061 controller: $label, lines from gpio $base"
 
+# dbg_line OFFSET: the PL061's line OFFSET as gpiolib's debugfs shows it. The chip's heading
+# ("gpiochip0: GPIOs 512-519, parent: amba/9030000.pl061, 9030000.pl061:") names its lines by
+# global number (gpio-514); newer kernels (Debian testing's 7.2) write "gpiochip0: 8 GPIOs, ..."
+# and name them by offset (gpio-2). Which one is read from the heading, not the kernel version.
+dbg_line() {
+	awk -v label="$label" -v base="$base" -v off="$1" '
+		/^[^ \t]/ {
+			h = $0
+			sub(/, can sleep:$/, ":", h)
+			mine = substr(h, length(h) - length(label) - 2) == ", " label ":"
+			n = mine && h ~ /: GPIOs [0-9]+-[0-9]+/ ? base + off : off
+			next
+		}
+		mine && $1 == "gpio-" n { print; exit }' /sys/kernel/debug/gpio
+}
+
 # ---- the module on a line of the PL061 (chip=): a line it does not have is refused, with the
 # chip let go of (the same load with a good line works after it)
 toggle_unload
@@ -49,11 +65,13 @@ else
 	done_testing
 fi
 eq "the module's line" "$(cat $D/gpio)" "gpio=$((base + LINE)) chip=$label line=$LINE"
-check "line $LINE is the module's output (gpiolib's debugfs)" \
-	grep -qE "gpio-$((base + LINE)) +\(.*\|toggle +\) out" /sys/kernel/debug/gpio
+l=$(dbg_line $LINE)
+check "line $LINE is the module's output (gpiolib's debugfs: ${l:-no such line})" \
+	sh -c "echo '$l' | grep -qE '\\|toggle +\\) out'"
 
 gpiolat_pulses "$label:$LINE" $((base + LINE)) "$PULSES" -l "$label:$LINE"
-eq "the line is low when the toggler is idle" "$(line_state)" lo
+eq "the line is low when the toggler is idle" \
+	"$(dbg_line $LINE | sed -n -E 's/.* (lo|hi) *$/\1/p')" lo
 check "no kernel warning while toggling the PL061" test -z "$(dmesg_bad)"
 
 # ---- utoggle on another line of it, with the module still holding its own
@@ -69,8 +87,9 @@ eq "utoggle: sets to 1 of gpio $((base + ULINE))" "$rise" "$PULSES"
 # requesting the line as an output sets it low once before the first pulse
 eq "utoggle: sets to 0 of gpio $((base + ULINE)) (one a pulse, one at the request)" "$fall" \
 	$((PULSES + 1))
-check "utoggle released the line" sh -c \
-	"! grep -qE 'gpio-$((base + ULINE)) +\(.*\|utoggle' /sys/kernel/debug/gpio"
+l=$(dbg_line $ULINE)
+check "utoggle released the line (gpiolib's debugfs: ${l:-not requested})" sh -c \
+	"! echo '$l' | grep -q '|utoggle'"
 
 # ---- put back: the module on its virtual chip
 toggle_load
