@@ -1,24 +1,37 @@
 #!/bin/sh
-# Host side: the main job, `make bpf-histograms`.
+# Host side: the main job, `make bpf-histograms`: every part of the study, each at a size chosen
+# for about 5 minutes on a 2-core machine (339 s measured: docs/bench.md), then the one page,
+# out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
-# On a machine without GPIO (or with TARGET=emulated) it builds everything, boots the emulated
-# target and runs study/histograms.sh there. On a board with GPIO it runs natively: the toggle
-# module is built for the running kernel and loaded to drive the line named by CHIP (a gpiochip
-# label) and LINE (its offset), e.g. `make bpf-histograms CHIP=gpio-96-127 LINE=6`.
-# Then host/report.py writes out/results/histograms.{json,txt,csv} and the PNG plots. The rest
-# of the study follows, each part in its own run (never while another is measuring): the
-# overhead matrix (host/overhead-report.sh: out/results/overhead.*) and the GPIO path
-# (gpiolat --path --json: out/results/gpio-path.json); make report then writes the one page,
-# out/results/report.html (host/report_html.py).
+# The parts (STUDIES, in this order; each in a run of its own, never while another measures):
+#   syscall-cost  gpiolat --syscall-cost --json natively on this host (SYSCALL_ARGS)
+#   histograms    study/histograms.sh in the target: the pulse-width histograms of every hook
+#                 and tool (PULSES per method), host/report.py: histograms.{json,txt,csv}, PNGs
+#   overhead      the overhead matrix, host/overhead-report.sh (OVERHEAD_ARGS): overhead.*
+#   path          gpiolat --path --json (PATH_ARGS): gpio-path.json
+#   bench-gpio    gpiolat's own GPIO programs against the empty program and the tools,
+#                 host/bench_gpio.py (BENCH_ARGS): bench-gpio.json (emulated target only)
+#   rt            standard vs PREEMPT_RT, host/rt-report.sh (RT_KERNELS, RT_PULSES,
+#                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}
+# The sizes below are the main command's; the bigger runs are the parts by name (make
+# overhead-report, make rt-report, make bench-gpio, README "The study, bigger").
+#
+# On a machine without GPIO (or with TARGET=emulated) the target parts boot the emulated
+# target; on a board with GPIO they run natively: the toggle module is built for the running
+# kernel and loaded to drive the line named by CHIP (a gpiochip label) and LINE (its offset),
+# e.g. `make bpf-histograms CHIP=gpio-96-127 LINE=6`.
 # Environment: TARGET (emulated|native; default: native when this machine has a gpiochip),
-# KERNEL (std|rt|6.12|6.12-rt, emulated target), PULSES, LINEAR_NS (passed to the study),
-# STUDIES (default "histograms overhead path": the parts to run; the page shows the others as
-# not run), OVERHEAD_ARGS (e.g. --quick), PATH_ARGS (e.g. "-r 5"), and vm/run's ARCH and TIMING
-# (real|icount: the emulated target's clock, docs/timing.md), which reach every vm/run below.
+# KERNEL (std|rt|6.12|6.12-rt, emulated target), LINEAR_NS (the histograms' bucket width), the
+# sizes above, and vm/run's ARCH and TIMING (real|icount: the emulated target's clock,
+# docs/timing.md), which reach every vm/run but the rt part's: that one is about time the CPU
+# does not spend executing (wakeups, sleeps), so it runs in TIMING=real, on RT_ARCH (default:
+# this machine's architecture, whose Debian 12 kernels have a PREEMPT_RT flavour).
+# Each part's wall time and the load average around it: out/results/study.json (on the page).
 set -eu
 cd "$(dirname "$0")/.."
 results=out/results
 raw=$results/raw
+host_arch=$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
 
 if [ -z "${TARGET:-}" ]; then
 	TARGET=emulated
@@ -26,65 +39,57 @@ if [ -z "${TARGET:-}" ]; then
 		TARGET=native
 	fi
 fi
+case $TARGET in
+emulated | native) ;;
+*)
+	echo "bpf-histograms: TARGET must be emulated or native, not '$TARGET'" >&2
+	exit 2
+	;;
+esac
 
-STUDIES=${STUDIES:-histograms overhead path}
+PARTS="syscall-cost histograms overhead path bench-gpio rt"
+STUDIES=${STUDIES:-$PARTS}
 for s in $STUDIES; do
-	case $s in
-	histograms | overhead | path) ;;
+	case " $PARTS " in
+	*" $s "*) ;;
 	*)
-		echo "bpf-histograms: STUDIES: '$s' is not one of histograms, overhead, path" >&2
+		echo "bpf-histograms: STUDIES: '$s' is not one of $(echo "$PARTS" | sed 's/ /, /g')" >&2
 		exit 2
 		;;
 	esac
 done
 want() { case " $STUDIES " in *" $1 "*) return 0 ;; esac; return 1; }
-start=$(date +%s)
 
-# the GPIO path, after the histograms and the matrix: gpiolat --path --json into RESULTS
-gpio_path() {
-	echo "  RUN     gpiolat --path ${PATH_ARGS:-}" >&2
+# the main command's sizes (measured in docs/bench.md "The whole study"; each part by name
+# runs bigger: its own defaults)
+pulses=${PULSES:-2000}
+overhead_args=${OVERHEAD_ARGS:---quick}
+path_args=${PATH_ARGS:--r 3 -p 5000 -s 200}
+bench_args=${BENCH_ARGS:---passes 1 --reps 3 --pulses 50}
+syscall_args=${SYSCALL_ARGS:---rounds 3}
+rt_kernels=${RT_KERNELS:-std rt}
+rt_arch=${RT_ARCH:-$host_arch}
+
+# run_to FILE CMD...: CMD's stdout to FILE (FILE.tmp until it succeeded)
+run_to() {
+	_f=$1
+	shift
 	_rc=0
-	case $TARGET in
-	emulated)
-		# the module toggling back to back (its kernel phases: big batches, no sleeps between)
-		# shellcheck disable=SC2086
-		KERNEL=${KERNEL:-std} VM_NOMAKE=1 VM_TIMEOUT=900 \
-			TOGGLE_ARGS="mode=continuous burst=1000" vm/run ./gpiolat --path --json \
-			${PATH_ARGS:-} </dev/null >"$results/gpio-path.json.tmp" || _rc=$?
-		;;
-	native)
-		# shellcheck disable=SC2086
-		./gpiolat --path --json ${PATH_ARGS:-} >"$results/gpio-path.json.tmp" || _rc=$?
-		;;
-	esac
+	"$@" >"$_f.tmp" || _rc=$?
 	if [ $_rc != 0 ]; then
-		rm -f "$results/gpio-path.json.tmp"
-		echo "bpf-histograms: gpiolat --path failed (exit status $_rc)" >&2
-		return 1
+		rm -f "$_f.tmp"
+		echo "bpf-histograms: $1 ... failed (exit status $_rc)" >&2
+		return $_rc
 	fi
-	mv "$results/gpio-path.json.tmp" "$results/gpio-path.json"
-	echo "bpf-histograms: $results/gpio-path.json" >&2
+	mv "$_f.tmp" "$_f"
 }
 
-mkdir -p "$results"
-if ! want histograms; then
-	want overhead && OVERHEAD_NOREPORT=1 sh host/overhead-report.sh
-	want path && { [ "$TARGET" = native ] || make -s all target KERNEL="${KERNEL:-std}"; } &&
-		gpio_path
-	make -s report
-	exit 0
+if want syscall-cost && [ "$(id -u)" != 0 ]; then
+	echo "bpf-histograms: the native syscall cost needs root (sudo make bpf-histograms, or" \
+		"STUDIES without syscall-cost)" >&2
+	exit 2
 fi
-
-# only this study's files: make overhead-report writes beside them
-rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png
-mkdir -p "$raw"
-case $TARGET in
-emulated)
-	make -s all target KERNEL="${KERNEL:-std}"
-	KERNEL=${KERNEL:-std} VM_NOMAKE=1 vm/run env PULSES="${PULSES:-}" \
-		LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
-	;;
-native)
+if [ "$TARGET" = native ]; then
 	if [ -z "${CHIP:-}" ] || [ -z "${LINE:-}" ]; then
 		echo "bpf-histograms: this machine has GPIO: name the line to toggle, e.g." \
 			"make bpf-histograms CHIP=LABEL LINE=OFFSET (or TARGET=emulated)" >&2
@@ -94,35 +99,115 @@ native)
 		echo "bpf-histograms: the toggle module is already loaded: rmmod toggle first" >&2
 		exit 1
 	fi
+fi
+
+# ---- the parts ----------------------------------------------------------------------------
+part_syscall_cost() {
+	# natively on this host (the host's loader, whatever ARCH the target has)
+	make -s loader ARCH="$host_arch"
+	run_to "$results/syscall-cost.json" out/bin/gpiolat --syscall-cost --json $syscall_args
+}
+
+part_histograms() {
+	# only this part's files: the other parts write beside them
+	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png
+	mkdir -p "$raw"
+	if [ "$TARGET" = emulated ]; then
+		env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
+			LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
+	else
+		# the study's -l: the toggled line as CHIP:OFFSET (a bare number would be a global one)
+		env LINE="$CHIP:$LINE" PULSES="$pulses" LINEAR_NS="${LINEAR_NS:-}" \
+			sh study/histograms.sh "$raw"
+	fi
+	python3 host/report.py "$raw" "$results" >/dev/null
+	echo "bpf-histograms: $results/histograms.{json,txt,csv} and $(ls "$results"/gpiolat-*.png \
+		"$results"/bpftrace-*.png 2>/dev/null | wc -l) plots" >&2
+}
+
+part_overhead() {
+	env OVERHEAD_NOREPORT=1 OVERHEAD_ARGS="$overhead_args" TARGET="$TARGET" \
+		sh host/overhead-report.sh
+}
+
+part_path() {
+	echo "  RUN     gpiolat --path $path_args" >&2
+	if [ "$TARGET" = emulated ]; then
+		# the module toggling back to back (its kernel phases: big batches, no sleeps between)
+		# shellcheck disable=SC2086
+		run_to "$results/gpio-path.json" env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 \
+			VM_TIMEOUT=900 TOGGLE_ARGS="mode=continuous burst=1000" \
+			vm/run ./gpiolat --path --json $path_args </dev/null
+	else
+		# shellcheck disable=SC2086
+		run_to "$results/gpio-path.json" ./gpiolat --path --json $path_args
+	fi
+}
+
+part_bench_gpio() {
+	if [ "$TARGET" = native ]; then
+		echo "bpf-histograms: bench-gpio boots the emulated target (host/bench_gpio.py):" \
+			"not on a board" >&2
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	run_to "$results/bench-gpio.txt" env KERNEL="${KERNEL:-std}" RESULTS="$results" \
+		python3 host/bench_gpio.py $bench_args
+}
+
+part_rt() {
+	# time-based (wakeups, sleeps, idle): real time always (docs/timing.md)
+	env TIMING=real TARGET="$TARGET" ARCH="$rt_arch" RT_KERNELS="$rt_kernels" \
+		PULSES="${RT_PULSES:-200}" GAP_PULSES="${RT_GAP_PULSES:-2000}" \
+		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
+}
+
+# ---- one after the other, each timed ------------------------------------------------------
+mkdir -p "$results"
+rm -f "$results/study.json"
+log=$results/.study-parts
+: >"$log"
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+start=$(date +%s)
+load_start=$(load)
+if [ "$TARGET" = emulated ]; then
+	make -s all target KERNEL="${KERNEL:-std}"
+else
 	make -s all KERNEL=native
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
 	trap 'rmmod toggle' EXIT
-	rc=0
-	# the study's -l: the toggled line as CHIP:OFFSET (a bare number would be a global one)
-	LINE="$CHIP:$LINE" sh study/histograms.sh "$raw" || rc=$?
-	[ $rc = 0 ] || exit $rc
-	# the matrix and the path need the module on the board's line too
-	if want overhead; then
-		OVERHEAD_NOREPORT=1 TARGET=native sh host/overhead-report.sh || exit $?
-	fi
-	if want path; then
-		gpio_path || exit $?
-	fi
-	;;
-*)
-	echo "bpf-histograms: TARGET must be emulated or native, not '$TARGET'" >&2
-	exit 2
-	;;
-esac
-python3 host/report.py "$raw" "$results" >/dev/null
-plots=$(ls "$results"/gpiolat-*.png "$results"/bpftrace-*.png 2>/dev/null | wc -l)
-echo "bpf-histograms: $results/histograms.{json,txt,csv} and $plots plots" \
-	"in $(($(date +%s) - start)) s"
-if [ "$TARGET" = emulated ]; then
-	want overhead && OVERHEAD_NOREPORT=1 sh host/overhead-report.sh
-	want path && gpio_path
 fi
+for p in $PARTS; do
+	want "$p" || continue
+	t0=$(date +%s)
+	l0=$(load)
+	"part_$(echo "$p" | tr - _)"
+	t1=$(date +%s)
+	echo "bpf-histograms: $p in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
+	echo "$p $((t1 - t0)) $l0 $(load)" >>"$log"
+done
+end=$(date +%s)
+# what ran, how big, in how long, at what load: the page says it (host/report_html.py)
+{
+	printf '{"target": "%s", "arch": "%s", "kernel": "%s", "timing": "%s",' "$TARGET" \
+		"${ARCH:-$host_arch}" "${KERNEL:-std}" "${TIMING:-real}"
+	printf ' "rt_arch": "%s", "wall_s": %d, "load_start": [%s], "load_end": [%s],' \
+		"$rt_arch" $((end - start)) "$(echo "$load_start" | tr ' ' ,)" "$(load | tr ' ' ,)"
+	printf ' "sizes": {"pulses": %d, "overhead_args": "%s", "path_args": "%s",' "$pulses" \
+		"$overhead_args" "$path_args"
+	printf ' "bench_args": "%s", "syscall_args": "%s", "rt_kernels": "%s"}, "parts": [' \
+		"$bench_args" "$syscall_args" "$rt_kernels"
+	sep=
+	while read -r name secs a b c d e f; do
+		printf '%s{"part": "%s", "wall_s": %d, "load_before": [%s, %s, %s],' "$sep" "$name" \
+			"$secs" "$a" "$b" "$c"
+		printf ' "load_after": [%s, %s, %s]}' "$d" "$e" "$f"
+		sep=", "
+	done <"$log"
+	echo "]}"
+} >"$results/study.json"
+rm -f "$log"
 # the one page: every study whose results are in out/results
 make -s report
-echo "bpf-histograms: the whole study in $(($(date +%s) - start)) s" \
-	"($TARGET${TIMING:+, TIMING=$TIMING})"
+echo "bpf-histograms: the whole study in $((end - start)) s ($TARGET${TIMING:+, TIMING=$TIMING}," \
+	"load average $load_start before, $(load) after)"

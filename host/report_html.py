@@ -470,7 +470,13 @@ def page(results):
             "overhead.json, gpio-path.json, rt.json, bench-gpio.json, syscall-cost.json "
             "(docs/output-format.md, docs/overhead.md).</p>")
     gp = load(os.path.join(results, "gpio-path.json"))
-    body = (head + caveat_box(emulated, short=False) + summary_section(ov) + histogram_section(hd)
+    study = load(os.path.join(results, "study.json"))
+    try:
+        note = report_sections.study_note(study, sys.modules[__name__])
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise BadResults(f"{os.path.join(results, 'study.json')}: unexpected content: {e!r}") \
+            from None
+    body = (head + note + caveat_box(emulated, short=False) + summary_section(ov) + histogram_section(hd)
             + overhead_section(ov) + report_sections.path_section(gp, sys.modules[__name__])
             + other_sections(results))
     return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>gpiolat report"

@@ -138,8 +138,9 @@ def wakeup_figure(ks, rh):
 def rt_section(doc, rh):
     title = "Standard vs PREEMPT_RT kernel"
     if doc is None:
-        return rh.not_run("rt", title, "no rt.json in the results (make rt-report writes it: "
-                          "each kernel of RT_KERNELS booted in turn).")
+        return rh.not_run("rt", title, "no rt.json in the results (make bpf-histograms writes "
+                          "it at a small size, STUDIES=rt for that part alone; make rt-report "
+                          "the full size: each kernel of RT_KERNELS booted in turn).")
     ks = doc["kernels"]
     if not ks:
         return rh.not_run("rt", title, "rt.json names no kernel (make rt-report).")

@@ -148,7 +148,9 @@ def bench_gpio_section(doc, rh):
     title = "Cost of gpiolat's own GPIO programs"
     if doc is None:
         return rh.not_run("bench-gpio", title, "no bench-gpio.json in the results (make "
-                          "bench-gpio writes it: one boot of the emulated target).")
+                          "bpf-histograms writes it at a small size, STUDIES=bench-gpio for that "
+                          "part alone; make bench-gpio the full size: one boot of the emulated "
+                          "target).")
     rows = bench_gpio_rows(doc)
     stats = doc.get("bpf_stats")
     out = [f"<section id=bench-gpio><h2>{rh.esc(title)}</h2>", rh.caveat_box(doc.get("emulated")),
@@ -219,8 +221,10 @@ def ns1(v):
 def syscall_cost_section(doc, rh):
     title = "Syscall cost (native)"
     if doc is None:
-        return rh.not_run("syscall-cost", title, "no syscall-cost.json in the results (sudo "
-                          "./gpiolat --syscall-cost --json > out/results/syscall-cost.json).")
+        return rh.not_run("syscall-cost", title, "no syscall-cost.json in the results (make "
+                          "bpf-histograms writes it, STUDIES=syscall-cost for that part alone; "
+                          "or sudo ./gpiolat --syscall-cost --json > "
+                          "out/results/syscall-cost.json).")
     u = doc.get("untraced_ns_per_syscall") or {}
     refs = {(r["method"], r["kind"]): r for r in doc.get("reference") or [] if r}
     nb = refs.get(("untraced", "syscall"))
@@ -274,4 +278,39 @@ def syscall_cost_section(doc, rh):
                    f"({doc.get('rounds')} rounds each; the table gives each row's rounds and "
                    "batches).</figcaption></figure>")
     out.append("</section>")
+    return "".join(out)
+
+
+# ---- study.json of make bpf-histograms: what ran, how big, in how long, at what load --------
+def study_note(doc, rh):
+    """The page's line on the last make bpf-histograms (host/bpf-histograms.sh writes
+    study.json): its mode, each part's wall time beside the load average, and the sizes."""
+    if doc is None:
+        return ""
+    timing = doc.get("timing") or "real"
+    emulated = doc.get("target") == "emulated"
+    where = (f"the emulated {rh.esc(doc.get('arch'))} target, kernel {rh.esc(doc.get('kernel'))}, "
+             f"TIMING={rh.esc(timing)}" if emulated else "this board, natively")
+    parts = ", ".join(
+        f"{rh.esc(p['part'])} {p['wall_s']} s (load {' '.join(str(x) for x in p['load_before'])}"
+        f" before, {' '.join(str(x) for x in p['load_after'])} after)"
+        for p in doc.get("parts") or [])
+    sz = doc.get("sizes") or {}
+    out = [f"<p class=note id=study>The last <code>make bpf-histograms</code> (study.json): "
+           f"{where}; the whole study in {doc.get('wall_s')} s of wall time, load average "
+           f"{' '.join(str(x) for x in doc.get('load_start') or [])} before and "
+           f"{' '.join(str(x) for x in doc.get('load_end') or [])} after (1, 5, 15 min; the "
+           f"machine's, whoever ran it). Parts: {parts or 'none'}. Sizes: {sz.get('pulses')} "
+           f"pulses a histogram; overhead <code>{rh.esc(sz.get('overhead_args'))}</code>; path "
+           f"<code>{rh.esc(sz.get('path_args'))}</code>; bench-gpio <code>"
+           f"{rh.esc(sz.get('bench_args'))}</code>; syscall cost <code>"
+           f"{rh.esc(sz.get('syscall_args'))}</code>; standard vs PREEMPT_RT on "
+           f"{rh.esc(sz.get('rt_kernels'))} ({rh.esc(doc.get('rt_arch'))}, real time). Each "
+           "part runs bigger by name (make overhead-report, make rt-report, make bench-gpio; "
+           "README).</p>"]
+    if emulated and timing == "icount":
+        out.append("<p class=caveat>TIMING=icount: in every emulated section but standard vs "
+                   "PREEMPT_RT (which runs in real time) a nanosecond is one guest instruction "
+                   "(qemu -icount shift=0; no caches, memory latency or device timing: "
+                   "docs/timing.md), exactly repeatable, not a board's time.</p>")
     return "".join(out)

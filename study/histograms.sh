@@ -76,6 +76,29 @@ wait_attached() {
 	done
 }
 
+# stop_bpftrace PID: SIGINT (bpftrace prints its maps and exits), again every 5 s while it lives:
+# a SIGINT that came a few seconds after its probes were attached (2000 pulses, emulated) was
+# once not acted on and the study waited for ever; after 60 s SIGKILL, and a failure
+stop_bpftrace() {
+	i=0
+	while kill -INT "$1" 2>/dev/null; do
+		j=0
+		while [ $j -lt 50 ] && kill -0 "$1" 2>/dev/null; do
+			sleep 0.1
+			j=$((j + 1))
+		done
+		kill -0 "$1" 2>/dev/null || break
+		i=$((i + 1))
+		if [ $i -ge 12 ]; then
+			kill -KILL "$1" 2>/dev/null
+			wait "$1"
+			return 1
+		fi
+	done
+	wait "$1"
+	return 0
+}
+
 for s in delta dt-kprobe; do
 	echo "  RUN     bpftrace ply/$s.bt, $pulses pulses" >&2
 	if ! command -v bpftrace >/dev/null; then
@@ -93,6 +116,16 @@ for s in delta dt-kprobe; do
 		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
 		continue
 	fi
+	# the probes listed are not yet the probes firing: toggling at once, 2000 pulses (emulated)
+	# gave bpftrace no histogram at all, 10 s later it saw 1295 of them, 15 s after its start
+	# every one. So until bpftrace waits in its event loop (its main thread asleep in a poll:
+	# /proc/PID/wchan), at most 60 s, and 1 s more (idle: free in icount)
+	i=0
+	while ! grep -q poll "/proc/$pid/wchan" 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 1
 	before=$(cat $D/edges)
 	echo "$pulses" >$D/pulses
 	echo 1 >$D/enable
@@ -100,8 +133,19 @@ for s in delta dt-kprobe; do
 		sleep 0.1
 	done
 	after=$(cat $D/edges)
-	kill -INT $pid
-	wait $pid
+	if ! stop_bpftrace $pid; then
+		echo "bpftrace did not exit within 60 s of SIGINT" >"$out/bpftrace-$s.unavailable"
+		rm -f "$out/bpftrace-$s.json" "$out/bpftrace-$s.err"
+		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
+		continue
+	fi
+	if ! grep -q '"type": *"hist"' "$out/bpftrace-$s.json"; then
+		echo "bpftrace printed no histogram of the $pulses pulses (edges $before -> $after)" \
+			>"$out/bpftrace-$s.unavailable"
+		rm -f "$out/bpftrace-$s.json" "$out/bpftrace-$s.err"
+		echo "          not available: $(cat "$out/bpftrace-$s.unavailable")" >&2
+		continue
+	fi
 	echo "$before $after" >"$out/bpftrace-$s.edges"
 	rm -f "$out/bpftrace-$s.err"
 done

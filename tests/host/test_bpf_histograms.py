@@ -1,0 +1,181 @@
+"""host/bpf-histograms.sh, the main command: which parts it runs, in which order, with what
+settings, and what it leaves behind, in a copy of the project whose every tool is a stub that
+logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
+
+The page's nine sections come from six files; the main command runs the six parts that write
+them (issue 18.5), the time-based RT part always in real time on this machine's architecture,
+the syscall cost natively with the host's loader, and says per part its wall time and the load
+average (study.json). The whole run's figures are measured in docs/bench.md, not here.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HOST_ARCH = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
+HOST_ARCH = {"aarch64": "arm64"}.get(HOST_ARCH, HOST_ARCH)
+PARTS = ["syscall-cost", "histograms", "overhead", "path", "bench-gpio", "rt"]
+
+# every stub: one line "NAME ARGS | TIMING= ARCH= KERNEL= ..." in $STUB_LOG; FAIL_ON makes the
+# stub whose line contains it exit 1
+LOGGER = r"""#!/bin/sh
+line="$STUB_NAME $* | TIMING=${TIMING:-} ARCH=${ARCH:-} KERNEL=${KERNEL:-} TARGET=${TARGET:-}"
+line="$line TOGGLE_ARGS=${TOGGLE_ARGS:-} RT_KERNELS=${RT_KERNELS:-} PULSES=${PULSES:-}"
+line="$line GAP_PULSES=${GAP_PULSES:-} LOOPS=${LOOPS:-} SECONDS_EACH=${SECONDS_EACH:-}"
+line="$line OVERHEAD_ARGS=${OVERHEAD_ARGS:-} OVERHEAD_NOREPORT=${OVERHEAD_NOREPORT:-}"
+line="$line RESULTS=${RESULTS:-}"
+echo "$line" >>"$STUB_LOG"
+case "$line" in *"${FAIL_ON:-@@none@@}"*) exit 1 ;; esac
+"""
+
+
+def stub(path, name, body=""):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(LOGGER.replace("$STUB_NAME", name) + body)
+    os.chmod(path, 0o755)
+
+
+@pytest.fixture
+def proj(tmp_path):
+    p = tmp_path / "proj"
+    (p / "host").mkdir(parents=True)
+    shutil.copy(os.path.join(ROOT, "host", "bpf-histograms.sh"), p / "host")
+    stub(p / "vm" / "run", "vm/run", 'case "$*" in *--path*) echo "{}" ;; esac\n')
+    stub(p / "host" / "overhead-report.sh", "overhead-report.sh")
+    stub(p / "host" / "rt-report.sh", "rt-report.sh")
+    # python3 host/X.py: python runs them, so stubs in Python that call the logger
+    for name in ("report.py", "bench_gpio.py"):
+        stub(p / "host" / f"{name}.sh", name)
+        (p / "host" / name).write_text(
+            "import os, subprocess, sys\n"
+            f"sys.exit(subprocess.call(['sh', os.path.join(os.path.dirname(__file__), "
+            f"'{name}.sh')] + sys.argv[1:]))\n")
+    stub(p / "out" / "bin" / "gpiolat", "out/bin/gpiolat", 'echo "{}"\n')
+    bin_ = tmp_path / "bin"
+    stub(bin_ / "make", "make")
+    stub(bin_ / "id", "id", "echo 0\n")
+    return p
+
+
+def run(proj, **env):
+    log = proj.parent / "log"
+    log.write_text("")
+    e = {k: v for k, v in os.environ.items()
+         if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "STUDIES", "PULSES", "RT_KERNELS",
+                      "MAKEFLAGS", "MFLAGS", "OVERHEAD_ARGS")}
+    e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log),
+             TARGET="emulated")
+    e.update(env)
+    r = subprocess.run(["sh", str(proj / "host" / "bpf-histograms.sh")], env=e,
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return r, [ln for ln in log.read_text().splitlines() if not ln.startswith("id ")]
+
+
+def calls(lines, name):
+    return [ln for ln in lines if ln.startswith(name + " ")]
+
+
+def field(line, key):
+    return line.split(f" {key}=", 1)[1].split(" ")[0]
+
+
+def part_of(line):
+    """which part a logged call belongs to"""
+    for key, part in (("--syscall-cost", "syscall-cost"), ("study/histograms.sh", "histograms"),
+                      ("overhead-report.sh", "overhead"), ("--path", "path"),
+                      ("bench_gpio.py", "bench-gpio"), ("rt-report.sh", "rt")):
+        if key in line.split(" | ")[0]:
+            return part
+    return None
+
+
+def test_the_default_runs_every_part_of_the_page_in_order(proj):
+    r, lines = run(proj)
+    assert r.returncode == 0, r.stderr
+    order = []
+    for ln in lines:
+        p = part_of(ln)
+        if p and p not in order:
+            order.append(p)
+    assert order == PARTS, lines
+    # the page last, once, after every part
+    assert lines[-1].startswith("make -s report"), lines
+    assert len([ln for ln in lines if ln.startswith("make -s report")]) == 1
+    res = proj / "out" / "results"
+    for f in ("syscall-cost.json", "gpio-path.json", "bench-gpio.txt"):
+        assert (res / f).read_text() == "{}\n" if f.endswith("json") else (res / f).exists()
+    assert not list(res.glob("*.tmp"))
+    doc = json.loads((res / "study.json").read_text())
+    assert [p["part"] for p in doc["parts"]] == PARTS
+    for p in doc["parts"]:
+        assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
+    assert doc["timing"] == "real" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
+    for part in PARTS:
+        assert f"bpf-histograms: {part} in " in r.stderr and "load average" in r.stderr
+    assert "the whole study in" in r.stdout and "load average" in r.stdout
+
+
+def test_each_part_at_the_main_commands_size(proj):
+    r, lines = run(proj)
+    assert r.returncode == 0, r.stderr
+    (hist,) = [ln for ln in lines if part_of(ln) == "histograms"]
+    assert "PULSES=2000 " in hist.split(" | ")[0]
+    (ov,) = calls(lines, "overhead-report.sh")
+    assert field(ov, "OVERHEAD_ARGS") == "--quick" and field(ov, "OVERHEAD_NOREPORT") == "1"
+    (rt,) = calls(lines, "rt-report.sh")
+    assert (field(rt, "RT_KERNELS"), field(rt, "PULSES"), field(rt, "LOOPS")) == \
+        ("std", "200", "100")
+    (sc,) = calls(lines, "out/bin/gpiolat")
+    assert "--syscall-cost --json --rounds 3" in sc
+    # and the user's own sizes win
+    r, lines = run(proj, PULSES="200", RT_KERNELS="std", RT_PULSES="100",
+                   OVERHEAD_ARGS="--reps 9", SYSCALL_ARGS="--rounds 2")
+    assert r.returncode == 0, r.stderr
+    (hist,) = [ln for ln in lines if part_of(ln) == "histograms"]
+    assert "PULSES=200 " in hist.split(" | ")[0]
+    (rt,) = calls(lines, "rt-report.sh")
+    assert (field(rt, "RT_KERNELS"), field(rt, "PULSES")) == ("std", "100")
+    assert field(calls(lines, "overhead-report.sh")[0], "OVERHEAD_ARGS") == "--reps"
+    assert "--rounds 2" in calls(lines, "out/bin/gpiolat")[0]
+
+
+def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
+    r, lines = run(proj, TIMING="icount", ARCH="arm")
+    assert r.returncode == 0, r.stderr
+    for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
+            calls(lines, "bench_gpio.py"):
+        assert (field(ln, "TIMING"), field(ln, "ARCH")) == ("icount", "arm"), ln
+    (rt,) = calls(lines, "rt-report.sh")
+    assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("real", HOST_ARCH)
+    # the host's loader for the native syscall cost
+    assert any(ln.startswith(f"make -s loader ARCH={HOST_ARCH} ") for ln in lines), lines
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert (doc["timing"], doc["arch"], doc["rt_arch"]) == ("icount", "arm", HOST_ARCH)
+
+
+def test_studies_picks_parts_and_rejects_unknown_ones(proj):
+    r, lines = run(proj, STUDIES="rt syscall-cost")
+    assert r.returncode == 0, r.stderr
+    assert {part_of(ln) for ln in lines} - {None} == {"rt", "syscall-cost"}
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert [p["part"] for p in doc["parts"]] == ["syscall-cost", "rt"]
+    r, lines = run(proj, STUDIES="histograms bogus")
+    assert r.returncode == 2 and lines == []
+    assert r.stderr.count("\n") == 1 and "'bogus' is not one of" in r.stderr, r.stderr
+    r, lines = run(proj, TARGET="board")
+    assert r.returncode == 2 and lines == [] and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_a_failing_part_stops_the_study_and_leaves_no_partial_file(proj):
+    res = proj / "out" / "results"
+    r, lines = run(proj, FAIL_ON="./gpiolat --path")
+    assert r.returncode != 0
+    assert "gpiolat --path" in r.stderr and "failed" in r.stderr
+    assert not (res / "gpio-path.json").exists() and not list(res.glob("*.tmp"))
+    # nothing after it ran, and no page claims a whole study
+    assert not any(part_of(ln) in ("bench-gpio", "rt") for ln in lines)
+    assert not (res / "study.json").exists()
