@@ -207,17 +207,42 @@ run_target() {
 	env $(target_env $kernel) TIMING=${timing:-${TIMING:-real}} VM_NOMAKE=1 \
 		VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
 		</dev/null >$log/$kernel-$name.log 2>&1
-	rc=$?
-	cat $log/$kernel-$name.log
-	count $log/$kernel-$name.log
-	if [ $rc -ne 0 ] && ! grep -q '^not ok - ' $log/$kernel-$name.log; then
-		echo "not ok - $name exited with status $rc"
+	judge $? $log/$kernel-$name.log
+}
+
+# judge RC LOG: show a test's LOG, count its lines, and fail a test that exited RC != 0 without
+# a "not ok" or that checked nothing ($name, $start: the test's name and start time)
+judge() {
+	cat "$2"
+	count "$2"
+	if [ "$1" -ne 0 ] && ! grep -q '^not ok - ' "$2"; then
+		echo "not ok - $name exited with status $1"
 		failed=$((failed + 1))
-	elif ! grep -q '^\(ok\|not ok\|skip\) - ' $log/$kernel-$name.log; then
+	elif ! grep -q '^\(ok\|not ok\|skip\) - ' "$2"; then
 		echo "not ok - $name checked nothing (no ok, not ok or skip line)"
 		failed=$((failed + 1))
 	fi
 	echo "   ($(($(date +%s) - start)) s)"
+}
+
+# in_tier NAME: the target NAME is in this run's tier
+in_tier() {
+	case " $targets " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# run_compare FILE: a host-side test that boots more than one target and compares them
+# (tests/compare/), run once after the targets it needs were built and tested
+run_compare() {
+	name=$(basename "$1" .sh)
+	if [ -n "$list" ]; then
+		echo "compare $1"
+		return
+	fi
+	echo "== compare: $name"
+	start=$(date +%s)
+	sh "$1" </dev/null >$log/compare-$name.log 2>&1
+	judge $? $log/compare-$name.log
 }
 
 # The targets after std. The CI tier (default) fits make test's 60 minutes on 2 cores (a clean
@@ -272,6 +297,11 @@ elif [ "$what" = all ] || [ "$what" = target ]; then
 			run_target $kernel "$t"
 		done
 	done
+	# standard vs PREEMPT_RT on the talk's board class (issue 17), once, when both of its
+	# kernels are in the tier (and so were built above)
+	if in_tier arm-6.12 && in_tier arm-6.12-rt; then
+		run_compare tests/compare/rt-armhf.sh
+	fi
 fi
 
 [ -n "$list" ] && exit 0
