@@ -170,23 +170,19 @@ run_host() {
 }
 
 if [ "$what" = all ] || [ "$what" = host ]; then
+	# what T selects: a file or node (host_sel), a -k expression, or every host test
+	if [ -n "$T" ] && [ -n "$host_sel" ]; then
+		set -- "$host_sel"
+	elif [ -n "$T" ]; then
+		set -- tests/host -k "$host_k"
+	else
+		set -- tests/host
+	fi
 	if [ -n "$list" ]; then
-		if [ -n "$T" ] && [ -n "$host_sel" ]; then
-			host_collect "$host_sel"
-		elif [ -n "$T" ]; then
-			host_collect tests/host -k "$host_k"
-		else
-			host_collect tests/host
-		fi
+		host_collect "$@"
 	else
 		mkdir -p $log
-		if [ -n "$T" ] && [ -n "$host_sel" ]; then
-			run_host "$host_sel"
-		elif [ -n "$T" ]; then
-			run_host tests/host -k "$host_k"
-		else
-			run_host tests/host
-		fi
+		run_host "$@"
 	fi
 fi
 

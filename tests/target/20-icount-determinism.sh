@@ -24,10 +24,7 @@
 #   (its steps are 6.4 ns per set in a 100-pulse phase), never the host's load.
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
-if [ "${GPIOLAT_TIMING:-real}" != icount ]; then
-	skip "$(basename "$0"): needs TIMING=icount (tests/run.sh sets it from the '# timing:' line)"
-	exit 0
-fi
+need_icount
 out=/tmp/icount.$$
 trap 'rm -f $out.*' EXIT
 

@@ -22,10 +22,7 @@
 # - the empty program (no clock of its own) is "not judged", never "agree".
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
-if [ "${GPIOLAT_TIMING:-real}" != icount ]; then
-	skip "$(basename "$0"): needs TIMING=icount (tests/run.sh sets it from the '# timing:' line)"
-	exit 0
-fi
+need_icount
 out=/tmp/trust.$$
 trap 'rm -f $out.*' EXIT
 rows=bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe,bpf-gpiolat-fentry,bpf-empty-tracepoint

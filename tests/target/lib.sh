@@ -18,6 +18,12 @@ notok() {
 skip() {
 	echo "skip - $*"
 }
+# need_icount: a "# timing: icount" test skips (and exits) outside the deterministic mode
+need_icount() {
+	[ "${GPIOLAT_TIMING:-real}" = icount ] && return 0
+	skip "$(basename "$0"): needs TIMING=icount (tests/run.sh sets it from the '# timing:' line)"
+	exit 0
+}
 # check "what" command...: ok when the command succeeds
 check() {
 	_what=$1
