@@ -187,25 +187,30 @@ for p in $PARTS; do
 	echo "$p $((t1 - t0)) $l0 $(load)" >>"$log"
 done
 end=$(date +%s)
-# what ran, how big, in how long, at what load: the page says it (host/report_html.py)
-{
-	printf '{"target": "%s", "arch": "%s", "kernel": "%s", "timing": "%s",' "$TARGET" \
-		"${ARCH:-$host_arch}" "${KERNEL:-std}" "${TIMING:-real}"
-	printf ' "rt_arch": "%s", "wall_s": %d, "load_start": [%s], "load_end": [%s],' \
-		"$rt_arch" $((end - start)) "$(echo "$load_start" | tr ' ' ,)" "$(load | tr ' ' ,)"
-	printf ' "sizes": {"pulses": %d, "overhead_args": "%s", "path_args": "%s",' "$pulses" \
-		"$overhead_args" "$path_args"
-	printf ' "bench_args": "%s", "syscall_args": "%s", "rt_kernels": "%s"}, "parts": [' \
-		"$bench_args" "$syscall_args" "$rt_kernels"
-	sep=
-	while read -r name secs a b c d e f; do
-		printf '%s{"part": "%s", "wall_s": %d, "load_before": [%s, %s, %s],' "$sep" "$name" \
-			"$secs" "$a" "$b" "$c"
-		printf ' "load_after": [%s, %s, %s]}' "$d" "$e" "$f"
-		sep=", "
-	done <"$log"
-	echo "]}"
-} >"$results/study.json"
+# what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
+# sizes are the user's strings, so json.dumps writes them
+env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="${KERNEL:-std}" TIMING="${TIMING:-real}" \
+	RT_ARCH="$rt_arch" WALL_S=$((end - start)) LOAD_START="$load_start" LOAD_END="$(load)" \
+	PULSES="$pulses" OVERHEAD_ARGS="$overhead_args" PATH_ARGS="$path_args" \
+	BENCH_ARGS="$bench_args" SYSCALL_ARGS="$syscall_args" RT_KERNELS="$rt_kernels" \
+	python3 -c '
+import json, os, sys
+e = os.environ
+load = lambda s: [float(x) for x in s.split()]
+parts = []
+for ln in open(sys.argv[1]):
+    name, secs, *avg = ln.split()
+    parts.append({"part": name, "wall_s": int(secs), "load_before": load(" ".join(avg[:3])),
+                  "load_after": load(" ".join(avg[3:]))})
+json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
+           "timing": e["TIMING"], "rt_arch": e["RT_ARCH"], "wall_s": int(e["WALL_S"]),
+           "load_start": load(e["LOAD_START"]), "load_end": load(e["LOAD_END"]),
+           "sizes": {"pulses": int(e["PULSES"]), "overhead_args": e["OVERHEAD_ARGS"],
+                     "path_args": e["PATH_ARGS"], "bench_args": e["BENCH_ARGS"],
+                     "syscall_args": e["SYSCALL_ARGS"], "rt_kernels": e["RT_KERNELS"]},
+           "parts": parts}, sys.stdout)
+print()
+' "$log" >"$results/study.json"
 rm -f "$log"
 # the one page: every study whose results are in out/results
 make -s report

@@ -141,6 +141,12 @@ def test_each_part_at_the_main_commands_size(proj):
     assert (field(rt, "RT_KERNELS"), field(rt, "PULSES")) == ("std", "100")
     assert field(calls(lines, "overhead-report.sh")[0], "OVERHEAD_ARGS") == "--reps"
     assert "--rounds 2" in calls(lines, "out/bin/gpiolat")[0]
+    # the user's sizes go into study.json as written, quotes and backslashes too
+    args = '--only "event" \\x'
+    r, lines = run(proj, OVERHEAD_ARGS=args)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert doc["sizes"]["overhead_args"] == args
 
 
 def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
