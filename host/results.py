@@ -46,7 +46,7 @@ KINDS = {
                "tasks", {"comm": str, "wakeups": int, "sleeps": int, "preemptions": int,
                          "wakeup": dict}),
     "gaps": ("gpiolat --gaps --json",
-             {"run": dict, "gaps": dict, "sets": int, "threshold_ns": int, "gaps_over": int,
+             {"gaps": dict, "sets": int, "threshold_ns": int, "gaps_over": int,
               "gaps_over_ns": int, "causes": list},
              "causes", {"cause": str, "what": str, "gaps": int, "total_ns": int}),
     "histograms": ("host/report.py", {"target": dict, "histograms": list, "unavailable": list},
