@@ -116,9 +116,9 @@ def main():
         # the pooled run, for --from: the same figures printed again, or with other statistics
         root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
         # the Makefile's RESULTS (make bench-gpio passes it), else out/results
-        results = os.environ.get("RESULTS") or os.path.join(root, "out", "results")
-        os.makedirs(results, exist_ok=True)
-        with open(os.path.join(results, "bench-gpio.json"), "w") as f:
+        resdir = os.environ.get("RESULTS") or os.path.join(root, "out", "results")
+        os.makedirs(resdir, exist_ok=True)
+        with open(os.path.join(resdir, "bench-gpio.json"), "w") as f:
             json.dump(doc, f)
 
     stats = doc.get("bpf_stats")

@@ -107,8 +107,8 @@ def path_section(gp, rh):
     return "".join(out)
 
 
-def self_test_section(results, rh):
-    st = os.path.join(results, "raw", "self-test.txt")
+def self_test_section(resdir, rh):
+    st = os.path.join(resdir, "raw", "self-test.txt")
     out = ["<section id=self-test><h2>Self-test of the target</h2>"]
     if os.path.exists(st):
         with open(st) as f:
