@@ -1,8 +1,8 @@
 """Host side: the one model of every results file (docs/output-format.md, docs/host.md).
 
 Every report, plot and page reads its JSON through load() or parse() here: the loader's
-documents (gpiolat --json, --overhead --json, --syscall-cost --json, --path --json,
---wakeup/--gaps --json) and the host's own (histograms.json of host/report.py, rt.json of
+documents (gpiolat --json, --overhead --json, --syscall-cost --json, --syscall-hist --json,
+--path --json, --wakeup/--gaps --json) and the host's own (histograms.json of host/report.py, rt.json of
 host/rt_report.py, bench-gpio.json of host/bench_gpio.py, study.json of host/bpf-histograms.sh).
 Each kind names the keys its readers rely on; a file without them is refused with one line
 (BadResults: "PATH: not a KIND file: ..."), never a traceback in the middle of a page.
@@ -40,6 +40,10 @@ KINDS = {
     "syscall-cost": ("gpiolat --syscall-cost --json",
                      {"rounds": int, "untraced_ns_per_syscall": dict, "methods": list},
                      "methods", {"name": str, "available": bool}),
+    "syscall-hist": ("gpiolat --syscall-hist --json",
+                     {"hook": str, "start": str, "count": int, "since_start_ns": int,
+                      "peak_rss_kib": int, "log2": list},
+                     "log2", {"low_ns": int, "high_ns": None, "count": int}),
     "path": ("gpiolat --path --json", {"rows": list, "differences": list},
              "rows", {"variable": str, "available": bool}),
     "wakeup": ("gpiolat --wakeup --json", {"run": dict, "tasks": list},
@@ -134,7 +138,7 @@ def kind_of(doc):
     tool, mode = doc.get("tool"), doc.get("mode")
     if tool == "gpiolat --overhead":
         return "bench-gpio" if "passes" in doc else "overhead"
-    if tool == "gpiolat" and mode in ("syscall-cost", "path", "wakeup", "gaps"):
+    if tool == "gpiolat" and mode in ("syscall-cost", "syscall-hist", "path", "wakeup", "gaps"):
         return mode
     if tool == "gpiolat" and mode is None and "lines" in doc:
         return "histogram"
