@@ -6,8 +6,8 @@
 Reads what the studies wrote into RESULTSDIR (docs/output-format.md, docs/overhead.md):
 histograms.json (make bpf-histograms), overhead.json (make overhead-report), raw/self-test.txt,
 gpio-path.json, bench-gpio.json and syscall-cost.json (host/report_html_sections.py), rt.json
-(host/report_html_rt.py), and names the studies whose results are absent (a malformed file: one
-error line, exit status 1). Writes one HTML page with inline SVG figures
+(host/report_html_rt.py), every file through host/results.py, and names the studies whose
+results are absent (a malformed file: one error line, exit status 1). Writes one HTML page with inline SVG figures
 drawn here (no script, style sheet or font from elsewhere): readable offline. A small inline
 script marks <body> with data-figures (each figure has a non-zero size) and data-errors (what
 window.onerror saw), for tests/host/test_report_html.py.
@@ -72,7 +72,7 @@ def load(path, kind):
 def talk_cell(row):
     """the talk's figure where the loader's one rule (loader/baseline.c, baseline_beside: the
     same kind of method against the same reference) lets it stand beside the row
-    (overhead.talk_beside); otherwise why not. A file from before the rule carries no verdict
+    (results.talk_beside); otherwise why not. A file from before the rule carries no verdict
     (and may carry sums along "against"): no figure stands."""
     t = row.get("talk")
     if not t:
