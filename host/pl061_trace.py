@@ -172,7 +172,7 @@ def judge(ref, burst, pairs):
 
 def overhead(path, line, ov_json):
     """the outside observer beside every BPF row's trust figures of one --overhead run"""
-    d = results.load(ov_json, "overhead", missing_ok=False)
+    d = results.load(ov_json, "overhead", missing_ok=False, need=("pulses_per_phase",))
     P = d["pulses_per_phase"]
     ps = pulses(edges(path, line))
     rows = [r for r in d["methods"] if r.get("measured")]

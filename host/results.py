@@ -31,6 +31,8 @@ KINDS = {
     "overhead": ("gpiolat --overhead --json",
                  {"pulses_per_phase": int, "repetitions": int, "untraced_ns_per_set": NUM,
                   "noise_floor_sd_ns": NUM, "noise_floor_phases": int, "emulated": bool,
+                  "clock": str, "resolution_ns": NUM, "warmup_batches": int,
+                  "phase_statistic": str, "duration_s": NUM, "linear_fits": dict,
                   "methods": list},
                  "methods", {"method": str, "measured": bool}),
     "bench-gpio": ("host/bench_gpio.py",
@@ -84,9 +86,13 @@ def normalise(doc, kind):
     return doc
 
 
-def check(doc, kind, name):
-    """doc if it has what KINDS says of kind, else BadResults naming name"""
+def check(doc, kind, name, need=None):
+    """doc if it has what KINDS says of kind, else BadResults naming name; need: the names of
+    the document's keys this reader uses, when it uses fewer than every reader of the kind
+    (the list of items is always needed)"""
     writer, keys, items, ikeys = KINDS[kind]
+    if need is not None:
+        keys = {k: t for k, t in keys.items() if k in need or k == items}
     bad = f"{name}: not a {kind} file ({writer})"
     if not isinstance(doc, dict):
         raise BadResults(f"{bad}: a {type(doc).__name__}, not an object")
@@ -107,7 +113,7 @@ def check(doc, kind, name):
     return doc
 
 
-def parse(text, kind, name):
+def parse(text, kind, name, need=None):
     """the document of kind in text (JSON Lines of the histogram mode's -i: the totals)"""
     try:
         if kind == "histogram" and text.strip().count("\n"):
@@ -118,10 +124,10 @@ def parse(text, kind, name):
             doc = json.loads(text)
     except ValueError as e:
         raise BadResults(f"{name}: not valid JSON: {e}") from None
-    return check(normalise(doc, kind), kind, name)
+    return check(normalise(doc, kind), kind, name, need)
 
 
-def load(path, kind, missing_ok=True):
+def load(path, kind, missing_ok=True, need=None):
     """the document of kind at path; None when there is no such file and missing_ok"""
     if missing_ok and not os.path.exists(path):
         return None
@@ -130,7 +136,7 @@ def load(path, kind, missing_ok=True):
             text = f.read()
     except OSError as e:
         raise BadResults(f"{path}: {e.strerror}") from None
-    return parse(text, kind, path)
+    return parse(text, kind, path, need)
 
 
 def kind_of(doc):

@@ -170,3 +170,13 @@ def test_a_failed_plot_is_one_line_and_no_picture(tmp_path, capsys):
     assert results.gnuplot(f"set terminal pngcairo; set output '{png}'; plot x\n", png, "test")
     with open(png, "rb") as f:
         assert f.read(4) == b"\x89PNG"
+
+
+def test_a_reader_that_uses_fewer_keys_needs_only_those():
+    with open(one_of("overhead")) as f:
+        doc = json.load(f)
+    small = {"pulses_per_phase": doc["pulses_per_phase"], "methods": doc["methods"]}
+    assert results.check(small, "overhead", "x.json", need=("pulses_per_phase",)) is small
+    refused(small, "overhead", 'no "repetitions"')
+    with pytest.raises(results.BadResults, match='no "methods"'):
+        results.check({"pulses_per_phase": 5}, "overhead", "x.json", need=("pulses_per_phase",))
