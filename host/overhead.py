@@ -106,7 +106,7 @@ def table(d):
 
 
 def csv(d):
-    lines = ["# gpiolat --overhead" + (" (EMULATED timings)" if d["emulated"] else ""),
+    lines = ["# gpiolat --overhead" + ("; " + results.caveat() if d["emulated"] else ""),
              f"# clock: {d['clock']}",
              "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
     for r in d["methods"]:
@@ -122,7 +122,7 @@ def csv(d):
 
 
 def plot(csv_path, png, emulated):
-    title = "gpiolat --overhead: ns added per GPIO set" + (" (EMULATED, qemu TCG)" if emulated else "")
+    title = "gpiolat --overhead: ns added per GPIO set" + (f" ({results.TITLE})" if emulated else "")
     script = f"""
 set terminal pngcairo size 1400,700
 set output '{png}'

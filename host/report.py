@@ -299,7 +299,7 @@ def plot(rec, path, emulated):
     title = (f"{rec['name']}: pulse width, n={s.get('count')}, p50 {fmt_ns(s.get('p50_ns'))}, "
              f"p99 {fmt_ns(s.get('p99_ns'))}")
     if emulated:
-        title += "\\nEMULATED (qemu TCG): not hardware timings"
+        title += "\\n" + results.TITLE
     script = f"""
 set terminal pngcairo size 900,500 noenhanced
 set output '{path}'

@@ -169,6 +169,10 @@ ICOUNT = ("under TIMING=icount a nanosecond is one guest instruction (qemu -icou
           "board's time")
 
 
+# the same, short enough for a picture's title
+TITLE = "EMULATED (qemu TCG): not hardware timings"
+
+
 def caveat(timing=None):
     """the caveat; with timing "icount" it says what its nanosecond is"""
     return CAVEAT + ("; " + ICOUNT if timing == "icount" else "")

@@ -385,7 +385,7 @@ def plot(outdir, ks):
           "set style data histograms; set style fill solid 0.8 border -1; set logscale y;"
           "set ylabel 'us (log)'; set xtics rotate by -30; set key top left;"
           "plot '%s' using 2:xtic(1) title 'p99', '' using 3 title 'max'"
-          % (png, " (EMULATED: not hardware timings)" if emulated(ks) else "", dat))
+          % (png, " (%s)" % results.TITLE if emulated(ks) else "", dat))
     results.gnuplot(gp, png, "rt-report")
 
 
