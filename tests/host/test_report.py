@@ -237,3 +237,18 @@ def test_a_malformed_raw_file_is_one_error_line(tmp_path, name, text, what):
     r, _ = run_report(tmp_path, {name: text})
     assert r.returncode == 1
     assert len(r.stderr.splitlines()) == 1 and name in r.stderr and what in r.stderr, r.stderr
+
+
+def test_the_histograms_fixture_is_what_report_py_makes_of_its_raw_files(tmp_path):
+    """tests/host/data/report/histograms.json (the page's tests read it) is host/report.py's
+    output on the raw files beside it, not a file of another shape"""
+    data = os.path.join(ROOT, "tests", "host", "data", "report")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"),
+                        os.path.join(data, "raw"), str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    made = json.loads((tmp_path / "histograms.json").read_text())
+    with open(os.path.join(data, "histograms.json")) as f:
+        kept = json.load(f)
+    for d in (made, kept):
+        del d["generated"]
+    assert made == kept
