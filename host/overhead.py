@@ -122,7 +122,8 @@ def csv(d):
 
 
 def plot(csv_path, png, emulated):
-    title = "gpiolat --overhead: ns added per GPIO set" + (f" ({results.TITLE})" if emulated else "")
+    title = ("gpiolat --overhead: ns added per GPIO set"
+             + (f" ({results.TITLE})" if emulated else ""))
     script = f"""
 set terminal pngcairo size 1400,700
 set output '{png}'

@@ -2,10 +2,11 @@
 
 Every report, plot and page reads its JSON through load() or parse() here: the loader's
 documents (gpiolat --json, --overhead --json, --syscall-cost --json, --syscall-hist --json,
---path --json, --wakeup/--gaps --json) and the host's own (histograms.json of host/report.py, rt.json of
-host/rt_report.py, bench-gpio.json of host/bench_gpio.py, study.json of host/bpf-histograms.sh).
-Each kind names the keys its readers rely on; a file without them is refused with one line
-(BadResults: "PATH: not a KIND file: ..."), never a traceback in the middle of a page.
+--path --json, --wakeup/--gaps --json) and the host's own (histograms.json of host/report.py,
+rt.json of host/rt_report.py, bench-gpio.json of host/bench_gpio.py, study.json of
+host/bpf-histograms.sh). Each kind names the keys its readers rely on; a file without them is
+refused with one line (BadResults: "PATH: not a KIND file: ..."), never a traceback in the
+middle of a page.
 
 Here too, once for every writer: the emulation caveat (caveat()), the one way to call gnuplot
 (gnuplot()), the loader's rule for a reference figure beside a row (talk_beside(),

@@ -20,7 +20,8 @@ import results  # noqa: E402
 # here); bpftrace's own -f json output is bpftrace's, read by host/report.py
 BY_NAME = {"histograms.json": "histograms", "overhead.json": "overhead",
            "gpio-path.json": "path", "rt.json": "rt", "bench-gpio.json": "bench-gpio",
-           "syscall-cost.json": "syscall-cost", "syscall-hist.json": "syscall-hist", "wakeup.json": "wakeup", "gaps.json": "gaps",
+           "syscall-cost.json": "syscall-cost", "syscall-hist.json": "syscall-hist",
+           "wakeup.json": "wakeup", "gaps.json": "gaps",
            "study.json": "study"}
 
 
