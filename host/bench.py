@@ -14,7 +14,6 @@ BPF run time per program run (stats on: said where printed). The loader: start t
 histogram and peak RSS (the default hook, raw_tp, tp_btf), binary size. Figures, never
 pass/fail (exit status 1 only when a measurement could not be made).
 """
-import json
 import os
 import platform
 import shutil
@@ -22,6 +21,7 @@ import subprocess
 import sys
 import time
 
+import results  # host/results.py: the loader's documents checked
 from benchstat import ci95, fmt_ratio, mean_var
 
 MIB = 1024 * 1024
@@ -72,7 +72,10 @@ def syscall_cost(gpiolat, script, rounds, stats):
     for m in METHODS:
         args += ["-m", m]
     _, _, out = run_loader(gpiolat, *args)
-    doc = json.loads(out)
+    try:
+        doc = results.parse(out, "syscall-cost", "gpiolat --syscall-cost --json")
+    except results.BadResults as e:
+        sys.exit(f"bench: {e}")
     return doc, {m["name"]: m for m in doc["methods"]}
 
 
@@ -181,7 +184,11 @@ def main():
         for _ in range(5):
             first, _, out = run_loader(gpiolat, "--syscall-hist", "--json", "-d", "100ms",
                                        *(["--hook", hook] if hook else []))
-            h = json.loads(out.splitlines()[0])
+            try:
+                h = results.parse(out.splitlines()[0] if out else "", "syscall-hist",
+                                  "gpiolat --syscall-hist --json")
+            except results.BadResults as e:
+                sys.exit(f"bench: {e}")
             firsts.append(first)
             # VmHWM, reported by the loader: wait4's ru_maxrss would include the python
             # process it was forked from

@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 
+import results  # host/results.py: every document checked, the caveat
 from benchstat import ci95, dof, fmt_ratio, mean_var, t95
 
 ROWS = ["bpf-gpiolat-tracepoint", "bpf-empty-tracepoint", "bpf-gpiolat-kprobe",
@@ -65,7 +66,11 @@ def run_target(passes, reps, pulses, path, stats):
         sys.stderr.write(p.stderr[-2000:])
         sys.exit(f"bench-gpio: the run in the target failed (status {p.returncode})")
     head, *docs = p.stdout.split(SEP + "\n")
-    return head.strip(), [json.loads(d) for d in docs]
+    try:
+        return head.strip(), [results.parse(d, "overhead", f"the target's pass {i + 1}")
+                              for i, d in enumerate(docs)]
+    except results.BadResults as e:
+        sys.exit(f"bench-gpio: {e}")
 
 
 def pooled(docs):
@@ -74,7 +79,7 @@ def pooled(docs):
     key = "methods" if "methods" in doc else "rows"
     rows = {}
     for d in docs:
-        for r in d[key]:
+        for r in results.methods(d):
             m = rows.setdefault(r["method"], dict(r, differences_ns=[]))
             if r.get("measured"):
                 m["differences_ns"] = m["differences_ns"] + r["differences_ns"]
@@ -98,7 +103,11 @@ def main():
     a = ap.parse_args()
     clock = None
     if a.src:
-        doc = json.load(open(a.src))
+        try:
+            # a saved --overhead JSON or bench-gpio.json: the same rows
+            doc = results.load(a.src, "bench-gpio", missing_ok=False)
+        except results.BadResults as e:
+            sys.exit(f"bench-gpio: {e}")
         clock = doc.get("clocksource")
     else:
         clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats)
@@ -107,9 +116,9 @@ def main():
         # the pooled run, for --from: the same figures printed again, or with other statistics
         root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
         # the Makefile's RESULTS (make bench-gpio passes it), else out/results
-        results = os.environ.get("RESULTS") or os.path.join(root, "out", "results")
-        os.makedirs(results, exist_ok=True)
-        with open(os.path.join(results, "bench-gpio.json"), "w") as f:
+        resdir = os.environ.get("RESULTS") or os.path.join(root, "out", "results")
+        os.makedirs(resdir, exist_ok=True)
+        with open(os.path.join(resdir, "bench-gpio.json"), "w") as f:
             json.dump(doc, f)
 
     stats = doc.get("bpf_stats")
@@ -118,7 +127,9 @@ def main():
                   "per program run)" + ("" if stats else "; a loader from before --bpf-stats"))
     print(f"make bench-gpio: gpiolat's GPIO programs per GPIO set, one run "
           f"{'(from ' + a.src + ') ' if a.src else ''}in the "
-          f"{'EMULATED target (qemu TCG: not hardware timings; compare rows, not ns)' if doc.get('emulated') else 'target'}")
+          f"{'EMULATED target' if doc.get('emulated') else 'target'}")
+    if doc.get("emulated"):
+        print(f"  {results.caveat()}")
     if clock:
         print(f"  the target's clocksource: {clock} (every bpf_ktime_get_ns reads it"
               f"{'; hpet is an emulated MMIO read under TCG, dear here, cheap on hardware' if clock == 'hpet' else ''})")
@@ -127,7 +138,7 @@ def main():
           f"untraced set {doc['untraced_ns_per_set']:.1f} ns (noise floor: sd "
           f"{doc['noise_floor_sd_ns']:.1f} ns over {doc['noise_floor_phases']} untraced phases of the first pass); "
           f"BPF run-time stats {stats_note}")
-    rows = {r["method"]: r for r in doc["methods" if "methods" in doc else "rows"]}
+    rows = {r["method"]: r for r in results.methods(doc)}
     diffs = {}
     print(f"\n  {'row':48} {'shift ns/set':>12} {'95 % CI':>9} {'reps':>5}")
     for name in ROWS:

@@ -16,30 +16,21 @@ own reference (percent_of names it).
 import json
 import math
 import os
-import subprocess
 import sys
 
-EMULATION_CAVEAT = ("TIMINGS ARE EMULATED (qemu TCG software emulation): not real-hardware "
-                    "timings; compare the rows with each other, not with the talk's "
-                    "oscilloscope nanoseconds")
+import results  # host/results.py: the file's check, the caveat, gnuplot, the loader's rule
+from results import talk_beside  # noqa: F401 (host/report_html.py and tests use it from here)
 
 
 def fmt(v, spec=".1f"):
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
 
 
-def talk_beside(r):
-    """the talk's figure for row r where the loader's rule lets it stand, else None (a file
-    from before the rule, with its sums along "against", has no same_reference: none stands)"""
-    t = r.get("talk")
-    return t if t and t.get("same_reference") is True else None
-
-
 def table(d):
     out = []
     out.append("gpiolat --overhead: what each tracing method adds to one GPIO set")
     if d["emulated"]:
-        out.append(EMULATION_CAVEAT)
+        out.append(results.caveat())
     out.append(f"clock: {d['clock']} (resolution {d['resolution_ns']} ns)")
     out.append(f"phases of {d['pulses_per_phase']} pulses, {d['repetitions']} repetitions, "
                f"{d['warmup_batches']} warm-up batches dropped per phase; phase statistic: "
@@ -115,7 +106,7 @@ def table(d):
 
 
 def csv(d):
-    lines = ["# gpiolat --overhead" + (" (EMULATED timings)" if d["emulated"] else ""),
+    lines = ["# gpiolat --overhead" + ("; " + results.caveat() if d["emulated"] else ""),
              f"# clock: {d['clock']}",
              "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
     for r in d["methods"]:
@@ -131,7 +122,8 @@ def csv(d):
 
 
 def plot(csv_path, png, emulated):
-    title = "gpiolat --overhead: ns added per GPIO set" + (" (EMULATED, qemu TCG)" if emulated else "")
+    title = ("gpiolat --overhead: ns added per GPIO set"
+             + (f" ({results.TITLE})" if emulated else ""))
     script = f"""
 set terminal pngcairo size 1400,700
 set output '{png}'
@@ -146,17 +138,21 @@ set datafile missing "NaN"
 plot '{csv_path}' using 4:5:xtic(1) title "in-system (95 % CI)", \\
      '' using 9:(0) title "talk (oscilloscope, BBB)"
 """
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    return results.gnuplot(script, png, "overhead.py")
 
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: host/overhead.py RAW.json OUTDIR")
-    d = json.load(open(sys.argv[1]))
+        print("usage: host/overhead.py RAW.json OUTDIR", file=sys.stderr)
+        sys.exit(2)
+    try:
+        d = results.load(sys.argv[1], "overhead", missing_ok=False)
+    except results.BadResults as e:
+        sys.exit(f"overhead.py: {e}")
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
     if d["emulated"]:
-        d["caveat"] = EMULATION_CAVEAT
+        d["caveat"] = results.caveat()
     with open(os.path.join(out, "overhead.json"), "w") as f:
         json.dump(d, f, indent=1)
     text = table(d)

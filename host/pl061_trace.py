@@ -35,8 +35,16 @@ import argparse
 import json
 import math
 import re
+import os
 import statistics
 import sys
+
+import results  # host/results.py: the --overhead file checked
+
+# Student's t from the target tests' criteria (exact, by bisection): one function, no table here
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "target"))
+from criteria import t_quantile  # noqa: E402
 
 LINE_RE = re.compile(r"^\d+@(\d+)\.(\d{6}):pl061_set_output \S+ setting output (\d+) to (\d+)")
 GPIOLAT_SHIFT = re.compile(r"pulse-width shift ([+-][\d.]+) ns per set \(standard error "
@@ -141,10 +149,6 @@ def analyse(path, line, n, burst):
 
 
 WARMUP_PHASES = 3  # loader/modes/overhead/ov.h: the untraced phases --overhead runs first and drops
-# two-sided 99.9 % quantiles of Student's t, df 1..30 (loader/core/hist.c student_t999's table)
-T999 = [None, 636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
-        4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850, 3.819, 3.792, 3.768,
-        3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646]
 
 
 def judge(ref, burst, pairs):
@@ -154,7 +158,9 @@ def judge(ref, burst, pairs):
         return {"verdict": "not judged", "phases": len(d)}
     sd = statistics.stdev(d)
     allow = ref / burst
-    lim = allow + T999[min(len(d) - 1, len(T999) - 1)] * sd / math.sqrt(len(d))
+    # two-sided 99.9 %: the loader's student_t999 (loader/core/hist.c), which tabulates the same
+    # quantiles to 3 decimals
+    lim = allow + t_quantile(0.9995, len(d) - 1) * sd / math.sqrt(len(d))
     mean = statistics.fmean(d)
     # too noisy: a clock off by half would pass (as in the loader)
     big = statistics.fmean(a for a, _ in pairs) / 2
@@ -166,7 +172,7 @@ def judge(ref, burst, pairs):
 
 def overhead(path, line, ov_json):
     """the outside observer beside every BPF row's trust figures of one --overhead run"""
-    d = json.load(open(ov_json))
+    d = results.load(ov_json, "overhead", missing_ok=False, need=("pulses_per_phase",))
     P = d["pulses_per_phase"]
     ps = pulses(edges(path, line))
     rows = [r for r in d["methods"] if r.get("measured")]
@@ -298,7 +304,7 @@ def main(argv=None):
     if a.overhead:
         try:
             res = overhead(a.trace, a.line, a.overhead)
-        except (OSError, ValueError, KeyError) as e:
+        except (OSError, ValueError, KeyError, results.BadResults) as e:
             print(f"pl061_trace: {e}", file=sys.stderr)
             return 1
         print(json.dumps(res, indent=1) if a.json else overhead_text(res))

@@ -11,11 +11,9 @@ import datetime
 import json
 import os
 import re
-import subprocess
 import sys
 
-EMULATION_CAVEAT = ("timings measured in the emulated target (qemu TCG software emulation): "
-                    "not real-hardware timings; compare orderings, not absolute figures")
+import results  # host/results.py: the files' model, the caveat, gnuplot
 
 
 def bpftrace_histograms(text):
@@ -301,7 +299,7 @@ def plot(rec, path, emulated):
     title = (f"{rec['name']}: pulse width, n={s.get('count')}, p50 {fmt_ns(s.get('p50_ns'))}, "
              f"p99 {fmt_ns(s.get('p99_ns'))}")
     if emulated:
-        title += "\\nemulated target (qemu TCG): not real-hardware timings"
+        title += "\\n" + results.TITLE
     script = f"""
 set terminal pngcairo size 900,500 noenhanced
 set output '{path}'
@@ -315,12 +313,20 @@ set ylabel 'pulses'
 set xtics rotate by -45
 plot '{data}' using 0:2:xticlabels(1) with boxes notitle
 """
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    ok = results.gnuplot(script, path, "report.py")
     os.unlink(data)
-    return True
+    return ok
 
 
 def main(argv):
+    try:
+        return run(argv)
+    except results.BadResults as e:
+        print(f"report.py: {e}", file=sys.stderr)
+        return 1
+
+
+def run(argv):
     if len(argv) != 3:
         print("usage: host/report.py RAWDIR OUTDIR", file=sys.stderr)
         return 2
@@ -346,7 +352,7 @@ def main(argv):
         with open(path) as f:
             text = f.read()
         if tool == "gpiolat":
-            doc = json.loads(text)
+            doc = results.parse(text, "histogram", path)
             emulated = emulated or bool(doc.get("emulated"))
             recs += from_gpiolat(doc, name)
         else:
@@ -357,7 +363,15 @@ def main(argv):
                     r0, _, r1, _ = (int(x) for x in f.read().split())
                 issued = r1 - r0
             method = "kprobe" if "kprobe" in what else "tracepoint"
-            recs += from_bpftrace(text, name, f"ply/{what}.bt", method, issued, toggled)
+            try:
+                got = from_bpftrace(text, name, f"ply/{what}.bt", method, issued, toggled)
+            except ValueError as e:
+                raise results.BadResults(f"{path}: not bpftrace -f json output: {e}") from None
+            if not got:
+                # said, never dropped: the method ran and printed no histogram
+                unavailable.append({"name": name, "reason": "bpftrace printed no histogram "
+                                    f"({fn}: no hist map with a bucket)"})
+            recs += got
     if not recs:
         print(f"report.py: no histogram in {raw}", file=sys.stderr)
         return 1
@@ -371,7 +385,7 @@ def main(argv):
         "format": 1,
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "target": {"uname": uname, "emulated": emulated},
-        "caveat": EMULATION_CAVEAT if emulated else None,
+        "caveat": results.caveat() if emulated else None,
         "histograms": recs,
         "unavailable": unavailable,
     }
@@ -380,7 +394,7 @@ def main(argv):
         f.write("\n")
     text = [f"gpiolat bpf-histograms, {report['generated']}", f"target: {uname}"]
     if emulated:
-        text.append("NOTE: " + EMULATION_CAVEAT)
+        text.append("NOTE: " + results.caveat())
     for rec in recs:
         text += [""] + text_block(rec)
     for u in unavailable:
@@ -389,7 +403,7 @@ def main(argv):
         f.write("\n".join(text) + "\n")
     csv = [f"# gpiolat bpf-histograms, {report['generated']}, target: {uname}"]
     if emulated:
-        csv.append("# " + EMULATION_CAVEAT)
+        csv.append("# " + results.caveat())
     for rec in recs:
         csv += ["", ""] + csv_block(rec)
     with open(os.path.join(outdir, "histograms.csv"), "w") as f:

@@ -5,40 +5,34 @@
 
 Reads what the studies wrote into RESULTSDIR (docs/output-format.md, docs/overhead.md):
 histograms.json (make bpf-histograms), overhead.json (make overhead-report), raw/self-test.txt,
-gpio-path.json, bench-gpio.json and syscall-cost.json (host/report_sections.py), rt.json
-(host/report_rt.py), and names the studies whose results are absent (a malformed file: one
-error line, exit status 1). Writes one HTML page with inline SVG figures
+gpio-path.json, bench-gpio.json and syscall-cost.json (host/report_html_sections.py), rt.json
+(host/report_html_rt.py), every file through host/results.py, and names the studies whose
+results are absent (a malformed file: one error line, exit status 1). Writes one HTML page with inline SVG figures
 drawn here (no script, style sheet or font from elsewhere): readable offline. A small inline
 script marks <body> with data-figures (each figure has a non-zero size) and data-errors (what
 window.onerror saw), for tests/host/test_report_html.py.
 """
 import datetime
 import html
-import json
 import math
 import os
 import sys
 
-import overhead  # host/overhead.py: talk_beside(), the loader's verdict on a talk figure
 import report  # host/report.py: the histograms' text report
-import report_rt  # host/report_rt.py: standard vs PREEMPT_RT (rt.json)
-import report_sections  # host/report_sections.py: the GPIO path, bench-gpio, syscall cost
+import results  # host/results.py: every file read and checked, the caveat, the loader's rule
+import report_html_rt  # host/report_html_rt.py: standard vs PREEMPT_RT (rt.json)
+import report_html_sections  # host/report_html_sections.py: the GPIO path, bench-gpio, syscall cost
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22"]
-CAVEAT = ("Emulated target (qemu TCG software emulation): these nanoseconds are not hardware "
-          "nanoseconds. Compare the methods with each other (orderings, ratios, slopes), not "
-          "with the talk's oscilloscope figures.")
-# the studies drawn after the self-test: file, section (each says "not run" when it is None)
+# the studies drawn after the self-test: file, its kind (host/results.py), section (each says
+# "not run" when it is None)
 OTHER_STUDIES = [
-    ("rt.json", report_rt.rt_section),
-    ("bench-gpio.json", report_sections.bench_gpio_section),
-    ("syscall-cost.json", report_sections.syscall_cost_section),
+    ("rt.json", "rt", report_html_rt.rt_section),
+    ("bench-gpio.json", "bench-gpio", report_html_sections.bench_gpio_section),
+    ("syscall-cost.json", "syscall-cost", report_html_sections.syscall_cost_section),
 ]
-
-
-class BadResults(Exception):
-    """a results file that is not what its study writes: main() prints it in one line"""
+BadResults = results.BadResults
 
 
 def esc(s):
@@ -70,25 +64,20 @@ def label_of(h):
     return f"gpio{key}" if key.isdigit() else "a descriptor"
 
 
-def load(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        try:
-            return json.load(f)
-        except ValueError as e:
-            raise BadResults(f"{path}: not valid JSON: {e}") from None
+def load(path, kind):
+    """the results file of kind at path (host/results.py checks it), None when absent"""
+    return results.load(path, kind)
 
 
 def talk_cell(row):
     """the talk's figure where the loader's one rule (loader/core/baseline.c, baseline_beside: the
     same kind of method against the same reference) lets it stand beside the row
-    (overhead.talk_beside); otherwise why not. A file from before the rule carries no verdict
+    (results.talk_beside); otherwise why not. A file from before the rule carries no verdict
     (and may carry sums along "against"): no figure stands."""
     t = row.get("talk")
     if not t:
         return "-"
-    if overhead.talk_beside(row):
+    if results.talk_beside(row):
         return (f"{fmt_ns(t['overhead_ns'])} <span class=note>(talk's {esc(t['row'])}, against "
                 f"{esc(t.get('against'))})</span>")
     if "same_reference" not in t:
@@ -197,7 +186,7 @@ def overhead_figure(rows, axis=None):
     lo = min(min(r["overhead_ns"] - (r.get("ci95_ns") or 0) for r in kept), 0)
     hi = max(end(r) for r in kept)
     for r in kept:
-        t = overhead.talk_beside(r)
+        t = results.talk_beside(r)
         if t:
             hi = max(hi, t["overhead_ns"])
     if cut_at < math.inf:
@@ -221,7 +210,7 @@ def overhead_figure(rows, axis=None):
         body.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 1):.1f}" '
                     f'height="{rh - 6}" fill="#6baed6"><title>{esc(r["method"])}: '
                     f'{fmt_ns(v)} ± {fmt_ns(ci)}</title></rect>')
-        t = overhead.talk_beside(r)
+        t = results.talk_beside(r)
         talk_here = t is not None
         if cut:
             note = f", talk {fmt_ns(t['overhead_ns'])}" if talk_here else ""
@@ -295,13 +284,12 @@ def not_run(sid, title, why):
     return f"<section id={sid}><h2>{esc(title)}</h2><p class=notrun>Not run: {esc(why)}</p></section>"
 
 
-def caveat_box(emulated, short=True):
-    """The emulation caveat, in full at the top, in one line beside each section's numbers."""
+def caveat_box(emulated, timing=None):
+    """The emulation caveat (host/results.py: the one text) beside each section's numbers;
+    timing: the study's TIMING, when known (icount: what its nanosecond is)"""
     if not emulated:
         return ""
-    return ("<p class=caveat>Emulated target (qemu TCG): these nanoseconds are not hardware "
-            "nanoseconds; compare the rows with each other.</p>" if short else
-            f"<p class=caveat>{esc(CAVEAT)}</p>")
+    return f"<p class=caveat>{esc(results.caveat(timing))}.</p>"
 
 
 def summary_section(ov):
@@ -415,11 +403,11 @@ def overhead_section(ov):
     return "".join(out)
 
 
-def other_sections(results):
-    out = [report_sections.self_test_section(results, sys.modules[__name__])]
-    for fn, section in OTHER_STUDIES:
-        path = os.path.join(results, fn)
-        doc = load(path)
+def other_sections(resdir):
+    out = [report_html_sections.self_test_section(resdir, sys.modules[__name__])]
+    for fn, kind, section in OTHER_STUDIES:
+        path = os.path.join(resdir, fn)
+        doc = load(path, kind)
         try:
             out.append(section(doc, sys.modules[__name__]))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
@@ -456,12 +444,12 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def page(results):
-    hd = load(os.path.join(results, "histograms.json"))
-    ov = load(os.path.join(results, "overhead.json"))
+def page(resdir):
+    hd = load(os.path.join(resdir, "histograms.json"), "histograms")
+    ov = load(os.path.join(resdir, "overhead.json"), "overhead")
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     emulated = bool((hd or {}).get("target", {}).get("emulated") or (ov or {}).get("emulated"))
-    head = (f"<h1>gpiolat: how much is tracing, here?</h1><p>Report of {esc(results)}, "
+    head = (f"<h1>gpiolat: how much is tracing, here?</h1><p>Report of {esc(resdir)}, "
             f"{now}. Sections: <a href=#summary>summary</a>, <a href=#histograms>pulse "
             "widths</a>, <a href=#overhead>overhead matrix</a>, <a href=#fits>per additional "
             "event/kprobe</a>, <a href=#gpio-path>GPIO path</a>, <a href=#self-test>self-test</a>, "
@@ -469,16 +457,16 @@ def page(results):
             "programs</a>, <a href=#syscall-cost>syscall cost</a>. Sources: histograms.json, "
             "overhead.json, gpio-path.json, rt.json, bench-gpio.json, syscall-cost.json "
             "(docs/output-format.md, docs/overhead.md).</p>")
-    gp = load(os.path.join(results, "gpio-path.json"))
-    study = load(os.path.join(results, "study.json"))
+    gp = load(os.path.join(resdir, "gpio-path.json"), "path")
+    study = load(os.path.join(resdir, "study.json"), "study")
     try:
-        note = report_sections.study_note(study, sys.modules[__name__])
+        note = report_html_sections.study_note(study, sys.modules[__name__])
     except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise BadResults(f"{os.path.join(results, 'study.json')}: unexpected content: {e!r}") \
+        raise BadResults(f"{os.path.join(resdir, 'study.json')}: unexpected content: {e!r}") \
             from None
-    body = (head + note + caveat_box(emulated, short=False) + summary_section(ov) + histogram_section(hd)
-            + overhead_section(ov) + report_sections.path_section(gp, sys.modules[__name__])
-            + other_sections(results))
+    body = (head + note + caveat_box(emulated) + summary_section(ov) + histogram_section(hd)
+            + overhead_section(ov) + report_html_sections.path_section(gp, sys.modules[__name__])
+            + other_sections(resdir))
     return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>gpiolat report"
             f"</title><style>{STYLE}</style>{CHECK}</head><body>{body}</body></html>\n")
 
@@ -487,21 +475,21 @@ def main(argv):
     if len(argv) not in (2, 3):
         print("usage: host/report_html.py RESULTSDIR [OUT.html]", file=sys.stderr)
         return 2
-    results = argv[1]
-    out = argv[2] if len(argv) == 3 else os.path.join(results, "report.html")
+    resdir = argv[1]
+    out = argv[2] if len(argv) == 3 else os.path.join(resdir, "report.html")
     studies = ("histograms.json", "overhead.json", "gpio-path.json", "rt.json",
                "bench-gpio.json", "syscall-cost.json")
-    if not any(os.path.exists(os.path.join(results, f)) for f in studies):
-        print(f"report_html.py: no study's results in {results} ({', '.join(studies)}): run "
+    if not any(os.path.exists(os.path.join(resdir, f)) for f in studies):
+        print(f"report_html.py: no study's results in {resdir} ({', '.join(studies)}): run "
               "make bpf-histograms first", file=sys.stderr)
         return 1
     try:
-        doc = page(results)
+        doc = page(resdir)
     except BadResults as e:
         print(f"report_html.py: {e}", file=sys.stderr)
         return 1
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        print(f"report_html.py: {results}: unexpected content: {e!r}", file=sys.stderr)
+        print(f"report_html.py: {resdir}: unexpected content: {e!r}", file=sys.stderr)
         return 1
     with open(out + ".tmp", "w") as f:
         f.write(doc)

@@ -12,23 +12,20 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
+
+import results  # host/results.py: the files' model, the caveat, gnuplot, the loader's rule
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data")
-CAVEAT = ("EMULATED (qemu TCG, 2 vCPUs run by one host thread): not hardware latencies; "
-          "compare the kernels with each other, not with a board's figures")
+CAVEAT = results.caveat()
 PHASES = ("idle", "loaded")
 TASKS = ("kthread", "utoggle")
 
 
-def read_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+def read_json(path, kind):
+    """study/rt.sh's file of kind (host/results.py checks it); None when it did not write it"""
+    return results.load(path, kind)
 
 
 def unavailable(d, name):
@@ -138,19 +135,19 @@ def collect(raw, kernel):
         k["load"] = open(os.path.join(d, "load.txt")).read().strip()
     except OSError:
         k["load"] = None
-    k["overhead"] = read_json(os.path.join(d, "overhead.json"))
+    k["overhead"] = read_json(os.path.join(d, "overhead.json"), "overhead")
     k["overhead_unavailable"] = unavailable(d, "overhead")
     for t in TASKS:
         for p in PHASES:
             n = "wakeup-%s-%s" % (t, p)
-            k[n] = wakeup_fig(read_json(os.path.join(d, n + ".json")))
+            k[n] = wakeup_fig(read_json(os.path.join(d, n + ".json"), "wakeup"))
             k[n + "-unavailable"] = unavailable(d, n)
     for p in PHASES:
         k["cyclictest-" + p] = cyclictest(os.path.join(d, "cyclictest-%s.txt" % p))
         k["cyclictest-%s-unavailable" % p] = unavailable(d, "cyclictest-" + p)
         k["timerlat-" + p] = timerlat(os.path.join(d, "timerlat-%s.txt" % p))
         k["timerlat-%s-unavailable" % p] = unavailable(d, "timerlat-" + p)
-        k["gaps-" + p] = gaps_fig(read_json(os.path.join(d, "gaps-%s.json" % p)))
+        k["gaps-" + p] = gaps_fig(read_json(os.path.join(d, "gaps-%s.json" % p), "gaps"))
         k["gaps-%s-unavailable" % p] = unavailable(d, "gaps-" + p)
     return k
 
@@ -173,11 +170,11 @@ def talk_row(talk, method, kind, rt):
 
 
 def like_reference(ours, talks):
-    """our row's reference phases against the talk's row's: untraced is the talk's
-    tracing-configured pulse; another method only the same method"""
-    if ours == "untraced":
-        return talks.startswith("tracing-configured")
-    return ours == talks
+    """our row's reference phases against the talk's row's, by the loader's mapping
+    (loader/core/baseline.c baseline_ref, host/results.py): untraced and mode=continuous are the
+    talk's tracing-configured pulse, the untraced ioctl toggler its user-ioctl; another
+    method only the same method"""
+    return results.same_reference(ours, talks)
 
 
 def preemption(k):
@@ -327,9 +324,15 @@ def findings(ks):
     return out
 
 
+def emulated(ks):
+    """study/rt.sh writes emulated=emulated on the emulated target, nothing on a board"""
+    return any(k["info"].get("emulated") == "emulated" for k in ks)
+
+
 def write_csv(path, ks):
     with open(path, "w") as f:
-        f.write("# gpiolat rt-report: one figure a row; %s\n" % CAVEAT)
+        f.write("# gpiolat rt-report: one figure a row; %s\n" % (
+            CAVEAT if emulated(ks) else "measured on the board itself (not emulated)"))
         f.write("# kernel,section,what,phase,metric,value,unit\n")
         for k in ks:
             for t in TASKS:
@@ -363,7 +366,8 @@ def plot(outdir, ks):
     dat = os.path.join(outdir, "rt-wakeup.dat")
     labels = []
     with open(dat, "w") as f:
-        f.write("# label p99_us max_us (gpiolat --wakeup; %s)\n" % CAVEAT)
+        f.write("# label p99_us max_us (gpiolat --wakeup%s)\n" % (
+            "; " + CAVEAT if emulated(ks) else ""))
         for k in ks:
             for t in TASKS:
                 for p in PHASES:
@@ -375,16 +379,14 @@ def plot(outdir, ks):
                                                       w["max_ns"] / 1e3))
     if not labels:
         return
+    png = os.path.join(outdir, "rt.png")
     gp = ("set terminal pngcairo size 1100,600 noenhanced; set output '%s';"
-          "set title 'Wakeup latency of the toggler (emulated: not hardware timings)';"
+          "set title 'Wakeup latency of the toggler%s';"
           "set style data histograms; set style fill solid 0.8 border -1; set logscale y;"
           "set ylabel 'us (log)'; set xtics rotate by -30; set key top left;"
           "plot '%s' using 2:xtic(1) title 'p99', '' using 3 title 'max'"
-          % (os.path.join(outdir, "rt.png"), dat))
-    try:
-        subprocess.run(["gnuplot", "-e", gp], check=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("rt-report: no PNG: %s" % e, file=sys.stderr)
+          % (png, " (%s)" % results.TITLE if emulated(ks) else "", dat))
+    results.gnuplot(gp, png, "rt-report")
 
 
 def main(argv):
@@ -394,7 +396,11 @@ def main(argv):
     raw, outdir, kernels = argv[1], argv[2], argv[3:]
     talk = baseline("baseline-klinger-elce2023.csv")
     adi = baseline("baseline-adi-cyclictest.csv")
-    ks = [collect(raw, k) for k in kernels if os.path.isdir(os.path.join(raw, "rt-" + k))]
+    try:
+        ks = [collect(raw, k) for k in kernels if os.path.isdir(os.path.join(raw, "rt-" + k))]
+    except results.BadResults as e:
+        print("rt-report: %s" % e, file=sys.stderr)
+        return 1
     if not ks:
         print("rt-report: no results in %s/rt-{%s}" % (raw, ",".join(kernels)),
               file=sys.stderr)
@@ -403,18 +409,17 @@ def main(argv):
     rows = side_by_side(ks, talk, adi, na_notes)
     notes = findings(ks)
     os.makedirs(outdir, exist_ok=True)
-    # study/rt.sh writes emulated=emulated on the emulated target, nothing on a board
-    emulated = any(k["info"].get("emulated") == "emulated" for k in ks)
+    emu = emulated(ks)
     with open(os.path.join(outdir, "rt.json"), "w") as f:
-        json.dump({"tool": "gpiolat rt-report", "format": 1, "emulated": emulated,
-                   "caveat": CAVEAT if emulated else None, "kernels": ks, "findings": notes,
+        json.dump({"tool": "gpiolat rt-report", "format": 1, "emulated": emu,
+                   "caveat": CAVEAT if emu else None, "kernels": ks, "findings": notes,
                    "references": {"talk": "data/baseline-klinger-elce2023.csv",
                                   "adi": "data/baseline-adi-cyclictest.csv"}}, f, indent=1)
     write_csv(os.path.join(outdir, "rt.csv"), ks)
     w = max(len(r[1]) for r in rows) + 2
     cw = max(max(len(c) for c in r[2]) for r in rows) + 2
     lines = ["gpiolat rt-report: standard vs PREEMPT_RT, side by side",
-             CAVEAT if emulated else "Measured on the board itself (not emulated).", "Inside what they measure, and so named: the gap histogram holds the cost of "
+             CAVEAT if emu else "Measured on the board itself (not emulated).", "Inside what they measure, and so named: the gap histogram holds the cost of "
              "gpiolat's program on each set; the wakeup latency, that of its sched_switch and "
              "sched_wakeup programs. Overhead rows: --quick (3 repetitions of 50-pulse "
              "phases), nothing else attached.", "", "%-*s" % (w, "") + "".join("%-*s" % (cw, k["kernel"]) for k in ks)

@@ -9,6 +9,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 import report  # noqa: E402
+import results  # noqa: E402
 
 # the shape bpftrace 0.17 prints with -f json: a keyed hist and a keyless one
 BPFTRACE = "\n".join([
@@ -113,14 +114,14 @@ def test_report_files_from_a_raw_folder(tmp_path):
                         str(out)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     doc = json.loads((out / "histograms.json").read_text())
-    assert doc["target"]["emulated"] is True and "emulated" in doc["caveat"]
+    assert doc["target"]["emulated"] is True and doc["caveat"] == results.caveat()
     names = sorted((h["name"], h["line"].get("gpio", h["line"].get("key")))
                    for h in doc["histograms"])
     assert ("gpiolat-tracepoint", 1016) in names and ("bpftrace-delta", "1016") in names
     assert doc["unavailable"] == [{"name": "gpiolat-fentry",
                                    "reason": "gpiolat: no BPF trampolines here"}]
     text = (out / "histograms.txt").read_text()
-    assert "NOTE: timings measured in the emulated target" in text
+    assert "NOTE: EMULATED timings" in text and "not hardware nanoseconds" in text
     assert "pulse-width shift: 500.0 ns per set" in text
     assert "not available: gpiolat: no BPF trampolines here" in text
     csv = (out / "histograms.csv").read_text().splitlines()
@@ -197,3 +198,57 @@ def test_overhead_table_under_the_loaders_rule():
     assert any(l.startswith("yours left out") and "kprobe (against nothing" in l for l in lines)
     c = overhead.csv(d)
     assert "3490" not in c and "4680" not in c and " 1190 event" in c, c
+
+
+def run_report(tmp_path, files):
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for name, text in files.items():
+        (raw / name).write_text(text)
+    out = tmp_path / "results"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"), str(raw),
+                        str(out)], capture_output=True, text=True)
+    return r, out
+
+
+def test_a_bpftrace_method_with_no_histogram_is_said_not_dropped(tmp_path):
+    """bpftrace ran and printed no hist map (killed before its END, or no event): the report
+    names it with why, as it does a method that could not run"""
+    r, out = run_report(tmp_path, {
+        "gpiolat-tracepoint.json": json.dumps(gpiolat_doc("tracepoint", 100)),
+        "bpftrace-delta.json": '{"type": "attached_probes", "data": {"probes": 1}}\n',
+        "bpftrace-delta.edges": "0 0 12 12\n"})
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "histograms.json").read_text())
+    assert [u["name"] for u in doc["unavailable"]] == ["bpftrace-delta"]
+    assert "printed no histogram" in doc["unavailable"][0]["reason"]
+    assert "== bpftrace-delta: not available: bpftrace printed no histogram" in \
+        (out / "histograms.txt").read_text()
+
+
+@pytest.mark.parametrize("name,text,what", [
+    ("gpiolat-kprobe.json", "{not json", "not valid JSON"),
+    ("gpiolat-kprobe.json", '{"tool": "gpiolat", "method": "kprobe", "hook": "k"}',
+     'no "lines"'),
+    ("bpftrace-delta.json", '{"type": "hist", "data": {"@x": [{"count": 1}]}}',
+     "a bucket without bounds"),
+])
+def test_a_malformed_raw_file_is_one_error_line(tmp_path, name, text, what):
+    r, _ = run_report(tmp_path, {name: text})
+    assert r.returncode == 1
+    assert len(r.stderr.splitlines()) == 1 and name in r.stderr and what in r.stderr, r.stderr
+
+
+def test_the_histograms_fixture_is_what_report_py_makes_of_its_raw_files(tmp_path):
+    """tests/host/data/report/histograms.json (the page's tests read it) is host/report.py's
+    output on the raw files beside it, not a file of another shape"""
+    data = os.path.join(ROOT, "tests", "host", "data", "report")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"),
+                        os.path.join(data, "raw"), str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    made = json.loads((tmp_path / "histograms.json").read_text())
+    with open(os.path.join(data, "histograms.json")) as f:
+        kept = json.load(f)
+    for d in (made, kept):
+        del d["generated"]
+    assert made == kept

@@ -1,8 +1,9 @@
 """host/report_html.py: the one page of results, built from canned results in the studies' own
-formats (tests/host/data/report: trimmed from a real emulated make bpf-histograms PULSES=200 and
-make overhead-report OVERHEAD_ARGS=--quick; rt.json, bench-gpio.json and syscall-cost.json made
-by tests/host/data/report/make-fixtures.py, which says how), checked as text and in a real
-browser.
+formats (tests/host/data/report: histograms.json by host/report.py from the raw files of a real
+emulated study/histograms.sh PULSES=200, kept in raw/; overhead.json from a real emulated
+make overhead-report OVERHEAD_ARGS=--quick; both made by tests/host/data/regen.sh; rt.json,
+bench-gpio.json and syscall-cost.json made by tests/host/data/report/make-fixtures.py, which
+says how), checked as text and in a real browser.
 
 The browser part opens the page in headless Chromium: every figure must have a non-zero size
 (the page's own check, in <body data-figures>) and no script error (data-errors). It skips only

@@ -114,3 +114,16 @@ def test_a_board_run_is_not_called_emulated(tmp_path):
     assert "EMULATED" not in (out / "rt.txt").read_text()
     out = run(tmp_path / "e", "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)")
     assert json.loads((out / "rt.json").read_text())["emulated"] is True
+
+
+def test_references_mapped_as_the_loader_maps_them():
+    """loader/core/baseline.c baseline_ref, every reference the rows use: untraced and
+    mode=continuous are the talk's tracing-configured pulse (either kernel's), the untraced
+    ioctl toggler its user-ioctl; a method only itself"""
+    like = rt_report.like_reference
+    assert like("untraced", "tracing-configured-rt") and like("untraced", "tracing-configured")
+    assert like("mode=continuous", "tracing-configured-rt")
+    assert like("untraced ioctl toggler", "user-ioctl")
+    assert like("event", "event")
+    assert not like("untraced", "user-ioctl") and not like("untraced ioctl toggler", "event")
+    assert not like("kprobe", "event") and not like("", "") and not like(None, "event")

@@ -8,6 +8,8 @@ import csv
 import math
 import os
 
+import results  # host/results.py: the one caveat, the overhead rows of any loader
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
@@ -105,8 +107,8 @@ def path_section(gp, rh):
     return "".join(out)
 
 
-def self_test_section(results, rh):
-    st = os.path.join(results, "raw", "self-test.txt")
+def self_test_section(resdir, rh):
+    st = os.path.join(resdir, "raw", "self-test.txt")
     out = ["<section id=self-test><h2>Self-test of the target</h2>"]
     if os.path.exists(st):
         with open(st) as f:
@@ -124,7 +126,7 @@ def bench_gpio_rows(doc):
     import bench_gpio
     from benchstat import ci95, mean_var
 
-    rows = {r["method"]: r for r in doc["methods" if "methods" in doc else "rows"]}
+    rows = {r["method"]: r for r in results.methods(doc)}
     out = []
     for name in bench_gpio.ROWS:
         r = rows.get(name)
@@ -309,8 +311,7 @@ def study_note(doc, rh):
            "part runs bigger by name (make overhead-report, make rt-report, make bench-gpio; "
            "README).</p>"]
     if emulated and timing == "icount":
+        # the one caveat's icount clause (host/results.py), and where it does not hold
         out.append("<p class=caveat>TIMING=icount: in every emulated section but standard vs "
-                   "PREEMPT_RT (which runs in real time) a nanosecond is one guest instruction "
-                   "(qemu -icount shift=0; no caches, memory latency or device timing: "
-                   "docs/timing.md), exactly repeatable, not a board's time.</p>")
+                   f"PREEMPT_RT (which runs in real time), {rh.esc(results.ICOUNT)}.</p>")
     return "".join(out)

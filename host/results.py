@@ -1,0 +1,223 @@
+"""Host side: the one model of every results file (docs/output-format.md, docs/host.md).
+
+Every report, plot and page reads its JSON through load() or parse() here: the loader's
+documents (gpiolat --json, --overhead --json, --syscall-cost --json, --syscall-hist --json,
+--path --json, --wakeup/--gaps --json) and the host's own (histograms.json of host/report.py,
+rt.json of host/rt_report.py, bench-gpio.json of host/bench_gpio.py, study.json of
+host/bpf-histograms.sh). Each kind names the keys its readers rely on; a file without them is
+refused with one line (BadResults: "PATH: not a KIND file: ..."), never a traceback in the
+middle of a page.
+
+Here too, once for every writer: the emulation caveat (caveat()), the one way to call gnuplot
+(gnuplot()), the loader's rule for a reference figure beside a row (talk_beside(),
+baseline_ref()) and the overhead rows of any loader version (methods()).
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+class BadResults(Exception):
+    """a results file that is not what its writer writes: the caller prints it in one line"""
+
+
+NUM = (int, float)
+# kind: (what writes it, {key: type} of the document, the list of items, {key: type} of each)
+# A type of None: the key must be there, any value (null included).
+KINDS = {
+    "histogram": ("gpiolat --json", {"method": str, "hook": str, "lines": list},
+                  "lines", {"gpio": int, "count": int, "unmatched": int, "rising": int,
+                            "log2": list}),
+    "overhead": ("gpiolat --overhead --json",
+                 {"pulses_per_phase": int, "repetitions": int, "untraced_ns_per_set": NUM,
+                  "noise_floor_sd_ns": NUM, "noise_floor_phases": int, "emulated": bool,
+                  "clock": str, "resolution_ns": NUM, "warmup_batches": int,
+                  "phase_statistic": str, "duration_s": NUM, "linear_fits": dict,
+                  "methods": list},
+                 "methods", {"method": str, "measured": bool}),
+    "bench-gpio": ("host/bench_gpio.py",
+                   {"pulses_per_phase": int, "repetitions": int, "untraced_ns_per_set": NUM,
+                    "noise_floor_sd_ns": NUM, "noise_floor_phases": int, "methods": list},
+                   "methods", {"method": str, "measured": bool}),
+    "syscall-cost": ("gpiolat --syscall-cost --json",
+                     {"rounds": int, "untraced_ns_per_syscall": dict, "methods": list},
+                     "methods", {"name": str, "available": bool}),
+    "syscall-hist": ("gpiolat --syscall-hist --json",
+                     {"hook": str, "start": str, "count": int, "since_start_ns": int,
+                      "peak_rss_kib": int, "log2": list},
+                     "log2", {"low_ns": int, "high_ns": None, "count": int}),
+    "path": ("gpiolat --path --json", {"rows": list, "differences": list},
+             "rows", {"variable": str, "available": bool}),
+    "wakeup": ("gpiolat --wakeup --json", {"run": dict, "tasks": list},
+               "tasks", {"comm": str, "wakeups": int, "sleeps": int, "preemptions": int,
+                         "wakeup": dict}),
+    "gaps": ("gpiolat --gaps --json",
+             {"gaps": dict, "sets": int, "threshold_ns": int, "gaps_over": int,
+              "gaps_over_ns": int, "causes": list},
+             "causes", {"cause": str, "what": str, "gaps": int, "total_ns": int}),
+    "histograms": ("host/report.py", {"target": dict, "histograms": list, "unavailable": list},
+                   "histograms", {"name": str, "tool": str, "line": dict, "log2": list,
+                                  "summary": dict}),
+    "rt": ("host/rt_report.py", {"emulated": bool, "kernels": list},
+           "kernels", {"kernel": str, "info": dict}),
+    "study": ("host/bpf-histograms.sh", {"target": str, "parts": list},
+              "parts", {"part": str, "wall_s": NUM}),
+}
+
+
+def _type_ok(v, t):
+    if t is None:
+        return True
+    if t is int or t == NUM:  # a bool is an int to Python, never to a reader of these files
+        return isinstance(v, t) and not isinstance(v, bool)
+    return isinstance(v, t)
+
+
+def _tname(t):
+    return {None: "any", int: "an integer", NUM: "a number", str: "a string", bool: "a boolean",
+            list: "a list", dict: "an object"}[t]
+
+
+def normalise(doc, kind):
+    """older loaders' shapes as today's: --overhead's rows were "rows" before "methods" """
+    if kind in ("overhead", "bench-gpio") and isinstance(doc, dict) and "methods" not in doc \
+            and "rows" in doc:
+        doc["methods"] = doc.pop("rows")
+    return doc
+
+
+def check(doc, kind, name, need=None):
+    """doc if it has what KINDS says of kind, else BadResults naming name; need: the names of
+    the document's keys this reader uses, when it uses fewer than every reader of the kind
+    (the list of items is always needed)"""
+    writer, keys, items, ikeys = KINDS[kind]
+    if need is not None:
+        keys = {k: t for k, t in keys.items() if k in need or k == items}
+    bad = f"{name}: not a {kind} file ({writer})"
+    if not isinstance(doc, dict):
+        raise BadResults(f"{bad}: a {type(doc).__name__}, not an object")
+    for k, t in keys.items():
+        if k not in doc:
+            raise BadResults(f"{bad}: no \"{k}\"")
+        if not _type_ok(doc[k], t):
+            raise BadResults(f"{bad}: \"{k}\" is not {_tname(t)}")
+    for i, it in enumerate(doc[items]):
+        if not isinstance(it, dict):
+            raise BadResults(f"{bad}: {items}[{i}] is not an object")
+        # a row that did not run names only why (its figures are absent): only its name needed
+        need = ikeys if it.get("measured", it.get("available", True)) is not False else \
+            {k: t for k, t in ikeys.items() if t is str}
+        for k, t in need.items():
+            if k not in it or not _type_ok(it[k], t):
+                raise BadResults(f"{bad}: {items}[{i}] has no \"{k}\" ({_tname(t)})")
+    return doc
+
+
+def parse(text, kind, name, need=None):
+    """the document of kind in text (JSON Lines of the histogram mode's -i: the totals)"""
+    try:
+        if kind == "histogram" and text.strip().count("\n"):
+            docs = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+            doc = next((d for d in reversed(docs) if isinstance(d, dict)
+                        and d.get("interval") is None), docs[-1])
+        else:
+            doc = json.loads(text)
+    except ValueError as e:
+        raise BadResults(f"{name}: not valid JSON: {e}") from None
+    return check(normalise(doc, kind), kind, name, need)
+
+
+def load(path, kind, missing_ok=True, need=None):
+    """the document of kind at path; None when there is no such file and missing_ok"""
+    if missing_ok and not os.path.exists(path):
+        return None
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        raise BadResults(f"{path}: {e.strerror}") from None
+    return parse(text, kind, path, need)
+
+
+def kind_of(doc):
+    """the kind a loader's document says it is (tool and mode), or None"""
+    tool, mode = doc.get("tool"), doc.get("mode")
+    if tool == "gpiolat --overhead":
+        return "bench-gpio" if "passes" in doc else "overhead"
+    if tool == "gpiolat" and mode in ("syscall-cost", "syscall-hist", "path", "wakeup", "gaps"):
+        return mode
+    if tool == "gpiolat" and mode is None and "lines" in doc:
+        return "histogram"
+    if doc.get("report") == "bpf-histograms":
+        return "histograms"
+    if tool == "gpiolat rt-report":
+        return "rt"
+    return None
+
+
+def methods(doc):
+    """the --overhead rows of a document from any loader version"""
+    return doc["methods" if "methods" in doc else "rows"]
+
+
+# ---- the emulation caveat: one text, wherever an emulated figure is printed -----------------
+CAVEAT = ("EMULATED timings (qemu TCG software emulation): these nanoseconds are not hardware "
+          "nanoseconds; compare the rows with each other (orderings, ratios, slopes), not with "
+          "a board's or the talk's oscilloscope figures")
+ICOUNT = ("under TIMING=icount a nanosecond is one guest instruction (qemu -icount shift=0: no "
+          "caches, memory latency or device timing; docs/timing.md), exactly repeatable, not a "
+          "board's time")
+
+
+# the same, short enough for a picture's title
+TITLE = "EMULATED (qemu TCG): not hardware timings"
+
+
+def caveat(timing=None):
+    """the caveat; with timing "icount" it says what its nanosecond is"""
+    return CAVEAT + ("; " + ICOUNT if timing == "icount" else "")
+
+
+# ---- the one way to gnuplot -----------------------------------------------------------------
+def gnuplot(script, png, who):
+    """run gnuplot on script (which writes png); False with one line on stderr when it cannot
+    (no gnuplot, an error): the text and JSON beside it stand without the picture"""
+    try:
+        p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    except OSError as e:
+        print(f"{who}: no {png}: gnuplot: {e.strerror}", file=sys.stderr)
+        return False
+    if p.returncode != 0 or not os.path.exists(png):
+        why = (p.stderr.strip().splitlines() or [f"status {p.returncode}"])[-1]
+        print(f"{who}: no {png}: gnuplot: {why}", file=sys.stderr)
+        return False
+    return True
+
+
+# ---- reference figures: the loader's one rule (loader/core/baseline.c) ---------------------------
+def baseline_ref(ours):
+    """our reference's name in the talk's terms (loader/core/baseline.c, baseline_ref): our
+    "untraced" and "mode=continuous" are its tracing-configured pulse, our untraced ioctl
+    toggler its user-ioctl; any other reference is the same method by name"""
+    if ours in ("untraced", "mode=continuous"):
+        return "tracing-configured-rt"
+    if ours == "untraced ioctl toggler":
+        return "user-ioctl"
+    return ours
+
+
+def same_reference(ours, talks):
+    """our row's reference is the talk's row's ("tracing-configured" of either kernel is the
+    same pulse, tracing configured but off)"""
+    a, b = baseline_ref(ours or ""), baseline_ref(talks or "")
+    strip = lambda s: "tracing-configured" if s.startswith("tracing-configured") else s
+    return bool(a) and strip(a) == strip(b)
+
+
+def talk_beside(r):
+    """the talk's figure for --overhead row r where the loader's rule lets it stand, else None
+    (a file from before the rule, with its sums along "against", has no same_reference: none
+    stands)"""
+    t = r.get("talk")
+    return t if t and t.get("same_reference") is True else None
