@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/hist.h"
-#include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 
 static int bits(unsigned long long v)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat's histogram mode, inside (docs/loader.md): pulse widths of GPIO lines histogrammed
- * in the kernel, and what the tracing costs. histo.c runs it (one fixed path, one cleanup
- * label; its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
+ * in the kernel, and what the tracing costs. histo.c runs it (a struct mode_ops over run_mode();
+ * its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
  * options, histo_report.c prints it, selftest.c is --self-test, and histo_bpf.c opens and loads
  * its BPF object for the run and the self-test. Only these files include it, and none of
  * them reaches up to histo.c.

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/kmod_reload.h"
-#include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 #include "core/undo.h"
 
 int path_read_line(const char *path, char *buf, size_t size)
