@@ -111,22 +111,22 @@ static void graph_teardown(const struct method *m)
 /* trace_printk: the module's printk mode against its continuous mode */
 static int printk_setup(const struct method *m, char *why)
 {
-	return kmod_reload_setup(why);
+	return kmod_reload_setup(&ov_gpio, why);
 }
 
 static int printk_on(const struct method *m, char *why)
 {
-	return kmod_reload_printk(true);
+	return kmod_reload_printk(true, &ov_gpio);
 }
 
 static int printk_off(const struct method *m)
 {
-	return kmod_reload_printk(false);
+	return kmod_reload_printk(false, &ov_gpio);
 }
 
 static void printk_teardown(const struct method *m)
 {
-	kmod_restore();
+	kmod_restore(&ov_gpio);
 }
 
 const struct method_ops function_ops = { .setup = function_setup,

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/baseline.h"
 #include "core/hist.h"
 #include "modes/path/path_mode.h"
 

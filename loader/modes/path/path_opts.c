@@ -107,7 +107,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 		o->fmt = PATH_CSV;
 		break;
 	case 0x204:
-		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
+		if (kmod_set_file(arg))
+			return ENOMEM;
 		break;
 	case ARGP_KEY_ARG:
 		usage_error(o, "unexpected argument", arg);
