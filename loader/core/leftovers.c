@@ -16,50 +16,20 @@
 #include "core/kmod_reload.h"
 #include "core/leftovers.h"
 #include "core/statedir.h"
+#include "core/top_files.h"
 #include "core/tracefs_rm.h"
 #include "core/undo.h"
-
-/* write a filter file back line by line ("#### all functions enabled ####": empty) */
-static void restore_filter_file(const char *file, const char *saved)
-{
-	char *copy, *line, *save = NULL;
-
-	tracefs_instance_file_clear(NULL, file);
-	if (!saved || strstr(saved, "#### all functions enabled"))
-		return;
-	copy = strdup(saved);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (line[0] != '#')
-			tracefs_instance_file_append(NULL, file, line);
-	free(copy);
-}
 
 /* put the top level back as the state files say; remove them (STATE_DIR checked) */
 int restore_top(bool *found)
 {
-	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
-	bool bad = false;
-	char p[128], *v;
 	int i, err = 0;
 
-	for (i = 0; i < 3; i++) {
-		if (state_path(p, sizeof(p), names[i]))
-			continue;
-		v = state_read(names[i], &bad);
-		if (!v)
-			continue;
-		*found = true;
-		if (i == 1) {
-			restore_filter_file(names[i], v);
-		} else {
-			if (tracefs_instance_file_write(NULL, names[i], v) < 0)
-				err = -1;
-		}
-		free(v);
-		unlink(p);
-	}
+	for (i = 0; i < TOP_FILES; i++)
+		if (top_file_restore(top_files[i], found))
+			err = -1;
 	rmdir(STATE_DIR); /* when empty */
-	return bad ? -1 : err;
+	return err;
 }
 
 /* what a cleanup could not remove, in WHY: -1 */

@@ -6,6 +6,7 @@
  *   w FILE VALUE   write VALUE back to FILE (a file under /sys/kernel/debug/toggle/)
  *   i NAME         remove the tracefs instance NAME (gpiolat*), its events off first
  *   k              put the toggle module back as STATE_DIR/toggle_params says (kmod_reload.c)
+ *   t NAME         put the top-level tracer file NAME back as STATE_DIR/NAME says (top_files.c)
  *
  * Undo is the steps in reverse order, by the run itself on its way out, or by the next run or
  * gpiolat --cleanup after a SIGKILL; the same function replays both. A step is read back only
@@ -25,6 +26,7 @@
 #include "core/tracefs_rm.h"
 #include "core/statedir.h"
 #include "core/sys.h"
+#include "core/top_files.h"
 #include "core/undo.h"
 
 #define UNDO_NAME "undo"
@@ -40,6 +42,12 @@ static int step(char *line)
 
 	if (line[0] == 'k' && !line[1])
 		return kmod_restore_saved(&found);
+	if (line[0] == 't' && line[1] == ' ' && top_file_known(arg)) {
+		if (!top_file_restore(arg, &found))
+			return 0;
+		fprintf(stderr, "gpiolat: cannot put the top-level %s back\n", arg);
+		return -1;
+	}
 	if (line[0] == 'i' && line[1] == ' ' && !strncmp(arg, "gpiolat", 7) && !strchr(arg, '/')) {
 		if (leftover_instance_remove(arg) <= 0)
 			return 0;
@@ -252,7 +260,36 @@ int undo_instance(const char *name)
 
 int undo_kmod(void)
 {
-	return record("k\n");
+	char *text = ours();
+	bool had = text && strstr(text, "\nk\n");
+
+	free(text);
+	return had ? 0 : record("k\n");
+}
+
+int undo_tracer_file(const char *name)
+{
+	char line[64], *text;
+	bool had;
+
+	if (!top_file_known(name)) {
+		fprintf(stderr, "gpiolat: cannot record the top-level %s in the undo journal\n",
+			name);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "\nt %s\n", name);
+	text = ours();
+	had = text && strstr(text, line);
+	free(text);
+	if (had)
+		return 0;
+	/* saved first: a run killed before the step is recorded leaves it to the sweep */
+	if (state_dir_open(true, line, sizeof(line)) < 0 || top_file_save(name)) {
+		fprintf(stderr, "gpiolat: cannot save the top-level %s in " STATE_DIR "\n", name);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "t %s\n", name);
+	return record(line);
 }
 
 int undo_all(void)
