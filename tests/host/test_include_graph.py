@@ -300,6 +300,8 @@ if __name__ == "__main__":
             print("%-28s    mutable: %s" % ("", " ".join(sorted(data[n]))))
     bad = violations(arrows, data)
     for v in bad:
-        who = re.findall(r"[\w.]+", v.split(":", 1)[1])
-        print(v + ("   [measuring mode]" if any(measuring(w) for w in who if w in arrows) else ""))
+        # the measuring modes' own: the file breaking the rule is theirs (a cycle: all its files)
+        who = [w for w in re.findall(r"[\w.]+", v.split(":", 1)[1]) if w in arrows]
+        theirs = all(measuring(w) for w in who) if v.startswith("cycle") else measuring(who[0])
+        print(v + ("   [measuring mode]" if theirs else ""))
     sys.exit(1 if bad else 0)
