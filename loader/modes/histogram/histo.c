@@ -154,10 +154,10 @@ static int histo_parse_step(struct run *r, void *ctx, int argc, char **argv)
 {
 	struct histo *h = ctx;
 
-	if (histo_parse(argc, argv, &h->env))
-		return EXIT_USAGE;
+	int err = histo_parse(argc, argv, &h->env);
+
 	r->verbose = h->env.verbose;
-	return EXIT_OK;
+	return err;
 }
 
 /* check what the kernel offers, open, configure and load; the first untraced phase */

@@ -52,6 +52,7 @@ struct env {
 	bool bpf_stats; /* BPF run-time stats on while attached (they cost two clock reads a run) */
 	long long untraced; /* pulses per untraced phase; -1: the default */
 	bool usage_printed;
+	bool help; /* --help, --usage or --version said: nothing to run */
 };
 
 /* what the run measured besides the histograms */
@@ -74,7 +75,7 @@ struct run_info {
 	bool timed_out;
 };
 
-/* histo_opts.c: argp; 0, or EXIT_USAGE (the one line said) */
+/* histo_opts.c: argp; 0, EXIT_USAGE (the one line said), or RUN_DONE (--help said) */
 int histo_parse(int argc, char **argv, struct env *env);
 
 /* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */

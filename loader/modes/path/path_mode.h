@@ -53,12 +53,13 @@ struct path_opts {
 	int uline; /* -1: the module's line + 1 */
 	bool no_xc;
 	bool bad; /* a usage error was printed */
+	bool help; /* --help said: nothing to run */
 	unsigned int only; /* rows asked for by --only (bit per row); 0: all */
 	enum path_fmt fmt;
 };
 
 /* loader/modes/path/path_opts.c: O from the command line (O's defaults set by the caller);
- * EXIT_OK, or 64 after one error line */
+ * EXIT_OK, 64 after one error line, or RUN_DONE after --help */
 int path_parse(struct path_opts *o, int argc, char **argv);
 
 /* loader/modes/path/path_sys.c: the first line of path, no newline; 0 or -1 */

@@ -9,6 +9,7 @@
 #include "core/cli.h"
 #include "core/kmod_reload.h"
 #include "core/parse.h"
+#include "core/run.h"
 #include "modes/path/path_mode.h"
 
 static const struct argp_option opts[] = {
@@ -66,10 +67,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	switch (key) {
 	case 'h':
 		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --path");
-		exit(0);
+		/* said: the parse ends here, the run with 0 (path_parse) */
+		o->help = true;
+		return EINVAL;
 	case 'o':
 		return only_parse(o, arg);
 	case ARGP_KEY_ERROR:
+		if (o->help)
+			break;
 		usage_error(o, "unknown option or missing argument:",
 			    st->argv[st->next > 0 ? st->next - 1 : 0]);
 		break;
@@ -124,8 +129,11 @@ int path_parse(struct path_opts *o, int argc, char **argv)
 	struct argp argp = { opts, parse_opt, NULL,
 			     "The GPIO path decomposed: t_raw ... t_bash and their differences "
 			     "(docs/gpio-path.md)" };
+	int err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, o);
 
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, o) || o->bad) {
+	if (o->help)
+		return RUN_DONE;
+	if (err || o->bad) {
 		if (!o->bad)
 			fprintf(stderr, "gpiolat: --path: bad command line\n");
 		return 64;
