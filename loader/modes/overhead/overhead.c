@@ -386,8 +386,7 @@ int overhead_main(int argc, char **argv)
 	cli_signals(sig_handler);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (cleanup_all(&found, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n",
-			why);
+		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n", why);
 		return EXIT_ERROR;
 	}
 	if ((found || kfound) && !ov.json)
