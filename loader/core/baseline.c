@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hist.h"
+#include "core/baseline.h"
 
 __asm__(".section .rodata\n"
 	".global baseline_csv\n"

@@ -7,6 +7,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -15,7 +16,7 @@
 
 const char *btf_find(const char *given)
 {
-	static char path[PATH_MAX + 80]; /* a folder, a release (65 at most) and ".btf" */
+	char path[PATH_MAX + 80]; /* a folder, a release (65 at most) and ".btf" */
 	char exe[PATH_MAX], *slash;
 	struct utsname u;
 	ssize_t n;
@@ -30,11 +31,11 @@ const char *btf_find(const char *given)
 			*slash = '\0';
 			snprintf(path, sizeof(path), "%s/%s.btf", exe, u.release);
 			if (!access(path, R_OK))
-				return path;
+				return strdup(path);
 		}
 	}
 	snprintf(path, sizeof(path), "/lib/modules/%s/vmlinux.btf", u.release);
 	if (!access(path, R_OK))
-		return path;
+		return strdup(path);
 	return NULL;
 }

@@ -8,7 +8,8 @@
  *   DIR/RELEASE.btf                 DIR: the folder of the gpiolat binary (make dist puts it there)
  *   /lib/modules/RELEASE/vmlinux.btf
  * (RELEASE: uname -r), or NULL when there is none (the caller then says what is missing).
- * The string returned is static.
+ * A path found is the caller's for the rest of the run (malloc()ed, never freed: one string a
+ * process, so that the file keeps no state of its own).
  */
 const char *btf_find(const char *given);
 

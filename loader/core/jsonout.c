@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "core/jit.h"
-#include "core/hist.h"
+#include "core/baseline.h"
 #include "core/jsonout.h"
 
 struct json_object *json_num(double v)

@@ -2,10 +2,11 @@
 /*
  * gpiolat --overhead: the toggle module reloaded with another mode (kmod_reload.h), for the
  * trace_printk row. Its mode is a load-time parameter, so each phase reloads the module (which
- * gives its chip a new GPIO number: ov_gpio is read again; its debugfs depth, which a reload
+ * gives its chip a new GPIO number: the caller's is read again; its debugfs depth, which a reload
  * resets to 10, is written back). Its original parameters and depth are saved to
  * STATE_DIR/KMOD_STATE first; they are put back after the row, on every way out, and by the
- * next run or --cleanup after a SIGKILL.
+ * next run or --cleanup after a SIGKILL. That file is the only state: the file to load, the
+ * parameters and depth to put back are read from it, the mode loaded now from the module.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include "modes/overhead/ov.h"
 #include "core/kmod_reload.h"
 #include "core/statedir.h"
 #include "core/sys.h"
@@ -26,12 +26,35 @@
 #define KMOD_PARAMS "/sys/module/toggle/parameters/"
 #define KMOD_STATE "toggle_params"
 
-char kmod_file[PATH_MAX]; /* the toggle.ko to reload: --kmod or $GPIOLAT_KMOD */
-static char kmod_orig[512]; /* its parameters as loaded, "mode=burst burst=5 ..." */
-static char kmod_depth[16]; /* its debugfs depth (not a parameter), kept across reloads */
-static bool kmod_changed; /* reloaded at least once: to be put back */
-static const char mode_printk[] = "printk", mode_continuous[] = "continuous";
-static const char *kmod_mode; /* the mode we last loaded it with */
+#define WHY WHY_SIZE
+#define KMOD_ENV "GPIOLAT_KMOD"
+
+int kmod_set_file(const char *file)
+{
+	return setenv(KMOD_ENV, file, 1);
+}
+
+/*
+ * what kmod_reload_setup_with() saved: the file loaded, the parameters as loaded ("mode=burst
+ * burst=5 ...") and the debugfs depth (not a parameter, kept across reloads, "" when unknown);
+ * TEXT (state_read's) cut in place. 0, or -1 when it is not there or not whole.
+ */
+static int kmod_saved(char *text, char **file, char **params, char **depth)
+{
+	char *nl = strchr(text, '\n'), *d;
+
+	if (!nl)
+		return -1;
+	*nl = '\0';
+	*file = text;
+	*params = nl + 1;
+	d = nl + 1 + strcspn(nl + 1, "\n");
+	if (*d)
+		*d++ = '\0';
+	*depth = *d >= '0' && *d <= '9' ? d : d + strlen(d);
+	(*depth)[strcspn(*depth, "\n")] = '\0';
+	return 0;
+}
 
 /* the loaded module's parameters, as insmod takes them; 0, or -1 and why */
 static int kmod_params(char *buf, size_t size, char *why)
@@ -153,9 +176,15 @@ static int kmod_open(const char *file, char *why)
 	return fd;
 }
 
-/* rmmod toggle (when loaded), insmod FILE PARAMS, and the new GPIO number; 0, or -1 and why */
-static int kmod_load(const char *file, const char *params, char *why)
+/*
+ * rmmod toggle (when loaded), insmod FILE PARAMS, its DEPTH back (when not ""), and the new
+ * GPIO number in *GPIO (when not NULL); 0, or -1 and why
+ */
+static int kmod_load(const char *file, const char *params, const char *depth, __u32 *gpio,
+		     char *why)
 {
+	char d[24];
+	__u32 g;
 	int fd, i;
 
 	fd = kmod_open(file, why);
@@ -177,17 +206,19 @@ static int kmod_load(const char *file, const char *params, char *why)
 	}
 	close(fd);
 	/* its debugfs files, and the new number of the toggled line */
-	for (i = 0; i < 250 && toggle_gpio(&ov_gpio); i++)
+	for (i = 0; i < 250 && toggle_gpio(&g); i++)
 		poll(NULL, 0, 20);
 	if (i == 250) {
 		snprintf(why, WHY, "the toggle module loaded with '%.150s' has no debugfs files",
 			 params);
 		return -1;
 	}
+	if (gpio)
+		*gpio = g;
 	/* a reload starts at depth 10: the depth it had before, back */
-	if (kmod_depth[0] && sys_write_str("/sys/kernel/debug/toggle/depth", kmod_depth)) {
-		snprintf(why, WHY, "cannot set the reloaded toggle module's depth to %.*s",
-			 (int)strcspn(kmod_depth, "\n"), kmod_depth);
+	snprintf(d, sizeof(d), "%.16s\n", depth);
+	if (depth[0] && sys_write_str("/sys/kernel/debug/toggle/depth", d)) {
+		snprintf(why, WHY, "cannot set the reloaded toggle module's depth to %.16s", depth);
 		return -1;
 	}
 	return 0;
@@ -196,7 +227,7 @@ static int kmod_load(const char *file, const char *params, char *why)
 /* the saved parameters of an interrupted run, put back; the state file removed (dir checked) */
 int kmod_restore_saved(bool *found)
 {
-	char p[128], now[512], why[WHY], *v, *nl;
+	char p[128], now[512], why[WHY], *v, *file, *params, *depth;
 	bool bad = false;
 	int err = 0;
 
@@ -206,28 +237,13 @@ int kmod_restore_saved(bool *found)
 	if (!v)
 		return bad ? -1 : 0;
 	*found = true;
-	nl = strchr(v, '\n');
-	if (nl) {
-		char *d;
-
-		*nl = '\0';
-		d = nl + 1 + strcspn(nl + 1, "\n");
-		if (*d) {
-			/* the third line: its depth */
-			*d++ = '\0';
-			if (*d >= '0' && *d <= '9')
-				snprintf(kmod_depth, sizeof(kmod_depth), "%.*s\n",
-					 (int)strcspn(d, "\n"), d);
-		}
-		/* loaded as it was: nothing to do */
-		if (access("/sys/module/toggle", F_OK) || kmod_params(now, sizeof(now), why) ||
-		    strcmp(now, nl + 1)) {
-			if (kmod_load(v, nl + 1, why)) {
-				fprintf(stderr, "gpiolat: putting the toggle module back: %s\n",
-					why);
-				err = -1;
-			}
-		}
+	/* loaded as it was: nothing to do */
+	if (!kmod_saved(v, &file, &params, &depth) &&
+	    (access("/sys/module/toggle", F_OK) || kmod_params(now, sizeof(now), why) ||
+	     strcmp(now, params)) &&
+	    kmod_load(file, params, depth, NULL, why)) {
+		fprintf(stderr, "gpiolat: putting the toggle module back: %s\n", why);
+		err = -1;
 	}
 	free(v);
 	if (!err)
@@ -235,48 +251,45 @@ int kmod_restore_saved(bool *found)
 	return err;
 }
 
-int kmod_reload_setup(char *why)
+int kmod_reload_setup(__u32 *gpio, char *why)
 {
-	return kmod_reload_setup_with("mode=continuous", why);
+	return kmod_reload_setup_with("mode=continuous", gpio, why);
 }
 
-int kmod_reload_setup_with(const char *set, char *why)
+int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why)
 {
-	const char *env = getenv("GPIOLAT_KMOD");
-	char params[600], *saved, real[PATH_MAX], *d;
+	const char *file = getenv(KMOD_ENV);
+	char params[600], orig[512], depth[16], *saved, real[PATH_MAX], *d;
 	int fd;
 
-	if (!kmod_file[0] && env)
-		snprintf(kmod_file, sizeof(kmod_file), "%s", env);
-	if (!kmod_file[0]) {
+	if (!file || !*file) {
 		snprintf(why, WHY,
 			 "no toggle.ko to reload it with mode=printk (give --kmod FILE or "
 			 "GPIOLAT_KMOD)");
 		return -1;
 	}
 	/* the file itself, by an absolute path: what is saved and loaded again after a SIGKILL */
-	if (!realpath(kmod_file, real)) {
-		snprintf(why, WHY, "cannot read %.150s: %s", kmod_file, strerror(errno));
+	if (!realpath(file, real)) {
+		snprintf(why, WHY, "cannot read %.150s: %s", file, strerror(errno));
 		return -1;
 	}
-	snprintf(kmod_file, sizeof(kmod_file), "%s", real);
-	fd = kmod_open(kmod_file, why);
+	fd = kmod_open(real, why);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	if (kmod_params(kmod_orig, sizeof(kmod_orig), why))
+	if (kmod_params(orig, sizeof(orig), why))
 		return -1;
-	if (strstr(kmod_orig, "chip=")) {
+	if (strstr(orig, "chip=")) {
 		snprintf(why, WHY, "the toggle module drives a real chip (%.150s): not reloaded",
-			 kmod_orig);
+			 orig);
 		return -1;
 	}
 	if (state_dir_open(true, why, WHY) < 0)
 		return -1;
 	d = file_slurp("/sys/kernel/debug/toggle/depth");
-	snprintf(kmod_depth, sizeof(kmod_depth), "%s", d ? d : "");
+	snprintf(depth, sizeof(depth), "%.*s", d ? (int)strcspn(d, "\n") : 0, d ? d : "");
 	free(d);
-	if (asprintf(&saved, "%s\n%s\n%s", kmod_file, kmod_orig, kmod_depth) < 0)
+	if (asprintf(&saved, "%s\n%s\n%s\n", real, orig, depth) < 0)
 		saved = NULL;
 	if (!saved || state_save(KMOD_STATE, saved)) {
 		snprintf(why, WHY,
@@ -287,47 +300,57 @@ int kmod_reload_setup_with(const char *set, char *why)
 		return -1;
 	}
 	free(saved);
-	kmod_changed = true;
-	kmod_mode = strstr(set, "mode=continuous") ? mode_continuous : NULL;
-	kmod_with(params, sizeof(params), kmod_orig, set);
-	return kmod_load(kmod_file, params, why);
+	kmod_with(params, sizeof(params), orig, set);
+	return kmod_load(real, params, depth, gpio, why);
 }
 
-static int kmod_switch(const char *mode)
+/* reload with mode=MODE, the rest as saved, unless it has that mode now */
+static int kmod_switch(const char *mode, __u32 *gpio)
 {
-	char params[600], why[WHY];
+	char params[600], why[WHY], now[32], *v, *file, *orig, *depth;
+	bool bad = false;
+	int err = 0;
 
-	if (kmod_mode == mode)
+	v = file_slurp(KMOD_PARAMS "mode");
+	snprintf(now, sizeof(now), "%.*s", v ? (int)strcspn(v, "\n") : 0, v ? v : "");
+	free(v);
+	if (!strcmp(now, mode))
 		return 0;
-	kmod_mode = mode;
-	kmod_with_mode(params, sizeof(params), kmod_orig, mode);
-	if (kmod_load(kmod_file, params, why)) {
-		fprintf(stderr, "gpiolat: %s\n", why);
+	v = state_read(KMOD_STATE, &bad);
+	if (!v || kmod_saved(v, &file, &orig, &depth)) {
+		fprintf(stderr, "gpiolat: the toggle module's saved parameters (" STATE_DIR
+				"/" KMOD_STATE ") are gone\n");
+		free(v);
 		errno = EIO;
 		return -1;
 	}
-	return 0;
-}
-
-int kmod_reload_printk(bool printk)
-{
-	return kmod_switch(printk ? mode_printk : mode_continuous);
-}
-
-/* the module back as it was loaded; 0 or -1 */
-int kmod_restore(void)
-{
-	char why[WHY];
-	bool found;
-
-	if (!kmod_changed)
-		return 0;
-	kmod_changed = false;
-	kmod_mode = NULL;
-	if (state_dir_open(false, why, sizeof(why)) <= 0) {
-		fprintf(stderr, "gpiolat: putting the toggle module back: %s\n",
-			why[0] ? why : STATE_DIR " is gone");
-		return -1;
+	kmod_with_mode(params, sizeof(params), orig, mode);
+	if (kmod_load(file, params, depth, gpio, why)) {
+		fprintf(stderr, "gpiolat: %s\n", why);
+		errno = EIO;
+		err = -1;
 	}
-	return kmod_restore_saved(&found);
+	free(v);
+	return err;
+}
+
+int kmod_reload_printk(bool printk, __u32 *gpio)
+{
+	return kmod_switch(printk ? "printk" : "continuous", gpio);
+}
+
+/* the module back as it was loaded, when this run reloaded it; 0 or -1 */
+int kmod_restore(__u32 *gpio)
+{
+	char why[WHY] = "", p[128];
+	bool found = false;
+	int err;
+
+	if (state_dir_open(false, why, sizeof(why)) <= 0 || state_path(p, sizeof(p), KMOD_STATE) ||
+	    access(p, F_OK))
+		return 0;
+	err = kmod_restore_saved(&found);
+	if (gpio && found)
+		toggle_gpio(gpio);
+	return err;
 }

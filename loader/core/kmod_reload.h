@@ -9,17 +9,21 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <linux/types.h>
 
-/* the toggle.ko to reload: --kmod, else $GPIOLAT_KMOD */
-extern char kmod_file[PATH_MAX];
-/* check the file, save the parameters, reload with mode=continuous; 0, or -1 and why */
-int kmod_reload_setup(char *why);
+/* the toggle.ko to reload (--kmod): it becomes $GPIOLAT_KMOD, read by the reloads; 0 or -1 */
+int kmod_set_file(const char *file);
+/*
+ * check the file, save the parameters, reload with mode=continuous, the new GPIO number of its
+ * line in *GPIO (when not NULL); 0, or -1 and why
+ */
+int kmod_reload_setup(__u32 *gpio, char *why);
 /* the same with the parameters SET ("mode=continuous burst=1000") in place of the loaded ones */
-int kmod_reload_setup_with(const char *set, char *why);
+int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why);
 /* reload with mode=printk or mode=continuous (nothing when it has it); 0, or -1 and errno */
-int kmod_reload_printk(bool printk);
-/* the module back as it was loaded; 0 or -1 */
-int kmod_restore(void);
+int kmod_reload_printk(bool printk, __u32 *gpio);
+/* the module back as it was loaded (when a setup saved it); 0 or -1 */
+int kmod_restore(__u32 *gpio);
 /* an interrupted run's saved parameters put back; FOUND set when there were any */
 int kmod_restore_saved(bool *found);
 

@@ -108,5 +108,5 @@ int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, cha
 		ops->undo(r, ctx);
 	run_finish(r);
 	the_run = NULL;
-	return err;
+	return err == RUN_DONE ? EXIT_OK : err;
 }

@@ -49,6 +49,9 @@ void run_finish(struct run *r);
  * attach, switch on. go: measure until done or r->stop. collect: detach, read. print: the
  * report. undo: every way out, also after a failed step, in reverse of what was acquired.
  */
+/* a step's "nothing more to do": the run ends there (undo still runs), exit status EXIT_OK */
+#define RUN_DONE (-1)
+
 struct mode_ops {
 	const char *name;
 	int (*parse)(struct run *r, void *ctx, int argc, char **argv);
@@ -61,9 +64,10 @@ struct mode_ops {
 };
 
 /*
- * the one run sequence on R (the caller's, e.g. on its stack; run_init()ed here): parse; prepare, enable, go, collect, print, stopping at the first step
- * that fails (a step returns 0, or an exit status: EXIT_ERROR); undo; run_finish(). The exit
- * status: EXIT_OK, the failed step's, or parse's.
+ * the one run sequence on R (the caller's, e.g. on its stack; run_init()ed here): parse;
+ * prepare, enable, go, collect, print, stopping at the first step that fails (a step returns 0,
+ * RUN_DONE, or an exit status: EXIT_ERROR); undo; run_finish(). The exit status: EXIT_OK, the
+ * failed step's, or parse's.
  */
 int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, char **argv);
 

@@ -6,10 +6,13 @@
  *   w FILE VALUE   write VALUE back to FILE (a file under /sys/kernel/debug/toggle/)
  *   i NAME         remove the tracefs instance NAME (gpiolat*), its events off first
  *   k              put the toggle module back as STATE_DIR/toggle_params says (kmod_reload.c)
+ *   t NAME         put the top-level tracer file NAME back as STATE_DIR/NAME says (top_files.c)
  *
  * Undo is the steps in reverse order, by the run itself on its way out, or by the next run or
  * gpiolat --cleanup after a SIGKILL; the same function replays both. A step is read back only
- * from a file of root's in root's 0700 directory, and only for the paths above.
+ * from a file of root's in root's 0700 directory, and only for the paths above. The journal on
+ * disk is the only state: whether this run has one (its header names our pid), which files it
+ * recorded, how many steps.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,21 +23,15 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/kmod_reload.h"
-#include "core/leftovers.h"
+#include "core/tracefs_rm.h"
 #include "core/statedir.h"
 #include "core/sys.h"
+#include "core/top_files.h"
 #include "core/undo.h"
 
 #define UNDO_NAME "undo"
 #define UNDO_TOGGLE "/sys/kernel/debug/toggle/"
 #define UNDO_MAX 32 /* files recorded by one run */
-
-/* this run's journal: open once it has a step; the files it records already */
-static struct {
-	int fd;
-	int n;
-	char files[UNDO_MAX][96];
-} j = { .fd = -1 };
 
 /* one step done; 0, or -1 with a line on stderr */
 static int step(char *line)
@@ -45,6 +42,12 @@ static int step(char *line)
 
 	if (line[0] == 'k' && !line[1])
 		return kmod_restore_saved(&found);
+	if (line[0] == 't' && line[1] == ' ' && top_file_known(arg)) {
+		if (!top_file_restore(arg, &found))
+			return 0;
+		fprintf(stderr, "gpiolat: cannot put the top-level %s back\n", arg);
+		return -1;
+	}
 	if (line[0] == 'i' && line[1] == ' ' && !strncmp(arg, "gpiolat", 7) && !strchr(arg, '/')) {
 		if (leftover_instance_remove(arg) <= 0)
 			return 0;
@@ -146,15 +149,42 @@ int undo_replay(bool *found, char *why, size_t size)
 	return 0;
 }
 
-/* LINE appended to this run's journal, opened (a killed run's replayed first) on the first */
+/* this run's journal (its header names our pid), read; NULL when it has none */
+static char *ours(void)
+{
+	char why[WHY_SIZE];
+	bool bad = false;
+	char *text;
+
+	if (state_dir_open(false, why, sizeof(why)) <= 0)
+		return NULL;
+	text = state_read(UNDO_NAME, &bad);
+	if (text && owner(text) != getpid()) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+/* how many steps TEXT (a journal) holds */
+static int steps(const char *text)
+{
+	int n = -1; /* the header */
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* LINE appended to this run's journal, made (a killed run's replayed first) on the first */
 static int record(const char *line)
 {
-	char why[WHY_SIZE], p[128], head[64];
+	char why[WHY_SIZE], p[128], head[64], *text = ours();
 	bool found = false;
 	size_t len;
-	int n;
+	int fd, n;
 
-	if (j.fd < 0) {
+	if (!text) {
 		if (state_dir_open(true, why, sizeof(why)) < 0 ||
 		    undo_replay(&found, why, sizeof(why))) {
 			fprintf(stderr, "gpiolat: the undo journal: %s\n", why);
@@ -164,33 +194,43 @@ static int record(const char *line)
 			fprintf(stderr, "gpiolat: undid what an interrupted run left (" STATE_DIR
 					"/" UNDO_NAME ")\n");
 		state_path(p, sizeof(p), UNDO_NAME);
-		j.fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-			    0600);
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 		n = snprintf(head, sizeof(head), "gpiolat undo journal, pid %ld\n", (long)getpid());
-		if (j.fd < 0 || write(j.fd, head, n) != n) {
-			fprintf(stderr, "gpiolat: cannot write the undo journal %s: %s\n", p,
-				strerror(errno));
+	} else {
+		n = steps(text);
+		free(text);
+		if (n >= UNDO_MAX) {
+			fprintf(stderr, "gpiolat: the undo journal is full (%d steps)\n", n);
 			return -1;
 		}
+		state_path(p, sizeof(p), UNDO_NAME);
+		fd = open(p, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+		n = 0;
 	}
 	len = strlen(line);
-	if (write(j.fd, line, len) != (ssize_t)len) {
-		fprintf(stderr, "gpiolat: cannot write the undo journal: %s\n", strerror(errno));
+	if (fd < 0 || (n && write(fd, head, n) != n) || write(fd, line, len) != (ssize_t)len) {
+		fprintf(stderr, "gpiolat: cannot write the undo journal %s: %s\n", p,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
+	close(fd);
 	return 0;
 }
 
 int undo_file(const char *file)
 {
-	char line[256], *v;
-	int i;
+	char line[256], *v, *text = ours();
+	bool had;
 
-	for (i = 0; i < j.n; i++)
-		if (!strcmp(j.files[i], file))
-			return 0;
-	if (j.n == UNDO_MAX || strlen(file) >= sizeof(j.files[0]) ||
-	    strncmp(file, UNDO_TOGGLE, strlen(UNDO_TOGGLE))) {
+	/* recorded once a run: its value before the run's first change */
+	snprintf(line, sizeof(line), "\nw %s ", file);
+	had = text && strstr(text, line);
+	free(text);
+	if (had)
+		return 0;
+	if (strlen(file) >= 96 || strncmp(file, UNDO_TOGGLE, strlen(UNDO_TOGGLE))) {
 		fprintf(stderr, "gpiolat: cannot record %s in the undo journal\n", file);
 		return -1;
 	}
@@ -201,10 +241,7 @@ int undo_file(const char *file)
 	}
 	snprintf(line, sizeof(line), "w %s %.*s\n", file, (int)strcspn(v, "\n"), v);
 	free(v);
-	if (record(line))
-		return -1;
-	strcpy(j.files[j.n++], file);
-	return 0;
+	return record(line);
 }
 
 int undo_toggle(void)
@@ -223,20 +260,47 @@ int undo_instance(const char *name)
 
 int undo_kmod(void)
 {
-	return record("k\n");
+	char *text = ours();
+	bool had = text && strstr(text, "\nk\n");
+
+	free(text);
+	return had ? 0 : record("k\n");
+}
+
+int undo_tracer_file(const char *name)
+{
+	char line[64], *text;
+	bool had;
+
+	if (!top_file_known(name)) {
+		fprintf(stderr, "gpiolat: cannot record the top-level %s in the undo journal\n",
+			name);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "\nt %s\n", name);
+	text = ours();
+	had = text && strstr(text, line);
+	free(text);
+	if (had)
+		return 0;
+	/* saved first: a run killed before the step is recorded leaves it to the sweep */
+	if (state_dir_open(true, line, sizeof(line)) < 0 || top_file_save(name)) {
+		fprintf(stderr, "gpiolat: cannot save the top-level %s in " STATE_DIR "\n", name);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "t %s\n", name);
+	return record(line);
 }
 
 int undo_all(void)
 {
-	char why[WHY_SIZE] = "";
+	char why[WHY_SIZE] = "", *text = ours();
 	bool found = false;
 	int err;
 
-	if (j.fd < 0)
+	if (!text)
 		return 0;
-	close(j.fd);
-	j.fd = -1;
-	j.n = 0;
+	free(text);
 	err = undo_replay(&found, why, sizeof(why));
 	if (err)
 		fprintf(stderr, "gpiolat: undo: %s\n", why);

@@ -4,7 +4,8 @@
  * (a debugfs file of the toggle module, a tracefs instance, a module reload) is recorded in
  * STATE_DIR/undo before it is made, one line a step; the run's way out replays its steps in
  * reverse, and after a SIGKILL gpiolat --cleanup or the next run that records a step does.
- * Used by --path, --wakeup, --gaps and the histogram mode (--overhead keeps its own state files).
+ * Used by every mode that changes the system (--overhead's module reload and top-level tracer
+ * files too; its tracefs objects named gpiolat* are also swept by name: leftovers.h).
  */
 #ifndef GPIOLAT_UNDO_H
 #define GPIOLAT_UNDO_H
@@ -18,8 +19,11 @@ int undo_file(const char *file);
 int undo_toggle(void);
 /* the tracefs instance NAME (gpiolat*) removed: before it is made */
 int undo_instance(const char *name);
-/* the module back as saved in STATE_DIR by kmod_reload_setup(): before it is called */
+/* the module back as saved in STATE_DIR by kmod_reload_setup(): before it is called; once a run */
 int undo_kmod(void);
+/* the top-level tracer file NAME (top_files.h) saved and its putting back recorded: before it
+ * is changed; once a run */
+int undo_tracer_file(const char *name);
 /* this run's steps undone in reverse, the journal removed; 0, or -1 when a step failed */
 int undo_all(void);
 /*

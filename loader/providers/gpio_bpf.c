@@ -50,7 +50,7 @@ static __u32 lines_span(const struct gpio_lines *l)
 int gpio_lines_index(struct gpio_lines *l, const struct line_sel *sel, int nsel, bool verbose,
 		     char *why, size_t size)
 {
-	static __u32 all[GPIOLAT_MAX_LINES + 1];
+	__u32 all[GPIOLAT_MAX_LINES + 1]; /* 4 KiB: every line, when none is selected */
 	int i, j, n = nsel, unknown = 0;
 
 	if (!nsel)

@@ -13,6 +13,7 @@
 #include "core/kmod_reload.h"
 #include "core/leftovers.h"
 #include "core/statedir.h"
+#include "core/undo.h"
 
 static int function_setup(const struct method *m, char *why)
 {
@@ -75,16 +76,11 @@ static int graph_setup(const struct method *m, char *why)
 		return -1;
 	}
 	free(t);
-	if (state_dir_open(true, why, WHY) < 0)
-		return -1;
 	for (i = 0; i < 3; i++) {
-		t = tracefs_instance_file_read(NULL, names[i], NULL);
-		if (!t || state_save(names[i], t)) {
+		if (undo_tracer_file(names[i])) {
 			snprintf(why, WHY, "cannot save the top-level %s in " STATE_DIR, names[i]);
-			free(t);
 			return -1;
 		}
-		free(t);
 	}
 	tracefs_instance_file_clear(NULL, "set_graph_function");
 	if (tracefs_instance_file_write(NULL, "set_graph_function", "gpiod_set_value") < 0 ||
@@ -111,22 +107,26 @@ static void graph_teardown(const struct method *m)
 /* trace_printk: the module's printk mode against its continuous mode */
 static int printk_setup(const struct method *m, char *why)
 {
-	return kmod_reload_setup(why);
+	if (undo_kmod()) {
+		snprintf(why, WHY, "cannot record the module's reload in the undo journal");
+		return -1;
+	}
+	return kmod_reload_setup(&ov_gpio, why);
 }
 
 static int printk_on(const struct method *m, char *why)
 {
-	return kmod_reload_printk(true);
+	return kmod_reload_printk(true, &ov_gpio);
 }
 
 static int printk_off(const struct method *m)
 {
-	return kmod_reload_printk(false);
+	return kmod_reload_printk(false, &ov_gpio);
 }
 
 static void printk_teardown(const struct method *m)
 {
-	kmod_restore();
+	kmod_restore(&ov_gpio);
 }
 
 const struct method_ops function_ops = { .setup = function_setup,

@@ -20,8 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/baseline.h"
 #include "core/hist.h"
-#include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 
 static int bits(unsigned long long v)
 {

@@ -1,13 +1,20 @@
-"""The loader's file graph (issue 20: no include cycle, no upward arrow, no hidden state), checked
-for the files cleaned so far: the --syscall-cost mode (loader/sc_*.c under its entry
-loader/modes/syscall/syscall_cost.c) and the histogram mode (loader/histo*.c, loader/modes/histogram/selftest.c).
+"""The loader's file graph (issue 20: no include cycle, no upward arrow, no hidden state), for
+the whole loader.
 
-A file A points at a file B when A includes B's header (loader/B.h beside loader/B.c), or when
-A's object uses a symbol B's object defines (nm: what a header declares, wherever it is
-declared). Mutable state at file scope (or static in a function) is an object in .data or
-.bss (objdump -t); const data is in .rodata or .data.rel.ro.
+A file A points at a file B when A includes B's header (loader/X/B.h beside loader/X/B.c), or
+when A's object uses a symbol B's object defines (nm: what a header declares, wherever it is
+declared). A file also points at the folder of every loader header it includes (a header with
+no .c of its own, like modes/overhead/ov.h, still says which folder A leans on). Mutable state
+at file scope (or static in a function) is an object in .data or .bss (objdump -t); const data
+is in .rodata or .data.rel.ro.
 
-    python3 tests/host/test_include_graph.py      prints the arrows among the checked files
+The folders are layers, and arrows only go down: main.c -> modes/<mode>/ -> providers/ -> core/;
+a mode never points at another mode's folder; core/ never at providers/ or modes/.
+
+    python3 tests/host/test_include_graph.py      prints every file's arrows and mutable data,
+                                                  then each violation; exits 1 on any
+
+(after `make loader`: it reads the objects in out/build/loader/).
 """
 import os
 import re
@@ -25,6 +32,22 @@ DATA = re.compile(r"^\S+ .{6}O (\.data(?!\.rel\.ro)\S*|\.bss\S*)\s+\S+ (\S+)$", 
 # the one file-scope mutable variable left in the --syscall-cost mode: its signal handler's flag
 # (a handler gets no argument to find a context by; it sets this, the run reads it by pointer)
 SIGNAL_FLAG = {"syscall_cost": {"stop_requested"}}
+# the file-scope mutable variables the whole loader may keep, and why:
+ALLOWED = {
+    # the one run of the process (core/run.c), for the two callbacks that get no argument to find
+    # it by: the signal handler (it only sets the_run->stop) and libbpf's print callback
+    "run": {"the_run"},
+    # argp prints --version from this variable, found by its name; glibc's argp.h declares it
+    # `const char *argp_program_version` (not a const pointer), so a definition must match that
+    "histo_opts": {"argp_program_version"},
+}
+# what still breaks the rules, only in the two measuring modes (--overhead: modes/overhead/ and
+# providers/ov_*.c; --syscall-cost: modes/syscall/ and providers/sc_*.c), whose move onto the
+# run context and the provider model is another branch of issue 20's work: the whole-loader
+# checks below are strict xfails until it lands (then they pass, and the marks go)
+MEASURING = ("the --overhead mode (modes/overhead/, providers/ov_*.c) and the --syscall-cost "
+             "mode (modes/syscall/, providers/sc_*.c) are not yet on the run context and the "
+             "provider model")
 
 
 def where():
@@ -42,6 +65,37 @@ def where():
 
 def sources():
     return sorted(where())
+
+
+def folder(name):
+    """the layer folder of a file: "main", "core", "providers" or "modes/MODE" """
+    d = os.path.dirname(where()[name]) if name in where() else name
+    return d or "main"
+
+
+def rank(fold):
+    """main 3, a mode 2, providers 1, core 0; None for what is not the loader's (bpf/, common/)"""
+    if fold == "main":
+        return 3
+    if fold.startswith("modes/"):
+        return 2
+    return {"providers": 1, "core": 0}.get(fold)
+
+
+def upward(src, dst):
+    """does an arrow from folder SRC to folder DST go up, or sideways between two modes?"""
+    if rank(src) is None or rank(dst) is None or src == dst:
+        return False
+    if src.startswith("modes/") and dst.startswith("modes/"):
+        return True
+    return rank(dst) > rank(src)
+
+
+def measuring(name):
+    """a file of the two measuring modes: modes/overhead/, modes/syscall/, providers/ov_*, sc_*"""
+    f = folder(name)
+    return f in ("modes/overhead", "modes/syscall") or (
+        f == "providers" and (name.startswith("ov_") or name.startswith("sc_")))
 
 
 def syscall_mode(name):
@@ -74,6 +128,7 @@ def symbols(name):
 def graph():
     """{file: set of files it points at}, and {file: its mutable data symbols}"""
     names = sources()
+    by_path = {p: n for n, p in where().items()}
     syms = {n: symbols(n) for n in names}
     owner = {}
     for n in names:
@@ -83,10 +138,38 @@ def graph():
     for n in names:
         with open(os.path.join(LOADER, where()[n] + ".c")) as f:
             text = f.read()
-        to = {os.path.basename(h) for h in INCLUDE.findall(text)} & set(names)
+        to = {by_path[h] for h in INCLUDE.findall(text) if h in by_path}
         to |= {owner[s] for s in syms[n][1] if s in owner}
         arrows[n] = to - {n}
     return arrows, {n: syms[n][2] for n in names}
+
+
+def header_folders(name):
+    """the folders of the loader headers NAME's file includes (core, providers, modes/MODE)"""
+    with open(os.path.join(LOADER, where()[name] + ".c")) as f:
+        text = f.read()
+    return {os.path.dirname(h) for h in INCLUDE.findall(text)
+            if os.path.exists(os.path.join(LOADER, h + ".h")) and os.path.dirname(h)}
+
+
+def violations(arrows, data, keep=lambda n: True):
+    """the broken rules among the files keep() takes: ["upward: a -> b (core -> modes/x)", ...]"""
+    out = []
+    for n in sorted(arrows):
+        if not keep(n):
+            continue
+        for m in sorted(arrows[n]):
+            if upward(folder(n), folder(m)):
+                out.append("upward: %s -> %s (%s -> %s)" % (n, m, folder(n), folder(m)))
+        for h in sorted(header_folders(n)):
+            if upward(folder(n), h):
+                out.append("upward: %s includes a header of %s (%s)" % (n, h, folder(n)))
+        hidden = data[n] - ALLOWED.get(n, set())
+        if hidden:
+            out.append("hidden state: %s: %s" % (n, " ".join(sorted(hidden))))
+    groups = cycles(arrows, keep)
+    out += ["cycle: " + " <-> ".join(c) for c in groups]
+    return out
 
 
 def cycles(arrows, keep):
@@ -162,14 +245,63 @@ def test_no_hidden_state_in_the_syscall_mode(loader_graph):
     assert {n: d for n, d in hidden.items() if d} == {}
 
 
+def test_folders_and_layers():
+    assert upward("core", "providers") and upward("core", "modes/path")
+    assert upward("providers", "modes/overhead") and upward("modes/path", "modes/rt")
+    assert upward("modes/rt", "main")
+    assert not upward("main", "modes/rt") and not upward("modes/rt", "providers")
+    assert not upward("providers", "core") and not upward("core", "core")
+
+
+def test_no_cycle_outside_the_measuring_modes(loader_graph):
+    arrows, _ = loader_graph
+    assert cycles(arrows, lambda n: not measuring(n)) == []
+
+
+def test_no_upward_arrow_outside_the_measuring_modes(loader_graph):
+    """core/ points at nothing above it, a provider at no mode, a mode at no other mode (the
+    measuring modes' own files aside: below)"""
+    arrows, data = loader_graph
+    up = [v for v in violations(arrows, data, lambda n: not measuring(n))
+          if v.startswith("upward")]
+    assert up == []
+
+
+def test_no_hidden_state_outside_the_measuring_modes(loader_graph):
+    arrows, data = loader_graph
+    hidden = [v for v in violations(arrows, data, lambda n: not measuring(n))
+              if v.startswith("hidden")]
+    assert hidden == []
+
+
+@pytest.mark.xfail(strict=True, reason=MEASURING)
+def test_no_cycle_anywhere(loader_graph):
+    arrows, _ = loader_graph
+    assert cycles(arrows, lambda n: True) == []
+
+
+@pytest.mark.xfail(strict=True, reason=MEASURING)
+def test_no_upward_arrow_anywhere(loader_graph):
+    arrows, data = loader_graph
+    assert [v for v in violations(arrows, data) if v.startswith("upward")] == []
+
+
+@pytest.mark.xfail(strict=True, reason=MEASURING)
+def test_no_hidden_state_anywhere(loader_graph):
+    arrows, data = loader_graph
+    assert [v for v in violations(arrows, data) if v.startswith("hidden")] == []
+
+
 if __name__ == "__main__":
     arrows, data = graph()
-    for n in sorted(arrows):
-        if syscall_mode(n) or histogram_mode(n):
-            print("%s -> %s" % (n, " ".join(sorted(arrows[n])) or "-"))
-            if data[n]:
-                print("%s   mutable: %s" % (" " * len(n), " ".join(sorted(data[n]))))
-    bad = cycles(arrows, syscall_mode) + cycles(arrows, histogram_mode)
-    for c in bad:
-        print("cycle: " + " <-> ".join(c))
+    for n in sorted(arrows, key=lambda n: (-(rank(folder(n)) or 0), folder(n), n)):
+        print("%-28s -> %s" % (where()[n], " ".join(sorted(arrows[n])) or "-"))
+        if data[n]:
+            print("%-28s    mutable: %s" % ("", " ".join(sorted(data[n]))))
+    bad = violations(arrows, data)
+    for v in bad:
+        # the measuring modes' own: the file breaking the rule is theirs (a cycle: all its files)
+        who = [w for w in re.findall(r"[\w.]+", v.split(":", 1)[1]) if w in arrows]
+        theirs = all(measuring(w) for w in who) if v.startswith("cycle") else measuring(who[0])
+        print(v + ("   [measuring mode]" if theirs else ""))
     sys.exit(1 if bad else 0)

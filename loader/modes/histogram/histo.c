@@ -3,8 +3,10 @@
  * gpiolat's histogram mode (histo.h, histo_mode.h): in-kernel pulse-width histograms of GPIO
  * lines, and what the tracing costs.
  *
- * One fixed path: parse, check what the kernel offers, open, configure, load, (untraced phase),
- * attach, run, detach, (untraced phase), print; one cleanup label on every way out.
+ * A table of steps (struct mode_ops) driven by run_mode() (core/run.h): parse; prepare (check
+ * what the kernel offers, open, configure, load, an untraced phase); enable (attach, start the
+ * toggling); go (the one poll loop); collect (detach, the last drain, an untraced phase); print;
+ * undo on every way out. --self-test is the go step of the same table.
  */
 #include <errno.h>
 #include <poll.h>
@@ -24,26 +26,9 @@
 #include "modes/histogram/histo.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/parse.h"
+#include "core/run.h"
 #include "core/sys.h"
 #include "core/undo.h"
-
-static volatile sig_atomic_t exiting;
-static bool verbose;
-
-static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va_list args)
-{
-	if (level == LIBBPF_DEBUG && !verbose)
-		return 0;
-	/* without -v, libbpf's warnings would repeat our one error line at length */
-	if (!verbose)
-		return 0;
-	return vfprintf(stderr, format, args);
-}
-
-static void sig_handler(int sig)
-{
-	exiting = 1;
-}
 
 static __u64 now_ns(void)
 {
@@ -54,11 +39,11 @@ static __u64 now_ns(void)
 }
 
 /* sleep up to ms; false when a signal asked us to stop (EINTR is a normal way out) */
-static bool nap(int ms)
+static bool nap(struct run *r, int ms)
 {
 	if (poll(NULL, 0, ms) < 0 && errno != EINTR)
 		return false;
-	return !exiting;
+	return !r->stop;
 }
 
 /* per-set times of the toggle module's batches with after < seq <= upto */
@@ -88,21 +73,21 @@ static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_a
 }
 
 /* wait for the toggle module's pulses to be done; false on a signal or the time limit */
-static bool wait_pulses(__u64 deadline, bool *timed_out)
+static bool wait_pulses(struct run *r, __u64 deadline, bool *timed_out)
 {
 	while (toggle_enabled() == 1) {
 		if (deadline && now_ns() >= deadline) {
 			*timed_out = true;
 			return false;
 		}
-		if (!nap(POLL_MS))
+		if (!nap(r, POLL_MS))
 			return false;
 	}
-	return !exiting;
+	return !r->stop;
 }
 
 /* an untraced phase: the module's own pulses (--pulses) or a free-running toggler */
-static void untraced_phase(const struct env *env, struct run_info *ri)
+static void untraced_phase(struct run *r, const struct env *env, struct run_info *ri)
 {
 	long long n = env->untraced;
 	struct stat_acc *ph;
@@ -110,7 +95,7 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 	__u64 end;
 	bool t = false;
 
-	if (!ri->shift_wanted || exiting)
+	if (!ri->shift_wanted || r->stop)
 		return;
 	/* 0: before the traced phase, 1: after it */
 	ph = &ri->phase[ri->nphases < 2 ? ri->nphases++ : 1];
@@ -120,7 +105,7 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 			n = env->pulses < DEFAULT_UNTRACED_MAX ? env->pulses : DEFAULT_UNTRACED_MAX;
 		if (!n || toggle_start_pulses(n))
 			return;
-		if (!wait_pulses(0, &t)) {
+		if (!wait_pulses(r, 0, &t)) {
 			toggle_stop();
 			return;
 		}
@@ -130,7 +115,7 @@ static void untraced_phase(const struct env *env, struct run_info *ri)
 		if (ri->drive && toggle_start())
 			return;
 		end = now_ns() + FREE_PHASE_NS;
-		while (now_ns() < end && nap(POLL_MS))
+		while (now_ns() < end && nap(r, POLL_MS))
 			;
 		if (ri->drive)
 			toggle_stop();
@@ -150,75 +135,84 @@ static bool line_watched(const struct line_sel *sel, int n, __u32 gpio)
 	return !n;
 }
 
-int histo_main(int argc, char **argv)
-{
-	struct env env = { .method = GPIO_HOOK_TP, .unit = UNIT_NS, .untraced = -1 };
-	struct run_info ri = { .stats_fd = -1 };
-	struct line_result *lr = NULL, *prev = NULL;
+/* the histogram mode's run: its options, what it measured, what it holds */
+struct histo {
+	struct env env;
+	struct run_info ri;
+	struct line_result *lr, *prev;
 	struct line_sel sel[MAX_SPECS];
-	struct gpiolat_bpf *skel = NULL;
-	struct btf *btf = NULL;
+	struct gpiolat_bpf *skel;
+	struct btf *btf;
+	struct gpio_lines lines;
+	bool pulsing;
+	__u64 t0, deadline, next_iv, last_snap;
+	__s64 seq_attach;
+	int n, nprev, iv;
+};
+
+static int histo_parse_step(struct run *r, void *ctx, int argc, char **argv)
+{
+	struct histo *h = ctx;
+
+	int err = histo_parse(argc, argv, &h->env);
+
+	r->verbose = h->env.verbose;
+	return err;
+}
+
+/* check what the kernel offers, open, configure and load; the first untraced phase */
+static int histo_prepare(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+	struct env *env = &h->env;
+	struct run_info *ri = &h->ri;
 	char why[WHY_SIZE];
-	bool pulsing = false;
-	__u64 t0, deadline = 0, next_iv = 0, last_snap;
-	__s64 seq_attach = -1, seq_detach;
-	static struct gpio_lines lines;
 	__u32 desc_size;
-	int err = EXIT_ERROR, i, n, nprev = 0, iv = 0;
+	int i;
 
-	if (histo_parse(argc, argv, &env))
-		return EXIT_USAGE;
-	verbose = env.verbose;
-	libbpf_set_print(libbpf_print_fn);
-	if (env.self_test)
-		return self_test(&env);
-
+	if (env->self_test)
+		return EXIT_OK;
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: must run as root (needs CAP_BPF and CAP_PERFMON, or "
 				"CAP_SYS_ADMIN)\n");
 		return EXIT_ERROR;
 	}
-	/*
-	 * Ctrl-C, kill and a hangup (an ssh drop) only set the flag: the run ends on the one
-	 * path that stops the toggle module and detaches. A closed output (gpiolat -i 1s | head)
-	 * must not kill us halfway either: SIGPIPE is ignored and a failed write ends the run.
-	 */
-	cli_signals(sig_handler);
-
-	btf = sys_load_btf(env.btf_path, why, sizeof(why));
-	if (!btf) {
+	h->btf = sys_load_btf(env->btf_path, why, sizeof(why));
+	if (!h->btf) {
 		fprintf(stderr, "gpiolat: no BTF for CO-RE: %s\n", why);
-		goto cleanup;
+		return EXIT_ERROR;
 	}
-	for (i = 0; i < env.nspecs; i++) {
-		if (sys_resolve_line(env.specs[i], &sel[i].gpio, sel[i].chip, sizeof(sel[i].chip),
-				     &sel[i].offset, why, sizeof(why))) {
+	for (i = 0; i < env->nspecs; i++) {
+		struct line_sel *s = &h->sel[i];
+
+		if (sys_resolve_line(env->specs[i], &s->gpio, s->chip, sizeof(s->chip), &s->offset,
+				     why, sizeof(why))) {
 			fprintf(stderr, "gpiolat: %s\n", why);
-			goto cleanup;
+			return EXIT_ERROR;
 		}
 	}
-	if (gpio_hook_check(env.method, btf, why, sizeof(why))) {
+	if (gpio_hook_check(env->method, h->btf, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
-		goto cleanup;
+		return EXIT_ERROR;
 	}
-	desc_size = histo_desc_size(env.method, btf, why, sizeof(why));
+	desc_size = histo_desc_size(env->method, h->btf, why, sizeof(why));
 	if (!desc_size) {
-		fprintf(stderr, "gpiolat: %s: %s\n", gpio_hooks[env.method].name, why);
-		goto cleanup;
+		fprintf(stderr, "gpiolat: %s: %s\n", gpio_hooks[env->method].name, why);
+		return EXIT_ERROR;
 	}
-	ri.toggle = toggle_present();
-	ri.toggle_gpio_ok = ri.toggle && !toggle_gpio(&ri.toggle_gpio);
-	if (env.pulses) {
-		if (!ri.toggle) {
+	ri->toggle = toggle_present();
+	ri->toggle_gpio_ok = ri->toggle && !toggle_gpio(&ri->toggle_gpio);
+	if (env->pulses) {
+		if (!ri->toggle) {
 			fprintf(stderr,
 				"gpiolat: --pulses needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
-			goto cleanup;
+			return EXIT_ERROR;
 		}
 		if (toggle_enabled() != 0) {
 			fprintf(stderr, "gpiolat: --pulses: the toggle module is already toggling "
 					"(echo 0 > /sys/kernel/debug/toggle/enable first)\n");
-			goto cleanup;
+			return EXIT_ERROR;
 		}
 	}
 	/*
@@ -226,184 +220,259 @@ int histo_main(int argc, char **argv)
 	 * burst mode, unlimited), so that "gpiolat -d 2" has pulses to show; it is idle again at
 	 * the end, on every way out.
 	 */
-	ri.drive = ri.toggle && !env.pulses && !env.no_toggle && ri.toggle_gpio_ok &&
-		   toggle_enabled() == 0 && line_watched(sel, env.nspecs, ri.toggle_gpio);
-	ri.shift_wanted = ri.toggle && (env.pulses || ri.drive || toggle_enabled() == 1);
+	ri->drive = ri->toggle && !env->pulses && !env->no_toggle && ri->toggle_gpio_ok &&
+		    toggle_enabled() == 0 && line_watched(h->sel, env->nspecs, ri->toggle_gpio);
+	ri->shift_wanted = ri->toggle && (env->pulses || ri->drive || toggle_enabled() == 1);
 
-	if (gpio_lines_index(&lines, sel, env.nspecs, env.verbose, why, sizeof(why)) ||
-	    histo_open_load(&env, env.method, desc_size, &lines, &skel, why, sizeof(why))) {
+	if (gpio_lines_index(&h->lines, h->sel, env->nspecs, env->verbose, why, sizeof(why)) ||
+	    histo_open_load(env, env->method, desc_size, &h->lines, &h->skel, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
-		goto cleanup;
+		return EXIT_ERROR;
 	}
 	/* the lines' indices: the BPF side's line filter and histogram slots */
-	i = gpio_bpf_fill_lines(skel, &lines);
+	i = gpio_bpf_fill_lines(h->skel, &h->lines);
 	if (i) {
 		fprintf(stderr, "gpiolat: cannot set up the lines map: %s\n", strerror(-i));
-		goto cleanup;
+		return EXIT_ERROR;
 	}
-	lr = calloc(GPIOLAT_MAX_LINES, sizeof(*lr));
-	prev = calloc(GPIOLAT_MAX_LINES, sizeof(*prev));
-	if (!lr || !prev) {
+	h->lr = calloc(GPIOLAT_MAX_LINES, sizeof(*h->lr));
+	h->prev = calloc(GPIOLAT_MAX_LINES, sizeof(*h->prev));
+	if (!h->lr || !h->prev) {
 		fprintf(stderr, "gpiolat: out of memory\n");
-		goto cleanup;
+		return EXIT_ERROR;
 	}
 
 	/* the module's toggling recorded on disk first: a SIGKILL would leave it toggling */
-	if ((ri.drive || env.pulses) && undo_toggle())
-		goto cleanup;
-	if (ri.drive && env.out == OUT_TEXT)
+	if ((ri->drive || env->pulses) && undo_toggle())
+		return EXIT_ERROR;
+	if (ri->drive && env->out == OUT_TEXT)
 		printf("The toggle module (gpio %u) is idle: it toggles while gpiolat is attached "
 		       "(--no-toggle: only watch).\n",
-		       ri.toggle_gpio);
-	untraced_phase(&env, &ri);
-	if (exiting) {
+		       ri->toggle_gpio);
+	untraced_phase(r, env, ri);
+	if (r->stop) {
 		/* stopped before attaching (loading, the first untraced phase): nothing measured */
 		fprintf(stderr, "gpiolat: interrupted before attaching: nothing measured\n");
-		err = EXIT_OK;
-		goto cleanup;
+		return RUN_DONE;
 	}
-	if (env.bpf_stats)
-		ri.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (ri.toggle)
-		ri.edges_ok = !toggle_edges(&ri.rising0, &ri.falling0);
-	seq_attach = ri.toggle ? toggle_last_seq() : -1;
-	if (gpiolat_bpf__attach(skel)) {
+	return EXIT_OK;
+}
+
+/* attach; start the module's toggling or pulses */
+static int histo_enable(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+	struct env *env = &h->env;
+	struct run_info *ri = &h->ri;
+	const struct gpio_hook_info *hook = &gpio_hooks[env->method];
+	int err;
+
+	if (env->self_test)
+		return EXIT_OK;
+	if (env->bpf_stats)
+		run_bpf_stats(r);
+	if (ri->toggle)
+		ri->edges_ok = !toggle_edges(&ri->rising0, &ri->falling0);
+	h->seq_attach = ri->toggle ? toggle_last_seq() : -1;
+	if (gpiolat_bpf__attach(h->skel)) {
 		fprintf(stderr, "gpiolat: attaching %s failed: %s (gpiolat -v shows why)\n",
-			gpio_hooks[env.method].hook, strerror(errno));
-		goto cleanup;
+			hook->hook, strerror(errno));
+		return EXIT_ERROR;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ri.start);
-	t0 = now_ns();
-	if (env.out == OUT_TEXT)
-		printf("Tracing %s (%s) on %s%s. %s\n", gpio_hooks[env.method].hook,
-		       gpio_hooks[env.method].name, env.nspecs ? "the selected lines" : "all lines",
+	clock_gettime(CLOCK_MONOTONIC, &ri->start);
+	h->t0 = now_ns();
+	if (env->out == OUT_TEXT)
+		printf("Tracing %s (%s) on %s%s. %s\n", hook->hook, hook->name,
+		       env->nspecs ? "the selected lines" : "all lines",
 		       sys_emulated() ? " (emulated target)" : "",
-		       env.pulses      ? "Waiting for the toggle module's pulses." :
-		       env.duration_ns ? "" :
-					 "Hit Ctrl-C to end.");
+		       env->pulses	? "Waiting for the toggle module's pulses." :
+		       env->duration_ns ? "" :
+					  "Hit Ctrl-C to end.");
 	fflush(stdout);
-	if (env.duration_ns)
-		deadline = t0 + env.duration_ns;
-	if (env.interval_ns)
-		next_iv = t0 + env.interval_ns;
-	last_snap = t0;
-	if (ri.drive) {
-		if ((err = toggle_start())) {
+	if (env->duration_ns)
+		h->deadline = h->t0 + env->duration_ns;
+	if (env->interval_ns)
+		h->next_iv = h->t0 + env->interval_ns;
+	h->last_snap = h->t0;
+	if (ri->drive) {
+		err = toggle_start();
+		if (err) {
 			fprintf(stderr, "gpiolat: cannot start the toggle module: %s\n",
 				strerror(-err));
-			err = EXIT_ERROR;
-			goto cleanup;
+			return EXIT_ERROR;
 		}
-		err = EXIT_ERROR;
 	}
-	if (env.pulses) {
-		if ((err = toggle_start_pulses(env.pulses))) {
+	if (env->pulses) {
+		err = toggle_start_pulses(env->pulses);
+		if (err) {
 			fprintf(stderr, "gpiolat: cannot start the toggle module's pulses: %s\n",
 				strerror(-err));
-			err = EXIT_ERROR;
-			goto cleanup;
+			return EXIT_ERROR;
 		}
-		pulsing = true;
-		err = EXIT_ERROR;
+		h->pulsing = true;
 	}
+	return EXIT_OK;
+}
 
-	/* the one poll loop: until the pulses are done, the time is up, or a signal */
-	while (!exiting) {
+/* the one poll loop: until the pulses are done, the time is up, or a signal */
+static int histo_go(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+	struct env *env = &h->env;
+	int n;
+
+	if (env->self_test)
+		return self_test(env);
+	while (!r->stop) {
 		__u64 now = now_ns();
 
-		if (pulsing && toggle_enabled() != 1)
+		if (h->pulsing && toggle_enabled() != 1)
 			break;
-		if (deadline && now >= deadline) {
-			ri.timed_out = pulsing;
+		if (h->deadline && now >= h->deadline) {
+			h->ri.timed_out = h->pulsing;
 			break;
 		}
-		if (next_iv && now >= next_iv) {
+		if (h->next_iv && now >= h->next_iv) {
 			/* stamped with the times the snapshots were taken, not the schedule's */
-			n = gpio_bpf_read_lines(skel, &lines, sel, env.nspecs, lr,
+			n = gpio_bpf_read_lines(h->skel, &h->lines, h->sel, env->nspecs, h->lr,
 						GPIOLAT_MAX_LINES);
 			if (n >= 0) {
-				print_interval(&env, ++iv, last_snap - t0, now - t0, lr, n, prev,
-					       nprev);
-				memcpy(prev, lr, n * sizeof(*lr));
-				nprev = n;
-				last_snap = now;
+				print_interval(env, ++h->iv, h->last_snap - h->t0, now - h->t0,
+					       h->lr, n, h->prev, h->nprev);
+				memcpy(h->prev, h->lr, n * sizeof(*h->lr));
+				h->nprev = n;
+				h->last_snap = now;
 			}
 			/* the next boundary still ahead (a stall skips boundaries, not intervals) */
-			while (next_iv <= now)
-				next_iv += env.interval_ns;
+			while (h->next_iv <= now)
+				h->next_iv += env->interval_ns;
 			/* nobody reads us any more (EPIPE, EIO after a hangup): end as on Ctrl-C */
 			if (ferror(stdout))
-				exiting = 1;
+				r->stop = 1;
 		}
-		nap(POLL_MS);
+		nap(r, POLL_MS);
 	}
-	if (pulsing && toggle_enabled() == 1) {
+	return EXIT_OK;
+}
+
+/* stop the toggling, detach, the last drain after the probes are gone, an untraced phase */
+static int histo_collect(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+	struct env *env = &h->env;
+	struct run_info *ri = &h->ri;
+
+	if (env->self_test)
+		return EXIT_OK;
+	if (h->pulsing && toggle_enabled() == 1) {
 		toggle_stop();
-		if (!ri.timed_out && exiting)
+		if (!ri->timed_out && r->stop)
 			fprintf(stderr,
 				"gpiolat: interrupted: the toggle module's pulses stopped\n");
 	}
-	pulsing = false;
-	if (ri.drive)
+	h->pulsing = false;
+	if (ri->drive)
 		toggle_stop();
-	gpiolat_bpf__detach(skel);
-	clock_gettime(CLOCK_MONOTONIC, &ri.end);
-	if (ri.toggle) {
-		if (ri.edges_ok)
-			ri.edges_ok = !toggle_edges(&ri.rising1, &ri.falling1);
-		seq_detach = toggle_last_seq();
-		if (ri.shift_wanted)
-			batches_stat(seq_attach, seq_detach, !env.pulses, &ri.traced, NULL,
-				     &ri.traced_pulses, NULL);
+	gpiolat_bpf__detach(h->skel);
+	clock_gettime(CLOCK_MONOTONIC, &ri->end);
+	if (ri->toggle) {
+		if (ri->edges_ok)
+			ri->edges_ok = !toggle_edges(&ri->rising1, &ri->falling1);
+		if (ri->shift_wanted)
+			batches_stat(h->seq_attach, toggle_last_seq(), !env->pulses, &ri->traced,
+				     NULL, &ri->traced_pulses, NULL);
 	}
-	/* the last drain, after the probes are gone */
-	n = gpio_bpf_read_lines(skel, &lines, sel, env.nspecs, lr, GPIOLAT_MAX_LINES);
-	if (n < 0) {
-		fprintf(stderr, "gpiolat: reading the histograms failed: %s\n", strerror(-n));
-		goto cleanup;
+	h->n = gpio_bpf_read_lines(h->skel, &h->lines, h->sel, env->nspecs, h->lr,
+				   GPIOLAT_MAX_LINES);
+	if (h->n < 0) {
+		fprintf(stderr, "gpiolat: reading the histograms failed: %s\n", strerror(-h->n));
+		return EXIT_ERROR;
 	}
-	ri.drops = gpio_bpf_read_drops(skel);
-	untraced_phase(&env, &ri);
+	ri->drops = gpio_bpf_read_drops(h->skel);
+	untraced_phase(r, env, ri);
+	return EXIT_OK;
+}
 
-	if (env.out == OUT_JSON) {
-		print_json(&env, skel, &ri, lr, n);
+static int histo_print(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+	struct env *env = &h->env;
+	struct run_info *ri = &h->ri;
+
+	if (env->self_test)
+		return EXIT_OK;
+	ri->stats_fd = r->stats_fd;
+	if (env->out == OUT_JSON) {
+		print_json(env, h->skel, ri, h->lr, h->n);
 	} else {
-		if (iv && env.out == OUT_TEXT)
+		if (h->iv && env->out == OUT_TEXT)
 			printf("--- totals\n");
-		else if (iv)
+		else if (h->iv)
 			printf("# totals\n");
-		if (env.out == OUT_CSV)
+		if (env->out == OUT_CSV)
 			printf("# gpiolat csv: method=%s hook=%s emulated=%d\n",
-			       gpio_hooks[env.method].name, gpio_hooks[env.method].hook,
+			       gpio_hooks[env->method].name, gpio_hooks[env->method].hook,
 			       sys_emulated());
-		print_lines(&env, lr, n, stdout);
-		if (env.out == OUT_TEXT)
+		print_lines(env, h->lr, h->n, stdout);
+		if (env->out == OUT_TEXT)
 			printf("(p50, p90 and p99 are estimates at bucket resolution: interpolated in "
 			       "the bucket holding them)\n");
-		if (ri.drops)
+		if (ri->drops)
 			printf("%s%llu sets dropped: of lines gpiolat gave no slot at start (a chip "
 			       "added later, one whose base it could not read, or beyond %u lines)\n",
-			       env.out == OUT_CSV ? "# " : "", (unsigned long long)ri.drops,
+			       env->out == OUT_CSV ? "# " : "", (unsigned long long)ri->drops,
 			       GPIOLAT_MAX_LINES);
-		print_toggle_text(&env, &ri, lr, n);
-		if (env.out == OUT_TEXT)
-			print_overhead_text(&env, skel, &ri);
+		print_toggle_text(env, ri, h->lr, h->n);
+		if (env->out == OUT_TEXT)
+			print_overhead_text(env, h->skel, ri);
 	}
-	if (ri.timed_out)
+	if (ri->timed_out)
 		fprintf(stderr, "gpiolat: the toggle module's pulses were not done within the "
 				"duration: stopped them\n");
-	err = EXIT_OK;
+	return EXIT_OK;
+}
 
-cleanup:
-	if ((pulsing || ri.drive) && toggle_enabled() == 1)
+/* every way out: the module idle again, the journal replayed, everything freed */
+static void histo_undo(struct run *r, void *ctx)
+{
+	struct histo *h = ctx;
+
+	(void)r;
+	if ((h->pulsing || h->ri.drive) && toggle_enabled() == 1)
 		toggle_stop();
 	undo_all();
-	if (ri.stats_fd >= 0)
-		close(ri.stats_fd);
-	gpiolat_bpf__destroy(skel);
-	gpio_lines_release(&lines);
-	btf__free(btf);
-	free(lr);
-	free(prev);
+	gpiolat_bpf__destroy(h->skel);
+	gpio_lines_release(&h->lines);
+	btf__free(h->btf);
+	free(h->lr);
+	free(h->prev);
+}
+
+static const struct mode_ops histo_ops = {
+	.name = "histogram",
+	.parse = histo_parse_step,
+	.prepare = histo_prepare,
+	.enable = histo_enable,
+	.go = histo_go,
+	.collect = histo_collect,
+	.print = histo_print,
+	.undo = histo_undo,
+};
+
+int histo_main(int argc, char **argv)
+{
+	struct histo *h = calloc(1, sizeof(*h));
+	struct run r;
+	int err;
+
+	if (!h) {
+		fprintf(stderr, "gpiolat: out of memory\n");
+		return EXIT_ERROR;
+	}
+	h->env = (struct env){ .method = GPIO_HOOK_TP, .unit = UNIT_NS, .untraced = -1 };
+	h->ri.stats_fd = -1;
+	h->seq_attach = -1;
+	err = run_mode(&r, &histo_ops, h, argc, argv);
+	free(h);
 	return err;
 }

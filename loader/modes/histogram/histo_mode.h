@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat's histogram mode, inside (docs/loader.md): pulse widths of GPIO lines histogrammed
- * in the kernel, and what the tracing costs. histo.c runs it (one fixed path, one cleanup
- * label; its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
+ * in the kernel, and what the tracing costs. histo.c runs it (a struct mode_ops over run_mode();
+ * its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
  * options, histo_report.c prints it, selftest.c is --self-test, and histo_bpf.c opens and loads
  * its BPF object for the run and the self-test. Only these files include it, and none of
  * them reaches up to histo.c.
@@ -52,6 +52,7 @@ struct env {
 	bool bpf_stats; /* BPF run-time stats on while attached (they cost two clock reads a run) */
 	long long untraced; /* pulses per untraced phase; -1: the default */
 	bool usage_printed;
+	bool help; /* --help, --usage or --version said: nothing to run */
 };
 
 /* what the run measured besides the histograms */
@@ -74,7 +75,7 @@ struct run_info {
 	bool timed_out;
 };
 
-/* histo_opts.c: argp; 0, or EXIT_USAGE (the one line said) */
+/* histo_opts.c: argp; 0, EXIT_USAGE (the one line said), or RUN_DONE (--help said) */
 int histo_parse(int argc, char **argv, struct env *env);
 
 /* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/btf_find.h"
+#include "core/run.h"
 #include "core/cli.h"
 #include "modes/histogram/histo_mode.h"
 #include "gpiolat.h"
@@ -129,6 +130,14 @@ static error_t set_hook(struct env *env, enum gpio_hook h, const char *opt)
 	return 0;
 }
 
+/* --help, --usage, --version said: the parse ends here, the run with 0 (histo_parse) */
+static error_t said(struct env *env)
+{
+	env->help = true;
+	env->usage_printed = true; /* no "unknown option" line after it */
+	return EINVAL;
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct env *env = state->input;
@@ -138,13 +147,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		/* ARGP_NO_ERRS silences argp's own --help too: ours, with ARGP_NO_HELP */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
-		exit(EXIT_OK);
+		return said(env);
 	case OPT_USAGE:
 		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, "gpiolat");
-		exit(EXIT_OK);
+		return said(env);
 	case 'V':
 		printf("%s\n", argp_program_version);
-		exit(EXIT_OK);
+		return said(env);
 	case OPT_TRACEPOINT:
 		return set_hook(env, GPIO_HOOK_TP, "--tracepoint");
 	case OPT_KPROBE:
@@ -263,7 +272,7 @@ int histo_parse(int argc, char **argv, struct env *env)
 	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
 
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env))
-		return EXIT_USAGE;
+		return env->help ? RUN_DONE : EXIT_USAGE;
 	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins) */
 	env->btf_path = btf_find(env->btf_path);
 	return 0;

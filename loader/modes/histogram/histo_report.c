@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
+#include "core/baseline.h"
 #include "core/jit.h"
 #include "gpiolat.skel.h"
 #include "modes/histogram/histo_mode.h"

@@ -184,7 +184,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cli_usage(SEE, &ov.usage_printed, "the module '%s' is not a file", arg);
 			return EINVAL;
 		}
-		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
+		if (kmod_set_file(arg))
+			return ENOMEM;
 		break;
 	}
 	case OPT_LIST:
@@ -342,9 +343,9 @@ int overhead_main(int argc, char **argv)
 		bool other = false;
 
 		/* every mode's: --overhead's, --syscall-cost's, study/microbench.sh's */
-		i = cleanup_others(&other);
-		if (cleanup_all(&found) || i) {
-			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", cleanup_why);
+		i = cleanup_others(&other, why, sizeof(why));
+		if (cleanup_all(&found, why, sizeof(why)) || i) {
+			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", why);
 			return EXIT_ERROR;
 		}
 		printf("gpiolat: %s%s\n",
@@ -384,9 +385,8 @@ int overhead_main(int argc, char **argv)
 	}
 	cli_signals(sig_handler);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (cleanup_all(&found)) {
-		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n",
-			cleanup_why);
+	if (cleanup_all(&found, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n", why);
 		return EXIT_ERROR;
 	}
 	if ((found || kfound) && !ov.json)
@@ -449,7 +449,7 @@ out:
 	tep_free(ov_tep);
 	tracefs_instance_free(ov_inst);
 	ov_inst = NULL;
-	if (cleanup_all(&found)) {
+	if (cleanup_all(&found, why, sizeof(why))) {
 		fprintf(stderr,
 			"gpiolat: could not put tracefs back as found (gpiolat --cleanup)\n");
 		err = EXIT_ERROR;

@@ -33,133 +33,23 @@
 #include "core/cli.h"
 #include "core/kmod_reload.h"
 #include "core/parse.h"
+#include "core/run.h"
 #include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 #include "core/undo.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
 #define INST "gpiolat_path"
 
-static struct {
-	int reps;
-	long long pulses; /* kernel and C togglers, per phase */
-	long long sh_pulses; /* a shell run */
-	int uline; /* -1: the module's line + 1 */
-	bool no_xc;
-	bool bad; /* a usage error was printed */
-	unsigned int only; /* rows asked for by --only (bit per row); 0: all */
-	enum path_fmt fmt;
-} o = { .reps = 10, .pulses = 20000, .sh_pulses = 500, .uline = -1 };
-
-static char bindir[PATH_MAX];
-static char *uchip; /* the chip of the module's line: the user-space togglers' too */
-
-static char bash_path[PATH_MAX];
-static char tdir[PATH_MAX]; /* our tracefs instance, when made */
-
-static const struct argp_option opts[] = {
-	{ "path", 0x200, NULL, 0, "the GPIO path decomposed (this mode)", 0 },
-	{ "reps", 'r', "N", 0, "repetitions of every toggler, 2 to 100 (default 10)", 0 },
-	{ "pulses", 'p', "N", 0, "pulses per phase of the kernel and C togglers (default 20000)",
-	  0 },
-	{ "shell-pulses", 's', "N", 0, "pulses of a shell run (default 500)", 0 },
-	{ "user-line", 'u', "OFFSET", 0,
-	  "line of the module's chip for the user-space togglers (default: the module's + 1)", 0 },
-	{ "only", 'o', "LIST", 0,
-	  "these togglers only, each must run: raw,subsys,ioctl,libgpiod,sysfs,mmap,sh,bash", 0 },
-	{ "no-cross-check", 0x201, NULL, 0, "skip the gpio:gpio_value cross-check", 0 },
-	{ "kmod", 0x204, "FILE", 0,
-	  "the toggle.ko to reload with mode=continuous burst=1000 (default $GPIOLAT_KMOD)", 0 },
-	{ "json", 0x202, NULL, 0, "JSON on stdout", 0 },
-	{ "csv", 0x203, NULL, 0, "CSV on stdout (host/gpio-path-plot.sh draws it)", 0 },
-	{ "help", 'h', NULL, 0, "show this help", 0 },
-	{},
+/* the mode's run: its options, where its programs are, what it made, what it measured */
+struct path_ctx {
+	struct path_opts o;
+	char bindir[PATH_MAX];
+	char bash_path[PATH_MAX];
+	char tdir[PATH_MAX]; /* our tracefs instance, when made */
+	struct toggle_batch kb[4096]; /* a kernel phase's batches */
+	struct path_run res;
 };
-
-static const char *const row_names[P_NROWS] = { "raw",	 "subsys", "ioctl", "libgpiod",
-						"sysfs", "mmap",   "sh",    "bash" };
-
-static void usage_error(const char *what, const char *arg)
-{
-	if (!o.bad)
-		fprintf(stderr, "gpiolat: --path: %s '%s' (see gpiolat --path --help)\n", what,
-			arg);
-	o.bad = true;
-}
-
-static int only_parse(char *arg)
-{
-	char *t, *save = NULL;
-	int i;
-
-	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < P_NROWS && strcmp(t, row_names[i]); i++)
-			;
-		if (i == P_NROWS) {
-			usage_error("--only: unknown toggler", t);
-			return EINVAL;
-		}
-		o.only |= 1u << i;
-	}
-	return 0;
-}
-
-static error_t parse_opt(int key, char *arg, struct argp_state *st)
-{
-	long long v;
-
-	switch (key) {
-	case 'h':
-		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --path");
-		exit(0);
-	case 'o':
-		return only_parse(arg);
-	case ARGP_KEY_ERROR:
-		usage_error("unknown option or missing argument:",
-			    st->argv[st->next > 0 ? st->next - 1 : 0]);
-		break;
-	case 0x200:
-		break;
-	case 'r':
-		if (parse_count(arg, 2, PATH_MAX_REPS, &v))
-			return usage_error("--reps: want 2 to 100, got", arg), EINVAL;
-		o.reps = v;
-		break;
-	case 'p':
-		if (parse_count(arg, 100, 10000000, &v))
-			return usage_error("--pulses: want 100 to 10000000, got", arg), EINVAL;
-		o.pulses = v;
-		break;
-	case 's':
-		if (parse_count(arg, 10, 1000000, &v))
-			return usage_error("--shell-pulses: want 10 to 1000000, got", arg), EINVAL;
-		o.sh_pulses = v;
-		break;
-	case 'u':
-		if (parse_count(arg, 0, 1023, &v))
-			return usage_error("--user-line: want an offset 0 to 1023, got", arg),
-			       EINVAL;
-		o.uline = v;
-		break;
-	case 0x201:
-		o.no_xc = true;
-		break;
-	case 0x202:
-		o.fmt = PATH_JSON;
-		break;
-	case 0x203:
-		o.fmt = PATH_CSV;
-		break;
-	case 0x204:
-		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
-		break;
-	case ARGP_KEY_ARG:
-		usage_error("unexpected argument", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
 
 bool path_wanted(int argc, char **argv)
 {
@@ -168,10 +58,8 @@ bool path_wanted(int argc, char **argv)
 
 /* ---- the kernel togglers: the module's batch clock ------------------------------------- */
 
-static struct toggle_batch kb[4096];
-
 /* one phase of n pulses; ns per set, or -1 and why */
-static int kphase(long long n, double *ns, char *why)
+static int kphase(struct path_ctx *p, long long n, double *ns, char *why)
 {
 	__u64 r0, f0, r1, f1, sum_ns = 0, sum_p = 0;
 	__s64 seq = toggle_last_seq();
@@ -188,10 +76,10 @@ static int kphase(long long n, double *ns, char *why)
 		return snprintf(why, WHY_SIZE, "edge counters moved by %llu/%llu, not %lld each",
 				(unsigned long long)(r1 - r0), (unsigned long long)(f1 - f0), n),
 		       -1;
-	nb = toggle_batches(seq, kb, 4096);
+	nb = toggle_batches(seq, p->kb, 4096);
 	for (i = 0; i < nb; i++) {
-		sum_ns += kb[i].ns;
-		sum_p += kb[i].pulses;
+		sum_ns += p->kb[i].ns;
+		sum_p += p->kb[i].pulses;
 	}
 	if (sum_p != (__u64)n)
 		return snprintf(why, WHY_SIZE, "the batch ring holds %llu of %lld pulses",
@@ -211,26 +99,26 @@ static int kraw(bool on)
 /* ---- the user-space togglers ------------------------------------------------------------ */
 
 /* utoggle or mmtoggle: one phase; their own clock's mean ns per set; -1 and why */
-static int cphase(enum path_row row, long long n, double *ns, char *why)
+static int cphase(struct path_ctx *p, enum path_row row, long long n, double *ns, char *why)
 {
 	static const char *const modes[] = {
 		[P_IOCTL] = "ioctl", [P_LIBGPIOD] = "libgpiod", [P_SYSFS] = "sysfs"
 	};
-	char prog[PATH_MAX], cnt[32], line[16], out[8192], burst[16], *p;
+	char prog[PATH_MAX], cnt[32], line[16], out[8192], burst[16], *m;
 	int rc;
 
 	snprintf(cnt, sizeof(cnt), "%lld", n);
-	snprintf(line, sizeof(line), "%d", o.uline);
+	snprintf(line, sizeof(line), "%d", p->o.uline);
 	snprintf(burst, sizeof(burst), "%d", 1000);
 	if (row == P_MMAP) {
-		snprintf(prog, sizeof(prog), "%.4000s/mmtoggle", bindir);
-		char *av[] = { prog, uchip, line, cnt, burst, NULL };
+		snprintf(prog, sizeof(prog), "%.4000s/mmtoggle", p->bindir);
+		char *av[] = { prog, p->res.chip, line, cnt, burst, NULL };
 
 		rc = path_spawn(av, out, sizeof(out), NULL);
 	} else {
-		snprintf(prog, sizeof(prog), "%.4000s/utoggle", bindir);
+		snprintf(prog, sizeof(prog), "%.4000s/utoggle", p->bindir);
 		char *av[] = { prog,	     (char *)"-m", (char *)modes[row],
-			       (char *)"-g", uchip,	   (char *)"-l",
+			       (char *)"-g", p->res.chip,  (char *)"-l",
 			       line,	     (char *)"-c", cnt,
 			       (char *)"-b", burst,	   (char *)"-i",
 			       (char *)"0",  NULL };
@@ -241,8 +129,8 @@ static int cphase(enum path_row row, long long n, double *ns, char *why)
 		path_last_line(out, why);
 		return -1;
 	}
-	p = strstr(out, "ns per set: n ");
-	if (!p || !(p = strstr(p, "mean ")) || sscanf(p, "mean %lf", ns) != 1)
+	m = strstr(out, "ns per set: n ");
+	if (!m || !(m = strstr(m, "mean ")) || sscanf(m, "mean %lf", ns) != 1)
 		return snprintf(why, WHY_SIZE, "%.200s printed no 'ns per set' line", prog), -1;
 	return 0;
 }
@@ -251,13 +139,14 @@ static int cphase(enum path_row row, long long n, double *ns, char *why)
  * the shell: sets per wall time over one long run, T / 2n sets, T from the script's "loop" line
  * (printed after its start-up: exec, export, direction) to its exit (one unexport after the loop)
  */
-static int shphase(const char *shell, unsigned int gpio, long long n, double *ns, char *why)
+static int shphase(struct path_ctx *p, const char *shell, unsigned int gpio, long long n,
+		   double *ns, char *why)
 {
 	char script[PATH_MAX], g[16], c[32], out[4096];
 	char *av[] = { (char *)shell, script, g, c, NULL };
 	long long t;
 
-	snprintf(script, sizeof(script), "%.4000s/toggle.sh", bindir);
+	snprintf(script, sizeof(script), "%.4000s/toggle.sh", p->bindir);
 	snprintf(g, sizeof(g), "%u", gpio);
 	snprintf(c, sizeof(c), "%lld", n);
 	if (path_spawn(av, out, sizeof(out), &t)) {
@@ -269,7 +158,7 @@ static int shphase(const char *shell, unsigned int gpio, long long n, double *ns
 }
 
 /* one phase of a row; ns per set, or -1 and why */
-static int phase(struct path_run *r, enum path_row row, double *ns, char *why)
+static int phase(struct path_ctx *p, enum path_row row, double *ns, char *why)
 {
 	int err;
 
@@ -277,45 +166,45 @@ static int phase(struct path_run *r, enum path_row row, double *ns, char *why)
 	case P_RAW:
 		if (kraw(true))
 			return snprintf(why, WHY_SIZE, "%s/raw refused", TOGGLE_DIR), -1;
-		err = kphase(o.pulses, ns, why);
+		err = kphase(p, p->o.pulses, ns, why);
 		kraw(false);
 		return err;
 	case P_SUBSYS:
-		return kphase(o.pulses, ns, why);
+		return kphase(p, p->o.pulses, ns, why);
 	case P_SH:
-		return shphase("/bin/sh", r->ugpio, o.sh_pulses, ns, why);
+		return shphase(p, "/bin/sh", p->res.ugpio, p->o.sh_pulses, ns, why);
 	case P_BASH:
-		return shphase(bash_path, r->ugpio, o.sh_pulses, ns, why);
+		return shphase(p, p->bash_path, p->res.ugpio, p->o.sh_pulses, ns, why);
 	default:
-		return cphase(row, o.pulses, ns, why);
+		return cphase(p, row, p->o.pulses, ns, why);
 	}
 }
 
 /* ---- the cross-check: gpio:gpio_value timestamps ---------------------------------------- */
 
-static int inst_write(const char *file, const char *s)
+static int inst_write(struct path_ctx *p, const char *file, const char *s)
 {
-	char p[PATH_MAX + 64];
+	char f[PATH_MAX + 64];
 
-	snprintf(p, sizeof(p), "%s/%s", tdir, file);
-	return sys_write_str(p, s);
+	snprintf(f, sizeof(f), "%s/%s", p->tdir, file);
+	return sys_write_str(f, s);
 }
 
-static void inst_remove(void)
+static void inst_remove(struct path_ctx *p)
 {
-	if (!*tdir)
+	if (!*p->tdir)
 		return;
-	inst_write("events/gpio/gpio_value/enable", "0\n");
-	rmdir(tdir);
-	*tdir = '\0';
+	inst_write(p, "events/gpio/gpio_value/enable", "0\n");
+	rmdir(p->tdir);
+	*p->tdir = '\0';
 }
 
 /*
  * the phase's sets to 1 and 0 of gpio: after the first skip, in runs of group sets (a batch; the
  * shell's run), the mean over runs of (last - first) / (group - 1); -1 and why
  */
-static int xc_trace(unsigned int gpio, long long skip, long long group, long long total, double *ns,
-		    char *why)
+static int xc_trace(struct path_ctx *ctx, unsigned int gpio, long long skip, long long group,
+		    long long total, double *ns, char *why)
 {
 	char p[PATH_MAX + 64], line[512];
 	unsigned long long sec, usec, ts0 = 0, prev;
@@ -326,7 +215,7 @@ static int xc_trace(unsigned int gpio, long long skip, long long group, long lon
 	int v;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/trace", tdir);
+	snprintf(p, sizeof(p), "%s/trace", ctx->tdir);
 	f = fopen(p, "r");
 	if (!f)
 		return snprintf(why, WHY_SIZE, "cannot read %.200s", p), -1;
@@ -359,8 +248,9 @@ static int xc_trace(unsigned int gpio, long long skip, long long group, long lon
 }
 
 /* once per row that sets through gpiolib: own clock against the events' timestamps */
-static void cross_check(struct path_run *r, enum path_row row)
+static void cross_check(struct path_ctx *p, enum path_row row)
 {
+	struct path_run *r = &p->res;
 	struct path_row_res *x = &r->row[row];
 	unsigned int gpio = row <= P_SUBSYS ? r->kgpio : r->ugpio;
 	long long group, total, skip = 0;
@@ -374,62 +264,59 @@ static void cross_check(struct path_run *r, enum path_row row)
 			 "bypasses gpiolib: no gpio:gpio_value to check against");
 		return;
 	}
-	snprintf(tdir, sizeof(tdir), "%s/instances/" INST,
+	snprintf(p->tdir, sizeof(p->tdir), "%s/instances/" INST,
 		 sys_tracefs_dir() ?: "/sys/kernel/tracing");
 	if (undo_instance(INST)) {
 		snprintf(x->xc_why, WHY_SIZE, "cannot record the instance %s for undo", INST);
-		*tdir = '\0';
+		*p->tdir = '\0';
 		return;
 	}
-	if (mkdir(tdir, 0755) && errno != EEXIST) {
-		snprintf(x->xc_why, WHY_SIZE, "cannot make %.150s: %.80s", tdir, strerror(errno));
-		*tdir = '\0';
+	if (mkdir(p->tdir, 0755) && errno != EEXIST) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot make %.150s: %.80s", p->tdir,
+			 strerror(errno));
+		*p->tdir = '\0';
 		return;
 	}
 	snprintf(filt, sizeof(filt), "gpio == %u && get == 0\n", gpio);
-	if (inst_write("trace_clock", "mono\n") || inst_write("buffer_size_kb", "16384\n") ||
-	    inst_write("events/gpio/gpio_value/filter", filt) ||
-	    inst_write("events/gpio/gpio_value/enable", "1\n")) {
-		snprintf(x->xc_why, WHY_SIZE, "cannot enable gpio:gpio_value in %s", tdir);
-		inst_remove();
+	if (inst_write(p, "trace_clock", "mono\n") || inst_write(p, "buffer_size_kb", "16384\n") ||
+	    inst_write(p, "events/gpio/gpio_value/filter", filt) ||
+	    inst_write(p, "events/gpio/gpio_value/enable", "1\n")) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot enable gpio:gpio_value in %.200s", p->tdir);
+		inst_remove(p);
 		return;
 	}
 	/* a user-space toggler's request (output, low) is one set event before its own */
 	if (row == P_SH || row == P_BASH) {
-		group = 2 * o.sh_pulses;
+		group = 2 * p->o.sh_pulses;
 		skip = 1;
 		total = skip + group;
 	} else {
 		group = 2 * (row == P_SUBSYS ? r->burst : 1000);
 		skip = row == P_SUBSYS ? 0 : 1;
-		total = skip + 2 * o.pulses;
+		total = skip + 2 * p->o.pulses;
 	}
-	if (phase(r, row, &x->xc_own, x->xc_why) == 0) {
-		inst_write("events/gpio/gpio_value/enable", "0\n");
-		x->xc = !xc_trace(gpio, skip, group, total, &x->xc_trace, x->xc_why);
+	if (phase(p, row, &x->xc_own, x->xc_why) == 0) {
+		inst_write(p, "events/gpio/gpio_value/enable", "0\n");
+		x->xc = !xc_trace(p, gpio, skip, group, total, &x->xc_trace, x->xc_why);
 	}
-	inst_remove();
+	inst_remove(p);
 }
 
-/* ---- the run ---------------------------------------------------------------------------- */
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = sig;
-}
+/* ---- the run: a table of steps (struct mode_ops) driven by run_mode() (core/run.h) ------ */
 
 /* every change undone, in reverse, as the journal on disk records them (undo.h) */
-static void restore(void)
+static void path_undo(struct run *run, void *ctx)
 {
-	inst_remove();
+	(void)run;
+	inst_remove(ctx);
 	undo_all();
 }
 
 /* the rows, what runs them, the lines; 0, or -1 after one error line */
-static int setup(struct path_run *r)
+static int setup(struct path_ctx *p)
 {
+	struct path_opts *o = &p->o;
+	struct path_run *r = &p->res;
 	static const char *const var[P_NROWS] = { "t_raw",   "t_subsys", "t_ioctl", "t_libgpiod",
 						  "t_sysfs", "t_mmap",	 "t_sh",    "t_bash" };
 	static const char *const what[P_NROWS] = {
@@ -466,10 +353,9 @@ static int setup(struct path_run *r)
 		return -1;
 	}
 	r->kgpio = g;
-	uchip = r->chip;
 	r->kline = off;
-	r->uline = o.uline < 0 ? off + 1 : o.uline;
-	o.uline = r->uline;
+	r->uline = o->uline < 0 ? off + 1 : o->uline;
+	o->uline = r->uline;
 	snprintf(lbl, sizeof(lbl), "%s:%d", r->chip, r->uline);
 	if (r->uline == off || sys_resolve_line(lbl, &g, buf, sizeof(buf), &off, why, WHY_SIZE)) {
 		fprintf(stderr, "gpiolat: --path: --user-line %d of %s: %s\n", r->uline, r->chip,
@@ -483,16 +369,16 @@ static int setup(struct path_run *r)
 		return -1;
 	}
 	/* the module's ring holds 4096 batches: a kernel phase must fit */
-	if (o.pulses > r->burst * 4000)
-		o.pulses = r->burst * 4000;
+	if (o->pulses > r->burst * 4000)
+		o->pulses = r->burst * 4000;
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
 	sl = strrchr(self, '/');
 	if (sl)
 		*sl = '\0';
-	path_bindir(bindir, sizeof(bindir), self);
+	path_bindir(p->bindir, sizeof(p->bindir), self);
 	r->emulated = sys_emulated();
-	r->reps = o.reps;
+	r->reps = o->reps;
 	for (i = 0; i < P_NROWS; i++) {
 		r->row[i].var = var[i];
 		r->row[i].what = what[i];
@@ -501,7 +387,7 @@ static int setup(struct path_run *r)
 				  i >= P_SH	? "wall time from its 'loop' line to its exit" :
 						  "the toggler's own CLOCK_MONOTONIC per batch";
 	}
-	if (!sys_find_program("bash", bash_path, sizeof(bash_path))) {
+	if (!sys_find_program("bash", p->bash_path, sizeof(p->bash_path))) {
 		r->row[P_BASH].avail = false;
 		snprintf(r->row[P_BASH].why, WHY_SIZE, "no bash on PATH (t_bash is the sh row)");
 	}
@@ -522,47 +408,50 @@ static int setup(struct path_run *r)
 	return 0;
 }
 
-int path_main(int argc, char **argv)
+static int path_parse_step(struct run *run, void *ctx, int argc, char **argv)
 {
-	static struct path_run run;
-	struct argp argp = { opts, parse_opt, NULL,
-			     "The GPIO path decomposed: t_raw ... t_bash and their differences "
-			     "(docs/gpio-path.md)" };
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct path_run *r = &run;
+	(void)run;
+	return path_parse(&((struct path_ctx *)ctx)->o, argc, argv);
+}
+
+/* the rows, the lines, the module set up; the rows --only leaves out */
+static int path_prepare(struct run *run, void *ctx)
+{
+	struct path_ctx *p = ctx;
+	struct path_row_res *x;
+	int i;
+
+	(void)run;
+	if (setup(p))
+		return EXIT_ERROR;
+	for (i = 0; i < P_NROWS; i++) {
+		x = &p->res.row[i];
+		if (p->o.only && !(p->o.only & (1u << i)) && x->avail) {
+			x->avail = false;
+			snprintf(x->why, WHY_SIZE, "not asked for (--only)");
+		} else if (p->o.only & (1u << i) && !x->avail) {
+			fprintf(stderr, "gpiolat: --path: %s: %s\n", x->var, x->why);
+			return EXIT_ERROR;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* the repetitions, then the cross-checks */
+static int path_go(struct run *run, void *ctx)
+{
+	struct path_ctx *p = ctx;
 	struct path_row_res *x;
 	int rep, i, err = 0;
 
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL) || o.bad) {
-		if (!o.bad)
-			fprintf(stderr, "gpiolat: --path: bad command line\n");
-		return 64;
-	}
-	if (setup(r)) {
-		restore();
-		return 1;
-	}
-	for (i = 0; i < P_NROWS; i++) {
-		x = &r->row[i];
-		if (o.only && !(o.only & (1u << i)) && x->avail) {
-			x->avail = false;
-			snprintf(x->why, WHY_SIZE, "not asked for (--only)");
-		} else if (o.only & (1u << i) && !x->avail) {
-			fprintf(stderr, "gpiolat: --path: %s: %s\n", x->var, x->why);
-			restore();
-			return 1;
-		}
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	/* a row that fails its first phase is listed with the reason; any later failure is fatal */
-	for (rep = 0; rep < o.reps && !stop && !err; rep++) {
-		for (i = 0; i < P_NROWS && !stop && !err; i++) {
-			x = &r->row[i];
+	for (rep = 0; rep < p->o.reps && !run->stop && !err; rep++) {
+		for (i = 0; i < P_NROWS && !run->stop && !err; i++) {
+			x = &p->res.row[i];
 			if (!x->avail)
 				continue;
-			if (phase(r, i, &x->ns[x->n], x->why)) {
-				if (rep || (o.only & (1u << i))) {
+			if (phase(p, i, &x->ns[x->n], x->why)) {
+				if (rep || (p->o.only & (1u << i))) {
 					fprintf(stderr, "gpiolat: --path: %s, repetition %d: %s\n",
 						x->var, rep + 1, x->why);
 					err = 1;
@@ -573,17 +462,48 @@ int path_main(int argc, char **argv)
 			x->n++;
 		}
 	}
-	for (i = 0; i < P_NROWS && !o.no_xc && !stop && !err; i++)
-		cross_check(r, i);
-	restore();
-	if (stop) {
+	for (i = 0; i < P_NROWS && !p->o.no_xc && !run->stop && !err; i++)
+		cross_check(p, i);
+	if (run->stop) {
 		fprintf(stderr, "gpiolat: --path: interrupted\n");
-		return 1;
+		return EXIT_ERROR;
 	}
-	if (err)
-		return 1;
+	return err ? EXIT_ERROR : EXIT_OK;
+}
+
+static int path_print_step(struct run *run, void *ctx)
+{
+	struct path_ctx *p = ctx;
+	int i;
+
+	(void)run;
 	for (i = 0; i < P_NROWS; i++)
-		r->row[i].sets = 2 * (i >= P_SH ? o.sh_pulses : o.pulses);
-	path_print(r, o.fmt);
-	return 0;
+		p->res.row[i].sets = 2 * (i >= P_SH ? p->o.sh_pulses : p->o.pulses);
+	path_print(&p->res, p->o.fmt);
+	return EXIT_OK;
+}
+
+static const struct mode_ops path_ops = {
+	.name = "path",
+	.parse = path_parse_step,
+	.prepare = path_prepare,
+	.go = path_go,
+	.print = path_print_step,
+	.undo = path_undo,
+};
+
+int path_main(int argc, char **argv)
+{
+	struct path_ctx *p = calloc(1, sizeof(*p));
+	struct run run;
+	int err;
+
+	if (!p) {
+		fprintf(stderr, "gpiolat: out of memory\n");
+		return EXIT_ERROR;
+	}
+	p->o = (struct path_opts){ .reps = 10, .pulses = 20000, .sh_pulses = 500, .uline = -1 };
+	err = run_mode(&run, &path_ops, p, argc, argv);
+	free(p);
+	return err;
 }

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 #include "core/hist.h"
 #include "core/jsonout.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/kmod_reload.h"
-#include "modes/path/path.h"
+#include "modes/path/path_mode.h"
 #include "core/undo.h"
 
 int path_read_line(const char *path, char *buf, size_t size)
@@ -126,12 +126,10 @@ int path_module_mode(void)
 	}
 	if (!strcmp(mode, "continuous") && !strcmp(burst, "1000"))
 		return 0;
-	if (!kmod_file[0] && getenv("GPIOLAT_KMOD"))
-		snprintf(kmod_file, sizeof(kmod_file), "%s", getenv("GPIOLAT_KMOD"));
-	if (kmod_file[0]) {
+	if (getenv("GPIOLAT_KMOD") && *getenv("GPIOLAT_KMOD")) {
 		if (undo_kmod())
 			return -1;
-		if (!kmod_reload_setup_with("mode=continuous burst=1000", why))
+		if (!kmod_reload_setup_with("mode=continuous burst=1000", NULL, why))
 			return 0;
 	} else {
 		snprintf(why, sizeof(why),

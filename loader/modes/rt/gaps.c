@@ -34,7 +34,7 @@ struct gp_cause {
 };
 
 struct gp_ctx {
-	const struct gp_env *env;
+	struct gp_env *env;
 	struct gaps_bpf *skel;
 	__u32 gpio;
 	struct rt_hist h;
@@ -324,12 +324,39 @@ bool gaps_wanted(int argc, char **argv)
 	return cli_wanted(argc, argv, "--gaps");
 }
 
+static const struct argp_child children[] = { { &rt_argp_common }, {} };
+static const struct argp argp = { .options = opts,
+				  .parser = parse_arg,
+				  .doc = doc,
+				  .children = children };
+
+/* the options, then the line they name (or the toggle module's) */
+static int gp_parse(struct run *r, void *ctx, int argc, char **argv)
+{
+	struct gp_ctx *cx = ctx;
+	struct gp_env *env = cx->env;
+	char why[WHY_SIZE], chip[64];
+	int err, off;
+
+	err = rt_parse(r, &argp, argc, argv, env, &env->c);
+	if (err)
+		return err;
+	if (env->line) {
+		if (sys_resolve_line(env->line, &cx->gpio, chip, sizeof(chip), &off, why,
+				     sizeof(why))) {
+			fprintf(stderr, "gpiolat: --gaps: %s\n", why);
+			return EXIT_ERROR;
+		}
+	} else if (!toggle_present() || toggle_gpio(&cx->gpio)) {
+		fprintf(stderr, "gpiolat: --gaps: no line given and no toggle module "
+				"(/sys/kernel/debug/toggle): give --line\n");
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
 int gaps_main(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &rt_argp_common }, {} };
-	static const struct argp argp = {
-		.options = opts, .parser = parse_arg, .doc = doc, .children = children
-	};
 	static const struct rt_object_ops ops = {
 		.open = gp_open,
 		.load = gp_load,
@@ -339,24 +366,10 @@ int gaps_main(int argc, char **argv)
 	};
 	struct gp_env env = { .c.mode = "gaps", .threshold_ns = DEFAULT_THRESHOLD_NS };
 	struct gp_ctx cx = { .env = &env };
-	char why[WHY_SIZE], chip[64];
-	int err, off;
+	struct rt_mode m = { .env = &env.c, .ops = &ops, .ctx = &cx, .parse = gp_parse };
+	int err;
 
-	err = rt_parse(&argp, argc, argv, &env, &env.c);
-	if (err)
-		return err;
-	if (env.line) {
-		if (sys_resolve_line(env.line, &cx.gpio, chip, sizeof(chip), &off, why,
-				     sizeof(why))) {
-			fprintf(stderr, "gpiolat: --gaps: %s\n", why);
-			return RT_EXIT_ERROR;
-		}
-	} else if (!toggle_present() || toggle_gpio(&cx.gpio)) {
-		fprintf(stderr, "gpiolat: --gaps: no line given and no toggle module "
-				"(/sys/kernel/debug/toggle): give --line\n");
-		return RT_EXIT_ERROR;
-	}
-	err = rt_run_mode(&env.c, &ops, &cx);
+	err = rt_main(&m, argc, argv);
 	free(cx.causes);
 	return err;
 }

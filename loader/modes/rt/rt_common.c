@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "core/parse.h"
 #include "core/cli.h"
+#include "core/run.h"
 #include "modes/rt/rt_common.h"
 #include "core/sys.h"
 #include "core/undo.h"
@@ -21,35 +22,17 @@
 #define POLL_MS 20
 #define CHILD_STOP_MS 2000
 
-static volatile sig_atomic_t exiting;
-static bool verbose;
-
-static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	return verbose ? vfprintf(stderr, fmt, args) : 0;
-}
-
-void rt_set_verbose(bool v)
-{
-	verbose = v;
-	libbpf_set_print(print_fn);
-}
-
-static void on_signal(int sig)
-{
-	exiting = 1;
-}
-
 void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fmt, ...)
 {
+	char msg[512], see[64];
 	va_list ap;
 
-	fprintf(stderr, "gpiolat: --%s: ", env->mode);
+	(void)state;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see gpiolat --%s --help)\n", env->mode);
-	env->usage_printed = true;
+	snprintf(see, sizeof(see), "gpiolat --%s --help", env->mode);
+	cli_usage(see, &env->usage_printed, "--%s: %s", env->mode, msg);
 }
 
 enum { OPT_PULSES = 0x300, OPT_JSON, OPT_BTF, OPT_RAW_TP };
@@ -79,8 +62,10 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'h':
+		/* said; the parse ends here and the run with 0 (rt_parse) */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
-		exit(RT_EXIT_OK);
+		env->help = true;
+		return EINVAL;
 	case 'd':
 		if (parse_time(arg, NSEC_PER_SEC, &env->duration_ns) ||
 		    env->duration_ns > CLI_TIME_MAX_NS) {
@@ -120,7 +105,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_ERROR:
-		if (!env->usage_printed) {
+		if (!env->usage_printed && !env->help) {
 			int i = state->next > 0 ? state->next - 1 : 0;
 
 			rt_usage_error(state, env, "unknown option or missing argument: '%s'",
@@ -135,45 +120,111 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 
 const struct argp rt_argp_common = { .options = common_opts, .parser = common_parse };
 
-int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env)
+int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void *input,
+	     struct rt_env *env)
 {
 	if (argp_parse(argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, input))
-		return RT_EXIT_USAGE;
-	rt_set_verbose(env->verbose);
+		return env->help ? RUN_DONE : EXIT_USAGE;
+	r->verbose = env->verbose;
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: --%s: must run as root\n", env->mode);
-		return RT_EXIT_ERROR;
+		return EXIT_ERROR;
 	}
-	return 0;
+	return EXIT_OK;
 }
 
-int rt_run_mode(struct rt_env *env, const struct rt_object_ops *ops, void *ctx)
-{
-	struct rt_run run = {};
-	char why[WHY_SIZE];
-	int err = RT_EXIT_ERROR;
+/* ---- the run: the steps of struct mode_ops for every scheduling mode --------------------- */
 
-	if (rt_prepare(env, &run) || (ops->prepared && ops->prepared(ctx, &run)))
-		goto out;
-	if (rt_open_attach(ops, ctx, env->raw_tp, &run, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: --%s: %s\n", env->mode, why);
-		goto out;
+static int rt_parse_step(struct run *r, void *ctx, int argc, char **argv)
+{
+	struct rt_mode *m = ctx;
+
+	return m->parse(r, m->ctx, argc, argv);
+}
+
+/* check the run's requests, fork the command (it waits), the mode's own preparation */
+static int rt_prepare_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+
+	(void)r;
+	if (rt_prepare(m->env, &m->run) || (m->ops->prepared && m->ops->prepared(m->ctx, &m->run)))
+		return EXIT_ERROR;
+	return EXIT_OK;
+}
+
+static int rt_enable_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+	char why[WHY_SIZE];
+
+	(void)r;
+	if (rt_open_attach(m->ops, m->ctx, m->env->raw_tp, &m->run, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: --%s: %s\n", m->env->mode, why);
+		return EXIT_ERROR;
 	}
-	if (rt_go(env, &run))
-		goto out;
-	rt_detach(&run);
-	if (ops->read(ctx)) {
-		fprintf(stderr, "gpiolat: --%s: reading the results failed: %s\n", env->mode,
+	return EXIT_OK;
+}
+
+static int rt_go_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+
+	return rt_go(r, m->env, &m->run) ? EXIT_ERROR : EXIT_OK;
+}
+
+/* detach, then read the maps */
+static int rt_collect_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+
+	(void)r;
+	rt_detach(&m->run);
+	if (m->ops->read(m->ctx)) {
+		fprintf(stderr, "gpiolat: --%s: reading the results failed: %s\n", m->env->mode,
 			strerror(errno));
-		goto out;
+		return EXIT_ERROR;
 	}
-	ops->print(ctx, &run, env->json);
-	err = RT_EXIT_OK;
-out:
-	rt_detach(&run);
-	rt_finish(&run);
-	ops->close(ctx);
-	return err;
+	return EXIT_OK;
+}
+
+static int rt_print_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+
+	(void)r;
+	m->ops->print(m->ctx, &m->run, m->env->json);
+	return EXIT_OK;
+}
+
+static void rt_undo_step(struct run *r, void *ctx)
+{
+	struct rt_mode *m = ctx;
+
+	(void)r;
+	rt_detach(&m->run);
+	rt_finish(&m->run);
+	m->ops->close(m->ctx);
+}
+
+int rt_main(struct rt_mode *m, int argc, char **argv)
+{
+	const struct mode_ops ops = {
+		.name = m->env->mode,
+		.parse = rt_parse_step,
+		.prepare = rt_prepare_step,
+		.enable = rt_enable_step,
+		.go = rt_go_step,
+		.collect = rt_collect_step,
+		.print = rt_print_step,
+		.undo = rt_undo_step,
+	};
+	struct run r;
+
+	m->run.child_status = -1;
+	m->run.child_fd = -1;
+	m->run.seq0 = m->run.seq1 = -1;
+	return run_mode(&r, &ops, m, argc, argv);
 }
 
 /* ---- load and attach ------------------------------------------------------------------------ */
@@ -301,13 +352,9 @@ static __u64 now_ns(void)
 
 int rt_prepare(struct rt_env *env, struct rt_run *run)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	char path[512];
 	int fd[2];
 
-	run->child_status = -1;
-	run->child_fd = -1;
-	run->seq0 = run->seq1 = -1;
 	if (env->pulses) {
 		if (!toggle_present()) {
 			fprintf(stderr,
@@ -332,10 +379,6 @@ int rt_prepare(struct rt_env *env, struct rt_run *run)
 			env->cmd[0]);
 		return -1;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	if (!env->cmd)
 		return 0;
 	if (pipe(fd)) {
@@ -373,7 +416,7 @@ int rt_prepare(struct rt_env *env, struct rt_run *run)
 	return 0;
 }
 
-int rt_go(struct rt_env *env, struct rt_run *run)
+int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 {
 	__u64 t0 = now_ns(), deadline = env->duration_ns ? t0 + env->duration_ns : 0;
 	int err, status;
@@ -399,7 +442,7 @@ int rt_go(struct rt_env *env, struct rt_run *run)
 		close(run->child_fd);
 		run->child_fd = -1;
 	}
-	while (!exiting) {
+	while (!r->stop) {
 		if (run->toggle_used && toggle_enabled() != 1)
 			break;
 		if (run->child && waitpid(run->child, &status, WNOHANG) == run->child) {
@@ -413,7 +456,7 @@ int rt_go(struct rt_env *env, struct rt_run *run)
 		}
 		poll(NULL, 0, POLL_MS);
 	}
-	run->interrupted = exiting;
+	run->interrupted = r->stop;
 	run->ran_ns = now_ns() - t0;
 	if (run->toggle_used) {
 		if (toggle_enabled() == 1)

@@ -14,10 +14,9 @@
 #include <linux/types.h>
 #include <json-c/json.h>
 #include "rt.h"
+#include "core/cli.h"
+#include "core/run.h"
 
-#define RT_EXIT_OK 0
-#define RT_EXIT_ERROR 1
-#define RT_EXIT_USAGE 2
 #define RT_MAX_LINKS 32
 
 /* the options every scheduling mode takes (rt_argp_child) */
@@ -31,16 +30,19 @@ struct rt_env {
 	bool raw_tp; /* raw tracepoints even where tp_btf works */
 	char **cmd; /* the command after "--", started once attached, or NULL */
 	bool usage_printed;
+	bool help; /* --help said: nothing to run */
 };
 
 extern const struct argp rt_argp_common;
-/* libbpf's messages only with -v */
-void rt_set_verbose(bool verbose);
 /* one "gpiolat: --MODE: ..." usage line (no exit) */
 void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* argp of a mode (its own options, then the common ones), -v, root: exit status, else 0 */
-int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env);
+/*
+ * argp of a mode (its own options, then the common ones), -v into R, root: EXIT_OK, an exit
+ * status (EXIT_USAGE, EXIT_ERROR), or RUN_DONE after --help (as struct mode_ops' parse)
+ */
+int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void *input,
+	     struct rt_env *env);
 
 /* what the run did */
 struct rt_run {
@@ -71,16 +73,28 @@ struct rt_object_ops {
 	int (*read)(void *ctx); /* after detach: the maps; 0, or -1 and errno */
 	void (*print)(void *ctx, const struct rt_run *run, bool json);
 };
-/* a mode's whole run: prepare, open and attach, go, detach, read, print, clean up; exit status */
-int rt_run_mode(struct rt_env *env, const struct rt_object_ops *ops, void *ctx);
+/*
+ * a scheduling mode as one table of steps driven by run_mode() (core/run.h): parse (the mode's
+ * own, through rt_parse), prepare (rt_prepare, then ops->prepared), enable (open and attach),
+ * go (rt_go), collect (detach, ops->read), print (ops->print), undo (detach, rt_finish,
+ * ops->close). The exit status.
+ */
+struct rt_mode {
+	struct rt_env *env;
+	const struct rt_object_ops *ops;
+	void *ctx; /* the mode's, for ops and parse */
+	int (*parse)(struct run *r, void *ctx, int argc, char **argv);
+	struct rt_run run;
+};
+int rt_main(struct rt_mode *m, int argc, char **argv);
 int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, struct rt_run *run,
 		   char *why, size_t size);
 void rt_detach(struct rt_run *run);
 
-/* before attach: check the run's requests, fork the command (it waits), install the handlers */
+/* before attach: check the run's requests, fork the command (it waits) */
 int rt_prepare(struct rt_env *env, struct rt_run *run);
-/* attached: start the command or the pulses, wait for the end; 0, or -1 (said why) */
-int rt_go(struct rt_env *env, struct rt_run *run);
+/* attached: start the command or the pulses, wait for the end (or r->stop); 0, or -1 (said why) */
+int rt_go(struct run *r, struct rt_env *env, struct rt_run *run);
 /* on every way out: the module idle, the command stopped and reaped */
 void rt_finish(struct rt_run *run);
 /* the "run" object of the JSON output */

@@ -37,7 +37,7 @@ struct wk_task {
 };
 
 struct wk_ctx {
-	const struct wk_env *env;
+	struct wk_env *env;
 	struct wakeup_bpf *skel;
 	struct wk_task *tasks;
 	int ntasks;
@@ -338,12 +338,39 @@ bool wakeup_wanted(int argc, char **argv)
 	return cli_wanted(argc, argv, "--wakeup");
 }
 
+static const struct argp_child children[] = { { &rt_argp_common }, {} };
+static const struct argp argp = { .options = opts,
+				  .parser = parse_arg,
+				  .doc = doc,
+				  .children = children };
+
+/* the options, then the tasks they name */
+static int wk_parse(struct run *r, void *ctx, int argc, char **argv)
+{
+	struct wk_ctx *cx = ctx;
+	struct wk_env *env = cx->env;
+	char comm[RT_COMM];
+	int err, i;
+
+	err = rt_parse(r, &argp, argc, argv, env, &env->c);
+	if (err)
+		return err;
+	for (i = 0; i < env->npids; i++) {
+		if (read_comm(env->pids[i], comm)) {
+			fprintf(stderr, "gpiolat: --wakeup: no thread %u\n", env->pids[i]);
+			return EXIT_ERROR;
+		}
+		if (add_task(cx, env->pids[i], comm))
+			return EXIT_ERROR;
+	}
+	for (i = 0; i < env->ncomms; i++)
+		if (add_comm(cx, env->comms[i]))
+			return EXIT_ERROR;
+	return EXIT_OK;
+}
+
 int wakeup_main(int argc, char **argv)
 {
-	static const struct argp_child children[] = { { &rt_argp_common }, {} };
-	static const struct argp argp = {
-		.options = opts, .parser = parse_arg, .doc = doc, .children = children
-	};
 	static const struct rt_object_ops ops = {
 		.prepared = wk_prepared,
 		.open = wk_open,
@@ -356,22 +383,7 @@ int wakeup_main(int argc, char **argv)
 	struct wk_env env = { .c.mode = "wakeup" };
 	struct wk_task tasks[RT_MAX_TASKS] = {};
 	struct wk_ctx cx = { .env = &env, .tasks = tasks };
-	char comm[RT_COMM];
-	int err, i;
+	struct rt_mode m = { .env = &env.c, .ops = &ops, .ctx = &cx, .parse = wk_parse };
 
-	err = rt_parse(&argp, argc, argv, &env, &env.c);
-	if (err)
-		return err;
-	for (i = 0; i < env.npids; i++) {
-		if (read_comm(env.pids[i], comm)) {
-			fprintf(stderr, "gpiolat: --wakeup: no thread %u\n", env.pids[i]);
-			return RT_EXIT_ERROR;
-		}
-		if (add_task(&cx, env.pids[i], comm))
-			return RT_EXIT_ERROR;
-	}
-	for (i = 0; i < env.ncomms; i++)
-		if (add_comm(&cx, env.comms[i]))
-			return RT_EXIT_ERROR;
-	return rt_run_mode(&env.c, &ops, &cx);
+	return rt_main(&m, argc, argv);
 }
