@@ -85,6 +85,9 @@ def host_has(path):
     (["--wakeup", "-d", "0", "--", "x", "--overhead"], ["--wakeup: bad duration"]),
     (["--wakeup", "-d", "0", "--", "x", "--cleanup"], ["--wakeup: bad duration"]),
     (["-d", "0", "--", "--path"], ["bad duration", "(see gpiolat --help)"]),
+    # --path's bad usage is a usage error like every mode's (it exited 64 before)
+    (["--path", "--bogus"], ["--path", "'--bogus'"]),
+    (["--path", "-r", "x"], ["--path", "--reps"]),
 ])
 def test_usage_errors(args, words):
     one_line_error(run(*args), 2, *words)

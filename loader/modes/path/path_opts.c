@@ -136,7 +136,7 @@ int path_parse(struct path_opts *o, int argc, char **argv)
 	if (err || o->bad) {
 		if (!o->bad)
 			fprintf(stderr, "gpiolat: --path: bad command line\n");
-		return 64;
+		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
