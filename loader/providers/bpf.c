@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <tracefs.h>
 #include "empty.skel.h"
@@ -26,19 +25,6 @@ static struct bpf_object *object(const struct probe *p)
 		return NULL;
 	return p->t->kind == TGT_GPIO_PULSE ? ((struct empty_gpio_bpf *)p->obj)->obj :
 					      ((struct empty_bpf *)p->obj)->obj;
-}
-
-/* the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry); 0, or -1 */
-int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
-{
-	struct btf *btf = sys_load_btf(p->t->btf_path, why, size);
-	int err;
-
-	if (!btf)
-		return -1;
-	err = gpio_hook_check(p->a->hook, btf, why, size);
-	btf__free(btf);
-	return err;
 }
 
 static int empty_setup(struct probe *p, char *why, size_t size)

@@ -80,6 +80,19 @@ static double trust_scale(void)
 	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
 }
 
+/* the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry); 0, or -1 */
+int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
+{
+	struct btf *btf = sys_load_btf(p->t->btf_path, why, size);
+	int err;
+
+	if (!btf)
+		return -1;
+	err = gpio_hook_check(p->a->hook, btf, why, size);
+	btf__free(btf);
+	return err;
+}
+
 void gpio_phases_start(struct probe *p)
 {
 	struct phases *tp = p->priv;

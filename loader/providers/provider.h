@@ -178,9 +178,8 @@ bool kprobe_pmu(void);
 /* the method's kernel function I (a syscall's looked up); 0, or -1 and why */
 int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size);
 
-/* bpf.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 and why */
+/* bpf_gpiolat.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size);
-
 /*
  * bpf_gpiolat.c: the trust check's phases of a program on the GPIO set (p->priv): started and
  * ended around each method phase, their figures, freed
