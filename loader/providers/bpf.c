@@ -4,7 +4,8 @@
  * the programs the method names, loaded alone from the target's object (bpf/empty_gpio.bpf.c
  * for the GPIO set, bpf/empty.bpf.c for the syscalls) and attached while on: as their section
  * says, as a kprobe on each of the method's functions, as a uprobe on the target's user
- * function, or on the raw tracepoint the method names.
+ * function, on the raw tracepoint the method names, or (fentry, fexit) each on one of the
+ * method's functions, set before the program is loaded.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ static int empty_setup(struct probe *p, char *why, size_t size)
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = p->t->btf_path);
 	struct bpf_object *obj;
 	struct bpf_program *prog;
-	char buf[96];
+	char buf[96], fn[64];
 	int n, err;
 
 	if (p->a->attach == ATTACH_KPROBE && !kprobe_pmu() &&
@@ -60,7 +61,7 @@ static int empty_setup(struct probe *p, char *why, size_t size)
 	}
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, false);
-	for (n = 0; n < 2 && p->a->progs[n]; n++) {
+	for (n = 0; n < PROBE_MAX_PROGS && p->a->progs[n]; n++) {
 		p->progs[n] = bpf_object__find_program_by_name(obj, p->a->progs[n]);
 		if (!p->progs[n]) {
 			snprintf(why, size, "no program %s in the empty BPF object",
@@ -68,6 +69,16 @@ static int empty_setup(struct probe *p, char *why, size_t size)
 			return -1;
 		}
 		bpf_program__set_autoload(p->progs[n], true);
+		if (p->a->attach != ATTACH_BTF)
+			continue;
+		if (probe_func(p, n, fn, sizeof(fn), why, size))
+			return -1;
+		err = bpf_program__set_attach_target(p->progs[n], 0, fn);
+		if (err) {
+			snprintf(why, size, "no BTF for %s: %s (CONFIG_DEBUG_INFO_BTF?)", fn,
+				 probe_errstr(err, buf, sizeof(buf)));
+			return -1;
+		}
 	}
 	err = bpf_object__load(obj);
 	if (err) {
@@ -89,7 +100,8 @@ static int empty_on(struct probe *p, char *why, size_t size)
 		gpio_phases_start(p);
 	switch (p->a->attach) {
 	case ATTACH_SECTION:
-		for (i = 0; i < 2 && p->progs[i]; i++)
+	case ATTACH_BTF:
+		for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
 			if (probe_link_add(p, bpf_program__attach(p->progs[i]),
 					   bpf_program__section_name(p->progs[i]), why, size))
 				return -1;
@@ -130,7 +142,7 @@ static int empty_figures(struct probe *p, struct probe_figures *f)
 
 	if (!p->progs[0])
 		return -1;
-	for (i = 0; i < 2 && p->progs[i]; i++)
+	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
 		probe_prog_figures(bpf_program__fd(p->progs[i]), f);
 	if (p->t->kind == TGT_GPIO_PULSE)
 		gpio_phases_figures(p, f);
@@ -146,7 +158,7 @@ static void empty_teardown(struct probe *p)
 	else
 		empty_bpf__destroy(p->obj);
 	p->obj = NULL;
-	p->progs[0] = p->progs[1] = NULL;
+	memset(p->progs, 0, sizeof(p->progs));
 }
 
 const struct provider prov_bpf_empty = { .name = "empty BPF program",

@@ -65,7 +65,10 @@ enum probe_attach {
 	ATTACH_KPROBE, /* a kprobe on each of funcs */
 	ATTACH_UPROBE, /* a uprobe on the target's user function */
 	ATTACH_RAW_TP, /* a raw tracepoint: events[0] */
+	ATTACH_BTF, /* fentry/fexit: program i on function i (its BTF), set before it is loaded */
 };
+
+#define PROBE_MAX_PROGS 3
 
 /* a method's arguments to its provider (the mode's method table holds them) */
 struct probe_args {
@@ -77,7 +80,7 @@ struct probe_args {
 	bool ret; /* uprobe events: a uretprobe too (names[1]) */
 	int k; /* a series: how many of them are switched on */
 	const char *needs; /* what the kernel lacks when an event is missing (the message) */
-	const char *progs[2]; /* BPF: the programs loaded (a NULL ends them) */
+	const char *progs[PROBE_MAX_PROGS]; /* BPF: the programs loaded (a NULL ends them) */
 	enum probe_attach attach;
 	int hook; /* gpiolat's and the empty GPIO programs: GPIO_HOOK_*; the histogram's */
 	int part; /* gpiolat's program: GPIO_PART_* */
@@ -113,7 +116,7 @@ struct probe {
 	struct target *t;
 	/* the provider's own, cleared by probe_init() */
 	void *obj; /* a BPF skeleton */
-	struct bpf_program *progs[2];
+	struct bpf_program *progs[PROBE_MAX_PROGS];
 	struct bpf_link *links[PROBE_MAX_LINKS];
 	int nlinks;
 	struct tracefs_dynevent *dyn[PROBE_MAX_DYN];

@@ -126,6 +126,8 @@ const struct method ov_methods[] = {
 	USER("user-ioctl-trace-marker", prov_marker, "user-ioctl-trace-marker"),
 	USER("user-ioctl-strace", prov_strace, "user-ioctl-strace"),
 	USER("user-ioctl-syscall-hist", prov_self_schist, NULL),
+	BPF("bpf-empty-fexit", prov_bpf_empty, GPIO_HOOK_FENTRY, NULL,
+	    .progs = { "empty_gpio_fexit" }, .attach = ATTACH_BTF, .funcs = { "gpiod_set_value" }),
 };
 
 const int ov_nmethods = sizeof(ov_methods) / sizeof(ov_methods[0]);

@@ -80,6 +80,13 @@ const struct method sc_methods[SC_NMETHODS] = {
 	{ .name = "bpftrace",
 	  .prov = &prov_bpftrace,
 	  .what = "bpftrace ply/syscall-hist.bt (the same histogram as bpf-hist)" },
+	{ .name = "bpf-empty-fexit",
+	  .prov = &prov_bpf_empty,
+	  .a = { .progs = { "empty_fexit_0", "empty_fexit_1", "empty_fexit_2" },
+		 .attach = ATTACH_BTF,
+		 .funcs = { SYSCALLS },
+		 .syscalls = true },
+	  .what = "empty BPF fexit program on the syscalls' kernel functions" },
 };
 
 _Static_assert(sizeof(sc_methods) / sizeof(sc_methods[0]) == SC_NMETHODS, "SC_NMETHODS");
