@@ -26,5 +26,9 @@ EMPTY("tp/raw_syscalls/sys_exit", empty_tp_exit)
 EMPTY("kprobe", empty_kprobe)
 EMPTY("uprobe", empty_uprobe)
 EMPTY("raw_tp", empty_raw_any)
+/* fexit: each attached by the loader to a kernel function it names (set_attach_target) */
+EMPTY("fexit", empty_fexit_0)
+EMPTY("fexit", empty_fexit_1)
+EMPTY("fexit", empty_fexit_2)
 
 char LICENSE[] SEC("license") = "GPL";

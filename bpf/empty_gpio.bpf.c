@@ -26,4 +26,11 @@ int BPF_PROG(empty_gpio_fentry)
 	return 0;
 }
 
+/* fexit: attached by the loader to the function it names (set_attach_target) */
+SEC("fexit")
+int BPF_PROG(empty_gpio_fexit)
+{
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

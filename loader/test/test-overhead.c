@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-overhead: --overhead's pure parts for tests/host/test_loader_units.py. Not installed.
- * The providers are stubbed here (empty method_ops): only the table, its lookup and --only are
+ * The providers are stubbed here (empty struct provider): only the table, its lookup and --only are
  * exercised, never a tracing method.
  *
  *   test-overhead stats REF0 M0 REF1 ... REFn   a row's figures from its phases
@@ -35,9 +35,9 @@ struct opts ov = { .reps = 5, .pulses = 100 };
 int stats_fd = -1;
 struct stat_acc user_base;
 
-const struct method_ops ev_ops, filter_ops, trigger_ops, hist_ops, synth_ops, kprobe_ops,
-	events_ops, function_ops, graph_ops, printk_ops, gpiolat_bpf_ops, empty_bpf_ops,
-	bpftrace_ops, ply_ops, user_ops;
+const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth, prov_marker,
+	prov_kprobe_events, prov_uprobe_events, prov_function, prov_graph, prov_printk,
+	prov_bpf_empty, prov_bpf_gpiolat, prov_strace, prov_bpftrace, prov_ply, prov_self_schist;
 
 /* a row from its phases as measured: REF0 M0 REF1 M1 ... REFn */
 static int stats(int n, char **v)
@@ -231,7 +231,7 @@ static int report(int argc, char **argv)
 		snprintf(r->against, sizeof(r->against), "%s", ref_label(m));
 		r->talk = m->talk;
 		r->series = m->series;
-		r->k = m->k;
+		r->k = m->a.k;
 		r->measured = true;
 		r->reps = 5;
 		r->ci = 1;

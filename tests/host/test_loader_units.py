@@ -173,6 +173,17 @@ def test_lookup_named_fields():
     run("lookup", "nope", rc=1)
 
 
+def test_new_row_appended():
+    """bpf-empty-fexit (an empty BPF fexit program on gpiod_set_value, provider bpf.c) is a BPF
+    row against the untraced toggler, after every row that was there before it"""
+    assert run("lookup", "bpf-empty-fexit").split() == ["bpf-empty-fexit", "bpf", "untraced",
+                                                        "-"]
+    assert run("only", "bpf-empty-*").split() == ["bpf-empty-tracepoint", "bpf-empty-kprobe",
+                                                  "bpf-empty-fentry", "bpf-empty-fexit"]
+    assert run("only", "user-ioctl-syscall-hist,bpf-empty-fexit").split() == [
+        "user-ioctl-syscall-hist", "bpf-empty-fexit"]
+
+
 def talk_rows():
     """the talk's overhead rows and their "against" column, read here from data/"""
     rows = {}

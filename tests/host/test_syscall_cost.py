@@ -15,7 +15,7 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 GPIOLAT = os.environ.get("GPIOLAT", os.path.join(ROOT, "gpiolat"))
 OUR_PROGS = ("sc_btf_", "sc_raw_", "sc_tp_", "empty_btf_", "empty_raw_", "empty_tp_",
-             "empty_kprobe", "empty_uprobe")
+             "empty_kprobe", "empty_uprobe", "empty_fexit_")
 TRACEFS = "/sys/kernel/tracing"
 
 
@@ -294,4 +294,22 @@ def test_bad_input(args, words):
     assert len(lines) == 1 and lines[0].startswith("gpiolat: "), r.stderr
     for w in words:
         assert w in lines[0]
+    assert our_leftovers() == []
+
+
+def test_fexit_row_last():
+    """bpf-empty-fexit (empty BPF fexit programs on the syscalls' kernel functions) is the last
+    row of -m's list; on this host it either runs, its three programs counted, or says why not
+    in one line naming what failed (this host's BPF policy refuses tracing programs: the
+    target test 85-syscall-fexit.sh requires it to run)"""
+    r = run("--syscall-cost", "--json", "--bpf-stats", "--rounds", "2", "--batches", "5",
+            "--batch", "100", "-m", "bpf-empty-fexit", "-m", "control")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [m["name"] for m in doc["methods"]] == ["control", "bpf-empty-fexit"]
+    m = method(doc, "bpf-empty-fexit")
+    if m["available"]:
+        assert m["bpf"]["programs"] == 3 and m["bpf"]["run_cnt"] > 0, m
+    else:
+        assert m["reason"].startswith("not available: ") and "fexit" in m["reason"], m
     assert our_leftovers() == []

@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat --overhead, inside (docs/loader.md, docs/overhead.md): the run's options and state,
- * a row of results, and the methods as providers. Only the ov_*.c files and overhead.c include
- * it. A method is a struct of named fields and callbacks, one file per family:
- *   ov_tracefs.c  events, filter, trigger, hist, synthetic event, kprobe events (and series)
- *   ov_ftrace.c   the function and function_graph tracers, trace_printk
- *   ov_bpf.c      BPF programs: gpiolat's own and empty ones, on each hook
- *   ov_tools.c    external tools: bpftrace, ply
- *   ov_user.c     the user-space rows (utoggle, with strace, uprobes, trace_marker, ...)
- * ov_methods.c holds the table, the lookup by name and --only; ov_engine.c the alternated
- * phases that measure one method; ov_report.c prints the rows.
+ * a row of results, and the methods. Only the ov_*.c files and overhead.c include it. A method
+ * names its provider (loader/providers/provider.h: one struct of named callbacks per kind of
+ * method, shared with --syscall-cost) and the provider's arguments. ov_methods.c holds the
+ * table, the lookup by name and --only; ov_engine.c the alternated phases that measure one
+ * method; ov_utoggle.c the user rows' pulse source; ov_report.c prints the rows.
  */
 #ifndef GPIOLAT_OV_H
 #define GPIOLAT_OV_H
@@ -20,12 +16,13 @@
 #include <linux/types.h>
 #include "core/child.h"
 #include "core/hist.h"
+#include "core/run.h"
+#include "providers/provider.h"
 
 #include "core/cli.h"
 
 #define INSTANCE "gpiolat"
 #define KP_SYSTEM "gpiolat"
-#define SYNTH_NAME "gpiolat_pulse"
 #define MAX_REPS 100
 #define MAX_PHASE_BATCHES 4096
 #define MAX_BASE_PHASES 4096
@@ -101,62 +98,25 @@ enum method_kind {
 	KIND_USER,
 };
 
-/* the user-space rows: what is on while utoggle runs */
-enum user_row { U_EVENTS, U_UPROBE, U_MARKER, U_STRACE, U_SCHIST };
-
-struct method;
-
-/*
- * A provider: how one kind of method is set up once (0, or -1 and why), switched on (0, or -1
- * and why when it knows better than errno) and off per phase, and torn down on every way out.
- * A callback left out (NULL) means there is nothing to do at that step.
- */
-struct method_ops {
-	int (*setup)(const struct method *m, char *why);
-	int (*on)(const struct method *m, char *why);
-	int (*off)(const struct method *m);
-	void (*teardown)(const struct method *m);
-};
-
 /* a method: a row of the report, measured with its provider */
 struct method {
 	const char *name;
 	enum method_kind kind;
-	const struct method_ops *ops; /* NULL: nothing at all (the control row) */
+	const struct provider *prov; /* NULL: nothing at all (the control row) */
+	struct probe_args a; /* what the provider measures (a.part: only when --only names it) */
 	const char *against; /* another method whose phases are the reference, or NULL */
 	const char *reference; /* else the reference phases' label (NULL: "untraced") */
 	const char *talk; /* the talk's CSV row, or NULL */
-	const char *series; /* "events" or "kprobes", with k */
-	int k;
-	int hook; /* BPF rows: GPIO_HOOK_* */
-	int part; /* gpiolat's BPF rows: GPIO_PART_*; a part runs only when --only names it */
-	const char *script; /* bpftrace and ply rows: the script they run */
-	bool top_level; /* tracer rows: the tracer is the top level's, not our instance's */
-	enum user_row user; /* user rows */
+	const char *series; /* "events" or "kprobes", with a.k */
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
 };
 
-/* the providers, one file per family */
-extern const struct method_ops ev_ops, filter_ops, trigger_ops, hist_ops, synth_ops, kprobe_ops,
-	events_ops; /* ov_tracefs.c */
-extern const struct method_ops function_ops, graph_ops, printk_ops; /* ov_ftrace.c */
-extern const struct method_ops gpiolat_bpf_ops, empty_bpf_ops; /* ov_bpf.c */
-extern const struct method_ops bpftrace_ops, ply_ops; /* ov_tools.c */
-extern const struct method_ops user_ops; /* ov_user.c */
-
 /* the run (overhead.c) */
-extern volatile sig_atomic_t exiting;
+extern struct run ov_run; /* its stop flag: set by SIGINT, SIGTERM, SIGHUP */
 extern struct opts ov;
-extern struct tracefs_instance *ov_inst;
-extern struct tep_handle *ov_tep;
-extern __u32 ov_gpio; /* the toggled line, read again after each reload of the module */
+extern struct target ov_target; /* the GPIO set, or utoggle's; the instance, the child */
 extern int stats_fd; /* BPF_ENABLE_STATS, or -1 */
 bool nap(int ms);
-/* the one child process of a row (bpftrace, ply, strace, gpiolat --syscall-hist): started and
- * waited for until READY; 0, or -1 and why (loader/core/child.c) */
-extern struct child ov_child;
-int ov_child_run(char *const argv[], bool (*ready)(const struct child *c), int timeout_ms,
-		 const char *name, char *why);
 
 /* ov_methods.c: the table, by name, and --only */
 extern const struct method ov_methods[];
@@ -200,11 +160,8 @@ extern char *user_csv;
 extern const char *user_csv_path;
 int baseline_load(const char *path, char *why, size_t size);
 
-/* the providers' own, for the engine and the run */
-int need_instance(char *why);
-int ov_bpf_trust(struct row *r); /* ov_bpf.c: run time, histogram and periods of our program */
-#define TRUST_PERIOD_MAX 500000ULL /* ns: a fall-to-fall period longer spans a rest (>= 1 ms) */
-/* ov_user.c: the user rows' pulse source */
+/* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov_target) */
+int utoggle_start(char *why);
 int utoggle_phase(double *med, __u64 *nb, __u64 *np);
 void utoggle_stop(void);
 

@@ -17,27 +17,7 @@ double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the nois
 int nbase_phase;
 double untraced_guess; /* the last warm-up phase: the untraced set before any method, ns */
 
-/* the provider's steps; a callback left out is nothing to do */
-static int m_setup(const struct method *m, char *why)
-{
-	return m->ops && m->ops->setup ? m->ops->setup(m, why) : 0;
-}
-
-static int m_on(const struct method *m, char *why)
-{
-	return m->ops && m->ops->on ? m->ops->on(m, why) : 0;
-}
-
-static int m_off(const struct method *m)
-{
-	return m->ops && m->ops->off ? m->ops->off(m) : 0;
-}
-
-static void m_teardown(const struct method *m)
-{
-	if (m->ops && m->ops->teardown)
-		m->ops->teardown(m);
-}
+_Static_assert(MAX_REPS == PROBE_MAX_PHASES, "a row keeps every phase a provider counts");
 
 static bool wait_idle(void)
 {
@@ -76,6 +56,7 @@ int ov_phase(double *med, __u64 *nb, __u64 *np)
 /* one method's alternation: its row, its reference method, the phases' running figures */
 struct ov_alt {
 	const struct method *m, *ref;
+	struct probe pm, pref; /* the method's provider at work, its reference's */
 	struct row *r;
 	struct stat_acc refs;
 };
@@ -95,7 +76,7 @@ static int alt_on(void *ctx, int rep)
 	struct ov_alt *a = ctx;
 
 	a->r->why[0] = '\0';
-	if (!m_on(a->m, a->r->why))
+	if (!probe_on(&a->pm, a->r->why, WHY))
 		return 0;
 	if (!a->r->why[0])
 		snprintf(a->r->why, WHY, "switching %s on failed: %s", a->m->name,
@@ -107,7 +88,7 @@ static int alt_off(void *ctx)
 {
 	struct ov_alt *a = ctx;
 
-	return m_off(a->m);
+	return probe_off(&a->pm);
 }
 
 static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
@@ -123,15 +104,66 @@ static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
 		base_phase[nbase_phase++] = b0;
 }
 
-/* the alternation for one method (loader/core/engine.c) */
+/* the BPF rows' figures of their program: run time, histogram, the trust check's phases */
+static void row_figures(struct row *r, struct probe *p)
+{
+	struct probe_figures f = {};
+
+	if (probe_figures(p, &f))
+		return;
+	if (stats_fd >= 0) {
+		r->run_cnt = f.run_cnt;
+		r->run_time_ns = f.run_time_ns;
+	}
+	r->hist_ok = f.hist_ok;
+	r->hist_mean = f.hist_mean;
+	r->hist_p50 = f.hist_p50;
+	r->hist_pairs = f.hist_pairs;
+	r->tphases = f.tphases;
+	r->tdropped = f.tdropped;
+	memcpy(r->t_mod, f.t_mod, sizeof(r->t_mod));
+	memcpy(r->t_prog, f.t_prog, sizeof(r->t_prog));
+	memcpy(r->t_index, f.t_index, sizeof(r->t_index));
+	r->t_batches = f.t_batches;
+	r->t_pulses = f.t_pulses;
+	r->t_periods = f.t_periods;
+	r->t_scale = f.t_scale;
+	trust_check(r);
+}
+
+static void measure(struct ov_alt *a);
+
+/* the alternation for one method (loader/core/engine.c), on its target */
 void ov_measure(const struct method *m, struct row *r)
 {
 	const struct method *ref = m->against ? method_by_name(m->against) : NULL;
 	struct ov_alt a = { .m = m, .ref = ref, .r = r };
+
+	ov_target.kind = m->kind == KIND_USER ? TGT_USER_PULSE : TGT_GPIO_PULSE;
+	ov_target.untraced_ns = untraced_guess;
+	probe_init(&a.pm, m->prov, &m->a, &ov_target);
+	probe_init(&a.pref, ref ? ref->prov : NULL, ref ? &ref->a : NULL, &ov_target);
+	snprintf(r->name, sizeof(r->name), "%s", m->name);
+	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
+	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
+	r->talk = m->talk;
+	r->series = m->series;
+	r->k = m->a.k;
+	r->bpf = m->trust;
+	if (m->kind == KIND_USER && utoggle_start(r->why))
+		return;
+	measure(&a);
+	utoggle_stop();
+}
+
+static void measure(struct ov_alt *a)
+{
+	const struct method *m = a->m, *ref = a->ref;
+	struct row *r = a->r;
 	struct alternation alt = {
 		.reps = ov.reps,
-		.stop = &exiting,
-		.ctx = &a,
+		.stop = &ov_run.stop,
+		.ctx = a,
 		.reference = alt_phase,
 		.on = alt_on,
 		.phase = alt_phase,
@@ -140,25 +172,17 @@ void ov_measure(const struct method *m, struct row *r)
 	};
 	int i;
 
-	snprintf(r->name, sizeof(r->name), "%s", m->name);
-	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
-	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
-	r->talk = m->talk;
-	r->series = m->series;
-	r->k = m->k;
-	r->bpf = m->trust;
-	if (ref && m_setup(ref, r->why)) {
+	if (ref && probe_setup(&a->pref, r->why, WHY)) {
 		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
 			 ref->name);
 		return;
 	}
-	if (m_setup(m, r->why)) {
-		m_teardown(m);
-		if (ref)
-			m_teardown(ref);
+	if (probe_setup(&a->pm, r->why, WHY)) {
+		probe_teardown(&a->pm);
+		probe_teardown(&a->pref);
 		return;
 	}
-	if (ref && m_on(ref, r->why)) {
+	if (ref && probe_on(&a->pref, r->why, WHY)) {
 		snprintf(r->why, WHY, "switching on its reference %s failed: %s", ref->name,
 			 strerror(errno));
 		goto out;
@@ -177,18 +201,19 @@ void ov_measure(const struct method *m, struct row *r)
 	}
 	r->reps = i;
 	r->measured = true;
-	r->ref_mean = a.refs.mean;
+	r->ref_mean = a->refs.mean;
 	row_stats(r);
-	if (r->bpf && !ov_bpf_trust(r))
-		trust_check(r);
+	if (r->bpf)
+		row_figures(r, &a->pm);
 	goto out;
 fail:
-	snprintf(r->why, WHY, "%s", exiting ? "interrupted" : "the toggle module's phase failed");
+	snprintf(r->why, WHY, "%s",
+		 ov_run.stop ? "interrupted" : "the toggle module's phase failed");
 out:
-	m_off(m);
-	m_teardown(m);
+	probe_off(&a->pm);
+	probe_teardown(&a->pm);
 	if (ref) {
-		m_off(ref);
-		m_teardown(ref);
+		probe_off(&a->pref);
+		probe_teardown(&a->pref);
 	}
 }

@@ -2,69 +2,80 @@
 /*
  * gpiolat --overhead: the methods, in the order they are measured and reported (ov.h), their
  * lookup by name and the --only list. Pure data and string matching: unit-tested with the
- * providers stubbed (loader/test/test-overhead.c).
+ * providers stubbed (loader/test/test-overhead.c). A method names its provider
+ * (loader/providers/provider.h) and the provider's arguments: which events, functions, hook,
+ * script; its target is the GPIO set, or utoggle's for the user rows.
  */
 #include <stdio.h>
 #include <string.h>
 #include "modes/overhead/ov.h"
 #include "providers/gpio_bpf.h"
+#include "providers/provider.h"
 
-#define SERIES(nm, kd, ops_, k_, talk_)                                                        \
-	{                                                                                      \
-		.name = nm "-" #k_, .kind = KIND_TRACEFS, .ops = &ops_, .series = kd, .k = k_, \
-		.talk = k_ == 1 ? talk_ : NULL                                                 \
+#define GPIO_EVENT .system = "gpio", .events = { "gpio_value" }, .needs = "no CONFIG_GPIOLIB?"
+/* the talk's event rows: a provider on gpio:gpio_value, against the bare event or untraced */
+#define EVENT(nm, prov_, against_)                                                     \
+	{                                                                              \
+		.name = nm, .kind = KIND_TRACEFS, .prov = &prov_, .a = { GPIO_EVENT }, \
+		.against = against_, .talk = nm                                        \
 	}
-#define SERIES_PAIR(k)                                                \
-	SERIES("events", "events", events_ops, k, "event-per-extra"), \
-		SERIES("kprobes", "kprobes", kprobe_ops, k, "kprobe-per-extra")
-#define BPF(nm, ops_, h, talk_)                                                       \
-	{                                                                             \
-		.name = nm, .kind = KIND_BPF, .ops = &ops_, .hook = h, .talk = talk_, \
-		.trust = true                                                         \
+#define TOGGLE_EVENTS                                                                       \
+	.system = "toggle",                                                                 \
+	.events = { "toggle_ev0", "toggle_ev1", "toggle_ev2", "toggle_ev3", "toggle_ev4",   \
+		    "toggle_ev5", "toggle_ev6", "toggle_ev7", "toggle_ev8", "toggle_ev9" }, \
+	.needs = "an older toggle module?"
+#define CHAIN_KPROBES                                                                          \
+	.funcs = { "toggle_chain_1", "toggle_chain_2", "toggle_chain_3", "toggle_chain_4",     \
+		   "toggle_chain_5", "toggle_chain_6", "toggle_chain_7", "toggle_chain_8",     \
+		   "toggle_chain_9", "toggle_chain_10" },                                      \
+	.names = { "gpiolat_chain_1", "gpiolat_chain_2", "gpiolat_chain_3", "gpiolat_chain_4", \
+		   "gpiolat_chain_5", "gpiolat_chain_6", "gpiolat_chain_7", "gpiolat_chain_8", \
+		   "gpiolat_chain_9", "gpiolat_chain_10" }
+#define SERIES_PAIR(k_)                                                                    \
+	{ .name = "events-" #k_,                                                           \
+	  .kind = KIND_TRACEFS,                                                            \
+	  .prov = &prov_events,                                                            \
+	  .a = { TOGGLE_EVENTS, .k = k_ },                                                 \
+	  .series = "events",                                                              \
+	  .talk = k_ == 1 ? "event-per-extra" : NULL },                                    \
+	{                                                                                  \
+		.name = "kprobes-" #k_, .kind = KIND_TRACEFS, .prov = &prov_kprobe_events, \
+		.a = { CHAIN_KPROBES, .k = k_ }, .series = "kprobes",                      \
+		.talk = k_ == 1 ? "kprobe-per-extra" : NULL                                \
+	}
+#define BPF(nm, prov_, h, talk_, ...)                                                          \
+	{                                                                                      \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .hook = h, __VA_ARGS__ }, \
+		.talk = talk_, .trust = true                                                   \
 	}
 /* a part of gpiolat's tracepoint program: its cost breakdown, only when --only names it */
-#define BPF_PART(nm, p)                                                                      \
-	{                                                                                    \
-		.name = nm, .kind = KIND_BPF, .ops = &gpiolat_bpf_ops, .hook = GPIO_HOOK_TP, \
-		.part = p, .trust = true                                                     \
+#define BPF_PART(nm, p)                                                  \
+	{                                                                \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat, \
+		.a = { .hook = GPIO_HOOK_TP, .part = p }, .trust = true  \
 	}
-#define TOOL(nm, ops_, s, talk_, trust_)                                                \
-	{                                                                               \
-		.name = nm, .kind = KIND_BPF, .ops = &ops_, .script = s, .talk = talk_, \
-		.trust = trust_                                                         \
+#define TOOL(nm, prov_, s, talk_, trust_)                                                          \
+	{                                                                                          \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .script = s }, .talk = talk_, \
+		.trust = trust_                                                                    \
 	}
-#define USER(nm, u, talk_)                                                                 \
-	{                                                                                  \
-		.name = nm, .kind = KIND_USER, .ops = &user_ops, .user = u, .talk = talk_, \
-		.reference = USER_REF                                                      \
+#define USER(nm, prov_, talk_, ...)                                                  \
+	{                                                                            \
+		.name = nm, .kind = KIND_USER, .prov = &prov_, .a = { __VA_ARGS__ }, \
+		.talk = talk_, .reference = USER_REF                                 \
 	}
 
 const struct method ov_methods[] = {
 	{ .name = "control", .kind = KIND_CONTROL },
-	{ .name = "event", .kind = KIND_TRACEFS, .ops = &ev_ops, .talk = "event" },
-	{ .name = "event-filter",
-	  .kind = KIND_TRACEFS,
-	  .ops = &filter_ops,
-	  .against = "event",
-	  .talk = "event-filter" },
-	{ .name = "event-trigger",
-	  .kind = KIND_TRACEFS,
-	  .ops = &trigger_ops,
-	  .against = "event",
-	  .talk = "event-trigger" },
-	{ .name = "event-hist",
-	  .kind = KIND_TRACEFS,
-	  .ops = &hist_ops,
-	  .against = "event",
-	  .talk = "event-hist" },
-	{ .name = "event-synthetic",
-	  .kind = KIND_TRACEFS,
-	  .ops = &synth_ops,
-	  .against = "event",
-	  .talk = "event-synthetic" },
+	EVENT("event", prov_events, NULL),
+	EVENT("event-filter", prov_filter, "event"),
+	EVENT("event-trigger", prov_trigger, "event"),
+	EVENT("event-hist", prov_hist, "event"),
+	EVENT("event-synthetic", prov_synth, "event"),
 	{ .name = "kprobe",
 	  .kind = KIND_TRACEFS,
-	  .ops = &kprobe_ops,
+	  .prov = &prov_kprobe_events,
+	  .a = { .funcs = { "gpiod_set_value" }, .names = { "gpiolat_gpiod_set_value" } },
 	  .against = "event",
 	  .talk = "kprobe" },
 	SERIES_PAIR(1),
@@ -77,34 +88,46 @@ const struct method ov_methods[] = {
 	SERIES_PAIR(8),
 	SERIES_PAIR(9),
 	SERIES_PAIR(10),
-	{ .name = "function", .kind = KIND_TRACEFS, .ops = &function_ops, .talk = "function" },
+	{ .name = "function",
+	  .kind = KIND_TRACEFS,
+	  .prov = &prov_function,
+	  .a = { .funcs = { "gpiod*" } },
+	  .talk = "function" },
 	{ .name = "function_graph",
 	  .kind = KIND_TRACEFS,
-	  .ops = &graph_ops,
-	  .top_level = true,
+	  .prov = &prov_graph,
+	  .a = { .funcs = { "gpiod_set_value" }, .top_level = true },
 	  .talk = "function_graph" },
 	{ .name = "trace_printk",
 	  .kind = KIND_TRACEFS,
-	  .ops = &printk_ops,
+	  .prov = &prov_printk,
 	  .talk = "trace_printk",
 	  .reference = PRINTK_REF },
-	BPF("bpf-gpiolat-tracepoint", gpiolat_bpf_ops, GPIO_HOOK_TP, "bpf-ply-tracepoint"),
-	BPF("bpf-empty-tracepoint", empty_bpf_ops, GPIO_HOOK_TP, NULL),
-	BPF("bpf-gpiolat-kprobe", gpiolat_bpf_ops, GPIO_HOOK_KPROBE, NULL),
-	BPF("bpf-empty-kprobe", empty_bpf_ops, GPIO_HOOK_KPROBE, NULL),
-	BPF("bpf-gpiolat-fentry", gpiolat_bpf_ops, GPIO_HOOK_FENTRY, NULL),
-	BPF("bpf-empty-fentry", empty_bpf_ops, GPIO_HOOK_FENTRY, NULL),
+	BPF("bpf-gpiolat-tracepoint", prov_bpf_gpiolat, GPIO_HOOK_TP, "bpf-ply-tracepoint"),
+	BPF("bpf-empty-tracepoint", prov_bpf_empty, GPIO_HOOK_TP, NULL,
+	    .progs = { "empty_gpio_tp" }),
+	BPF("bpf-gpiolat-kprobe", prov_bpf_gpiolat, GPIO_HOOK_KPROBE, NULL),
+	BPF("bpf-empty-kprobe", prov_bpf_empty, GPIO_HOOK_KPROBE, NULL,
+	    .progs = { "empty_gpio_kprobe" }),
+	BPF("bpf-gpiolat-fentry", prov_bpf_gpiolat, GPIO_HOOK_FENTRY, NULL),
+	BPF("bpf-empty-fentry", prov_bpf_empty, GPIO_HOOK_FENTRY, NULL,
+	    .progs = { "empty_gpio_fentry" }),
 	BPF_PART("bpf-gpiolat-tp-clock", GPIO_PART_CLOCK),
 	BPF_PART("bpf-gpiolat-tp-slot", GPIO_PART_SLOT),
-	TOOL("bpftrace-delta", bpftrace_ops, "ply/delta.bt", "bpf-ply-tracepoint", false),
-	TOOL("bpftrace-dt-kprobe", bpftrace_ops, "ply/dt-kprobe.bt", NULL, false),
-	TOOL("ply-delta", ply_ops, "ply/delta.ply", "bpf-ply-tracepoint", true),
-	TOOL("ply-dt-kprobe", ply_ops, "ply/dt-kprobe.ply", NULL, true),
-	USER("user-ioctl-syscall-events", U_EVENTS, "user-ioctl-syscall-events"),
-	USER("user-ioctl-uprobe", U_UPROBE, "user-ioctl-uprobe"),
-	USER("user-ioctl-trace-marker", U_MARKER, "user-ioctl-trace-marker"),
-	USER("user-ioctl-strace", U_STRACE, "user-ioctl-strace"),
-	USER("user-ioctl-syscall-hist", U_SCHIST, NULL),
+	TOOL("bpftrace-delta", prov_bpftrace, "ply/delta.bt", "bpf-ply-tracepoint", false),
+	TOOL("bpftrace-dt-kprobe", prov_bpftrace, "ply/dt-kprobe.bt", NULL, false),
+	TOOL("ply-delta", prov_ply, "ply/delta.ply", "bpf-ply-tracepoint", true),
+	TOOL("ply-dt-kprobe", prov_ply, "ply/dt-kprobe.ply", NULL, true),
+	USER("user-ioctl-syscall-events", prov_events, "user-ioctl-syscall-events",
+	     .system = "syscalls", .events = { "sys_enter_ioctl", "sys_exit_ioctl" },
+	     .needs = "CONFIG_FTRACE_SYSCALLS"),
+	USER("user-ioctl-uprobe", prov_uprobe_events, "user-ioctl-uprobe",
+	     .names = { "gpiolat_utoggle", "gpiolat_utoggle_ret" }, .ret = true),
+	USER("user-ioctl-trace-marker", prov_marker, "user-ioctl-trace-marker"),
+	USER("user-ioctl-strace", prov_strace, "user-ioctl-strace"),
+	USER("user-ioctl-syscall-hist", prov_self_schist, NULL),
+	BPF("bpf-empty-fexit", prov_bpf_empty, GPIO_HOOK_FENTRY, NULL,
+	    .progs = { "empty_gpio_fexit" }, .attach = ATTACH_BTF, .funcs = { "gpiod_set_value" }),
 };
 
 const int ov_nmethods = sizeof(ov_methods) / sizeof(ov_methods[0]);
@@ -140,7 +163,7 @@ bool only_item(const char *t, const struct method *m)
 	size_t n = strlen(t);
 
 	return !strcmp(t, m->name) ||
-	       (!m->part && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
+	       (!m->a.part && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
 }
 
 /* is M in ONLY (a comma-separated list; NULL: everything but the parts, named only by name)? */
@@ -149,7 +172,7 @@ bool only_selected(const char *only, const struct method *m)
 	char list[512], *t, *save = NULL;
 
 	if (!only)
-		return !m->part;
+		return !m->a.part;
 	snprintf(list, sizeof(list), "%s", only);
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
 		if (only_item(t, m))

@@ -42,24 +42,10 @@
 #include "core/statedir.h"
 #include "core/sys.h"
 
-volatile sig_atomic_t exiting;
+struct run ov_run;
 struct opts ov;
-struct tracefs_instance *ov_inst;
-struct tep_handle *ov_tep;
-__u32 ov_gpio;
+struct target ov_target = { .run = &ov_run, .instance = INSTANCE, .group = KP_SYSTEM };
 int stats_fd = -1;
-struct child ov_child;
-
-int ov_child_run(char *const argv[], bool (*ready)(const struct child *c), int timeout_ms,
-		 const char *name, char *why)
-{
-	static const struct child_words words = { "exited before it was attached",
-						  "was not attached within" };
-
-	if (child_start(&ov_child, argv, why, WHY))
-		return -1;
-	return child_wait(&ov_child, ready, timeout_ms, name, &words, &exiting, why, WHY);
-}
 
 static void say(const char *fmt, ...)
 {
@@ -73,15 +59,10 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-static void sig_handler(int sig)
-{
-	exiting = 1;
-}
-
 bool nap(int ms)
 {
 	poll(NULL, 0, ms);
-	return !exiting;
+	return !ov_run.stop;
 }
 
 #define SEE "gpiolat --overhead --help"
@@ -192,7 +173,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		for (i = 0; i < ov_nmethods; i++)
 			printf("%-26s %-8s %s%s\n", ov_methods[i].name,
 			       kind_name(ov_methods[i].kind), ref_label(&ov_methods[i]),
-			       ov_methods[i].part ? " (a part: only when --only names it)" : "");
+			       ov_methods[i].a.part ? " (a part: only when --only names it)" : "");
 		exit(EXIT_OK);
 	case OPT_REPS:
 		if (parse_count(arg, 2, MAX_REPS, &v)) {
@@ -319,11 +300,13 @@ int overhead_main(int argc, char **argv)
 	char why[WHY];
 	int i, n = 0, err = EXIT_ERROR;
 
+	run_init(&ov_run, "overhead");
 	ov.reps = -1;
 	ov.pulses = -1;
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL))
 		return EXIT_USAGE;
 	ov.btf_path = btf_find(ov.btf_path);
+	ov_target.btf_path = ov.btf_path;
 	/* ns to 0.1 ns and R^2 to 4 digits alike */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
 	if (ov.reps < 0)
@@ -364,7 +347,7 @@ int overhead_main(int argc, char **argv)
 	}
 	if (i > 0 && kmod_restore_saved(&kfound))
 		return EXIT_ERROR;
-	if (!toggle_present() || toggle_gpio(&ov_gpio)) {
+	if (!toggle_present() || toggle_gpio(&ov_target.gpio)) {
 		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
 		return EXIT_ERROR;
@@ -383,7 +366,7 @@ int overhead_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
-	cli_signals(sig_handler);
+	run_signals(&ov_run);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (cleanup_all(&found, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n", why);
@@ -391,8 +374,8 @@ int overhead_main(int argc, char **argv)
 	}
 	if ((found || kfound) && !ov.json)
 		printf("gpiolat: removed the leftovers of an earlier run\n");
-	ov_inst = tracefs_instance_create(INSTANCE);
-	ov_tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
+	ov_target.inst = tracefs_instance_create(INSTANCE);
+	ov_target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
 	if (ov.bpf_stats)
 		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	read_clock(&cx);
@@ -411,7 +394,7 @@ int overhead_main(int argc, char **argv)
 		}
 		untraced_guess = d;
 	}
-	for (i = 0; i < ov_nmethods && !exiting; i++) {
+	for (i = 0; i < ov_nmethods && !ov_run.stop; i++) {
 		if (!only_selected(ov.only, &ov_methods[i]))
 			continue;
 		say("  %-26s ", ov_methods[i].name);
@@ -423,7 +406,7 @@ int overhead_main(int argc, char **argv)
 			say("not available: %s\n", rows[n].why);
 		n++;
 	}
-	if (exiting) {
+	if (ov_run.stop) {
 		fprintf(stderr, "gpiolat: interrupted: everything put back as found\n");
 		goto out;
 	}
@@ -442,13 +425,14 @@ int overhead_main(int argc, char **argv)
 out:
 	if (toggle_enabled() == 1)
 		toggle_stop();
-	child_stop(&ov_child);
+	child_stop(&ov_target.child);
 	utoggle_stop();
 	if (stats_fd >= 0)
 		close(stats_fd);
-	tep_free(ov_tep);
-	tracefs_instance_free(ov_inst);
-	ov_inst = NULL;
+	tep_free(ov_target.tep);
+	ov_target.tep = NULL;
+	tracefs_instance_free(ov_target.inst);
+	ov_target.inst = NULL;
 	if (cleanup_all(&found, why, sizeof(why))) {
 		fprintf(stderr,
 			"gpiolat: could not put tracefs back as found (gpiolat --cleanup)\n");

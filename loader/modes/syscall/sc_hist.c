@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: --syscall-hist (the syscall-latency histogram alone) and --empty-raw-tp (an empty
- * BPF program held on a raw tracepoint, for the toggle module's micro-benchmark) (sc.h).
+ * gpiolat --syscall-cost: --syscall-hist (the syscall-latency histogram alone) and
+ * --empty-raw-tp (an empty BPF program held on a raw tracepoint, for the toggle module's
+ * micro-benchmark) (sc.h), each with its provider (loader/providers/provider.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -37,7 +38,7 @@
 #include "modes/syscall/sc.h"
 #include "core/jsonout.h"
 
-static int hist_read(struct state *s, struct gpiolat_hist *out, __u64 *unmatched)
+static int hist_read(const struct probe *p, struct gpiolat_hist *out, __u64 *unmatched)
 {
 	int ncpus = libbpf_num_possible_cpus(), c, i;
 	struct sc_hist *h;
@@ -46,7 +47,7 @@ static int hist_read(struct state *s, struct gpiolat_hist *out, __u64 *unmatched
 	h = calloc(ncpus, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(s->hist->maps.sc_hists), &zero, h)) {
+	if (bpf_map_lookup_elem(schist_map_fd(p), &zero, h)) {
 		free(h);
 		return -errno;
 	}
@@ -82,7 +83,7 @@ static long peak_rss_kib(void)
 }
 
 static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u64 unmatched,
-		       enum hook hook, const char *start, __u64 since_start_ns, double span_s)
+		       int hook, const char *start, __u64 since_start_ns, double span_s)
 {
 	struct bucket b[GPIOLAT_LOG2_SLOTS];
 	struct json_object *o, *a, *x;
@@ -94,7 +95,7 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 		o = json_object_new_object();
 		json_object_object_add(o, "tool", json_object_new_string("gpiolat"));
 		json_object_object_add(o, "mode", json_object_new_string("syscall-hist"));
-		json_object_object_add(o, "hook", json_object_new_string(sc_hook_names[hook]));
+		json_object_object_add(o, "hook", json_object_new_string(sch_hook_names[hook]));
 		json_object_object_add(o, "start", json_object_new_string(start));
 		json_object_object_add(o, "span_s", json_object_new_double(span_s));
 		json_object_object_add(o, "count", json_object_new_uint64(h->pairs));
@@ -123,7 +124,7 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 	} else {
 		printf("syscall latency, all threads (%s/sys_enter -> sys_exit, start in %s), log2 "
 		       "buckets, %.3f s\n",
-		       sc_hook_names[hook], start, span_s);
+		       sch_hook_names[hook], start, span_s);
 		print_buckets(stdout, b, n, UNIT_NS);
 		printf("syscalls: count %llu, mean %s, p50 %s, p90 %s, p99 %s (bucket "
 		       "estimates); %llu exits without a stored entry; %.1f ms after start; peak RSS "
@@ -141,33 +142,37 @@ int sc_run_hist(struct state *s, const struct env *env, __u64 t_start)
 {
 	struct gpiolat_hist *h = calloc(1, sizeof(*h)), *prev = calloc(1, sizeof(*prev));
 	struct gpiolat_hist *d = calloc(1, sizeof(*d));
+	static const struct probe_args full = { .variant = SCH_FULL };
 	__u64 t0, now, deadline, next, um, um_prev = 0;
 	const char *start;
-	enum hook hook;
+	struct probe p;
 	char why[WHY_SIZE];
-	int err = EXIT_ERROR;
+	int err = EXIT_ERROR, hook;
 
+	probe_init(&p, &prov_bpf_schist, &full, &s->t);
 	if (!h || !prev || !d) {
 		fprintf(stderr, "gpiolat: out of memory\n");
 		goto out;
 	}
-	if (sc_hist_setup(s, HV_FULL, env->hook, &hook, &start, why, sizeof(why)) ||
-	    sc_hist_attach(s, why, sizeof(why))) {
+	s->t.hook = env->hook;
+	if (probe_setup(&p, why, sizeof(why)) || probe_on(&p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto out;
 	}
+	hook = p.hook;
+	start = p.start;
 	t0 = sc_mono_ns();
 	deadline = env->duration_ns ? t0 + env->duration_ns : 0;
 	next = env->interval_ns ? t0 + env->interval_ns : 0;
 	if (!env->json && !deadline && !next)
-		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sc_hook_names[hook]);
+		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sch_hook_names[hook]);
 	fflush(stdout);
 	while (!*s->stop) {
 		now = sc_mono_ns();
 		if (deadline && now >= deadline)
 			break;
 		if (next && now >= next) {
-			if (!hist_read(s, h, &um)) {
+			if (!hist_read(&p, h, &um)) {
 				hist_delta(d, h, prev);
 				hist_print(env, d, um - um_prev, hook, start,
 					   sc_mono_ns() - t_start, env->interval_ns / 1e9);
@@ -178,8 +183,8 @@ int sc_run_hist(struct state *s, const struct env *env, __u64 t_start)
 		}
 		poll(NULL, 0, 5);
 	}
-	sc_links_destroy(s);
-	if (hist_read(s, h, &um)) {
+	probe_off(&p);
+	if (hist_read(&p, h, &um)) {
 		fprintf(stderr, "gpiolat: reading the histogram failed\n");
 		goto out;
 	}
@@ -188,6 +193,8 @@ int sc_run_hist(struct state *s, const struct env *env, __u64 t_start)
 	hist_print(env, h, um, hook, start, sc_mono_ns() - t_start, (sc_mono_ns() - t0) / 1e9);
 	err = EXIT_OK;
 out:
+	probe_off(&p);
+	probe_teardown(&p);
 	free(h);
 	free(prev);
 	free(d);
@@ -198,19 +205,23 @@ out:
 
 int sc_run_empty_raw_tp(struct state *s, const struct env *env)
 {
-	struct result r = {};
+	struct probe_args any = { .progs = { "empty_raw_any" },
+				  .attach = ATTACH_RAW_TP,
+				  .events = { env->raw_tp } };
+	struct probe_figures r = {};
 	char why[WHY_SIZE];
 	__u64 deadline;
+	struct probe p;
 
-	if (sc_empty_load(s, (const char *[]){ "empty_raw_any" }, 1, why, sizeof(why))) {
+	probe_init(&p, &prov_bpf_empty, &any, &s->t);
+	if (probe_setup(&p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
+		probe_teardown(&p);
 		return EXIT_ERROR;
 	}
-	if (sc_link_add(
-		    s,
-		    bpf_program__attach_raw_tracepoint(s->empty->progs.empty_raw_any, env->raw_tp),
-		    env->raw_tp, why, sizeof(why))) {
+	if (probe_on(&p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s (is the tracepoint there?)\n", why);
+		probe_teardown(&p);
 		return EXIT_ERROR;
 	}
 	printf("attached: an empty BPF program on raw tracepoint %s\n", env->raw_tp);
@@ -218,8 +229,9 @@ int sc_run_empty_raw_tp(struct state *s, const struct env *env)
 	deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
 	while (!*s->stop && (!deadline || sc_mono_ns() < deadline))
 		poll(NULL, 0, 20);
-	sc_links_destroy(s);
-	sc_prog_stats_obj(s->empty->obj, &r);
+	probe_off(&p);
+	probe_figures(&p, &r);
+	probe_teardown(&p);
 	if (s->stats_fd >= 0 && r.run_cnt)
 		printf("detached: %llu runs, mean %.1f ns per run (BPF_ENABLE_STATS)\n",
 		       (unsigned long long)r.run_cnt, (double)r.run_time_ns / r.run_cnt);

@@ -79,7 +79,7 @@ struct sc_alt {
 	const struct method *m;
 	struct result *r;
 	struct stat_acc *untraced;
-	enum hook hook;
+	struct probe pm; /* the method's provider at work */
 	double *base, *meth;
 	char why[WHY_SIZE];
 };
@@ -102,7 +102,13 @@ static int alt_attach(void *ctx, int rep)
 {
 	struct sc_alt *a = ctx;
 
-	return sc_method_attach(a->s, a->env, a->m, a->r, a->hook, a->why, sizeof(a->why));
+	a->why[0] = '\0';
+	if (!probe_on(&a->pm, a->why, sizeof(a->why)))
+		return 0;
+	if (!a->why[0])
+		snprintf(a->why, sizeof(a->why), "switching %s on failed: %s", a->m->name,
+			 strerror(errno ?: EIO));
+	return -1;
 }
 
 static int alt_run(void *ctx, double *fig)
@@ -119,7 +125,7 @@ static int alt_detach(void *ctx)
 {
 	struct sc_alt *a = ctx;
 
-	sc_method_detach(a->s, a->m, a->r);
+	probe_off(&a->pm);
 	return 0;
 }
 
@@ -139,6 +145,20 @@ static void alt_round(void *ctx, int rep, double bprev, double fig, double bnext
 	alt_stat_add(&r->rounds, rep, bprev, fig, bnext);
 }
 
+/* the method's programs' figures, then its provider torn down */
+static void teardown(struct sc_alt *a)
+{
+	struct probe_figures f = {};
+
+	if (!probe_figures(&a->pm, &f)) {
+		a->r->run_cnt += f.run_cnt;
+		a->r->run_time_ns += f.run_time_ns;
+		a->r->nprogs += f.nprogs;
+	}
+	probe_off(&a->pm);
+	probe_teardown(&a->pm);
+}
+
 /* the alternation for one method (loader/core/engine.c) */
 int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	       struct stat_acc *untraced)
@@ -149,7 +169,6 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 		.m = &sc_methods[mi],
 		.r = r,
 		.untraced = untraced,
-		.hook = SC_HOOK_TP,
 	};
 	struct alternation alt = {
 		.reps = env->rounds,
@@ -170,9 +189,10 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 		snprintf(r->why, sizeof(r->why), "out of memory");
 		goto out;
 	}
-	if (sc_method_setup(s, env, a.m, r, &a.hook, a.why, sizeof(a.why))) {
+	probe_init(&a.pm, a.m->prov, &a.m->a, &s->t);
+	if (probe_setup(&a.pm, a.why, sizeof(a.why))) {
 		snprintf(r->why, sizeof(r->why), "not available: %s", a.why);
-		sc_method_teardown(s, a.m, r);
+		teardown(&a);
 		err = 0;
 		goto out;
 	}
@@ -183,7 +203,7 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 		if (rd == 0 && !*s->stop) {
 			/* the first attach failing: the kernel lacks it */
 			snprintf(r->why, sizeof(r->why), "not available: %s", a.why);
-			sc_method_teardown(s, a.m, r);
+			teardown(&a);
 			memset(&r->rounds, 0, sizeof(r->rounds));
 			err = 0;
 			goto out;
@@ -195,7 +215,9 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	default:
 		goto fail;
 	}
-	sc_method_teardown(s, a.m, r);
+	r->hook = a.pm.hook_name;
+	r->start = a.pm.start;
+	teardown(&a);
 	qsort(r->added, r->nadded, sizeof(*r->added), cmp_double);
 	r->stats = s->stats_fd >= 0;
 	r->done = true;
@@ -203,7 +225,7 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	goto out;
 fail:
 	snprintf(r->why, sizeof(r->why), "failed: %s", a.why);
-	sc_method_teardown(s, a.m, r);
+	teardown(&a);
 out:
 	free(a.base);
 	free(a.meth);

@@ -179,10 +179,10 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		env->bt_script = arg;
 		break;
 	case O_HOOK:
-		for (i = 0; i < SC_HOOK_MAX; i++)
-			if (!strcmp(arg, sc_hook_names[i]))
+		for (i = 0; i < SCH_HOOK_MAX; i++)
+			if (!strcmp(arg, sch_hook_names[i]))
 				break;
-		if (i == SC_HOOK_MAX) {
+		if (i == SCH_HOOK_MAX) {
 			cli_usage(SEE, &env->usage_printed,
 				  "unknown hook '%s': want tp_btf, raw_tp or tp", arg);
 			return EINVAL;

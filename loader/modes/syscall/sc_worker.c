@@ -35,6 +35,7 @@
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "modes/syscall/sc.h"
+#include "maps_offset.h"
 
 /* every syscall of the worker goes through here: the uprobe's target, in every run alike */
 __attribute__((noinline, used)) long gpiolat_sc_call(long nr, long a, long b, long c)
@@ -167,4 +168,9 @@ int sc_worker_run(struct state *s, const struct env *env, double *out, char *why
 	for (i = 0; i < env->batches; i++)
 		out[i] = (double)s->shm[i] / (env->iters * SC_PER_ITER);
 	return 0;
+}
+
+unsigned long sc_call_offset(const char *exe)
+{
+	return maps_offset((const void *)&gpiolat_sc_call, exe);
 }

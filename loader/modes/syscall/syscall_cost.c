@@ -55,17 +55,6 @@
 #include "modes/syscall/sc.h"
 #include "core/leftovers.h"
 
-/*
- * The one variable at file scope: what the signal handler sets. A handler is given no argument
- * to find the run by, so it sets this; the run reads it through its pointer (struct state).
- */
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	stop_requested = 1;
-}
-
 bool syscall_cost_wanted(int argc, char **argv)
 {
 	int i;
@@ -84,16 +73,12 @@ static void cleanup(struct state *s)
 {
 	int st;
 
-	sc_events_off(s);
-	sc_kprobe_events_remove(s);
-	sc_uprobe_event_remove(s);
-	child_stop(&s->tool);
-	sc_bpf_unload(s);
-	if (s->inst) {
+	child_stop(&s->t.child);
+	if (s->t.inst) {
 		if (s->inst_created)
-			tracefs_instance_destroy(s->inst);
-		tracefs_instance_free(s->inst);
-		s->inst = NULL;
+			tracefs_instance_destroy(s->t.inst);
+		tracefs_instance_free(s->t.inst);
+		s->t.inst = NULL;
 	}
 	if (s->worker > 0) {
 		kill(s->worker, SIGKILL);
@@ -114,7 +99,17 @@ static void cleanup(struct state *s)
 int syscall_cost_main(int argc, char **argv)
 {
 	struct env env = { .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
-	struct state s = { .cmd_fd = -1, .done_fd = -1, .stats_fd = -1, .stop = &stop_requested };
+	struct run run;
+	struct state s = { .cmd_fd = -1,
+			   .done_fd = -1,
+			   .stats_fd = -1,
+			   .stop = &run.stop,
+			   .t = { .kind = TGT_SYSCALLS,
+				  .run = &run,
+				  .instance = INSTANCE,
+				  .group = PROBE_GROUP,
+				  .fn = "gpiolat_sc_call",
+				  .hook = -1 } };
 	struct result res[SC_NMETHODS];
 	struct stat_acc untraced = {};
 	char why[WHY_SIZE], script[PATH_MAX], cpu_note[64] = "";
@@ -125,9 +120,11 @@ int syscall_cost_main(int argc, char **argv)
 	int err = EXIT_ERROR, i;
 
 	memset(res, 0, sizeof(res));
+	run_init(&run, "syscall-cost");
 	if (argp_parse(&sc_argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &env))
 		return EXIT_USAGE;
-	sc_libbpf_print(env.verbose);
+	run.verbose = env.verbose;
+	run_libbpf_print(&run);
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: must run as root (needs CAP_BPF and CAP_PERFMON, or "
 				"CAP_SYS_ADMIN)\n");
@@ -139,10 +136,11 @@ int syscall_cost_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: CPU %d is not one this process may run on\n", env.cpu);
 		return EXIT_ERROR;
 	}
-	cli_signals(on_signal);
+	run_signals(&run);
 
 	len = readlink("/proc/self/exe", s.exe, sizeof(s.exe) - 1);
 	s.exe[len > 0 ? len : 0] = '\0';
+	s.t.exe = s.exe;
 	if (env.bpf_stats)
 		s.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
@@ -160,7 +158,8 @@ int syscall_cost_main(int argc, char **argv)
 			env.selected[i] = !sc_methods[i].extra;
 	if (!env.bt_script)
 		env.bt_script = sc_default_script(s.exe, script, sizeof(script));
-	s.sc_call_off = sc_call_offset(s.exe);
+	s.t.off = sc_call_offset(s.exe);
+	s.t.script = env.bt_script;
 	mounted = sc_tracefs_mounted();
 	if (!mounted && tracefs_tracing_dir())
 		snprintf(cpu_note, sizeof(cpu_note), "; tracefs mounted at %s by gpiolat",
@@ -180,6 +179,13 @@ int syscall_cost_main(int argc, char **argv)
 	if (sc_worker_start(&s, &env, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		goto cleanup;
+	}
+	s.t.pid = s.worker;
+	s.t.hook = env.hook;
+	/* our instance, for the methods on tracefs events (they say why when there is none) */
+	if (tracefs_tracing_dir()) {
+		s.t.inst = tracefs_instance_create(INSTANCE);
+		s.inst_created = s.t.inst && tracefs_instance_is_new(s.t.inst);
 	}
 	for (i = 0; i < SC_NMETHODS && !*s.stop; i++) {
 		if (!env.selected[i])

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: gpiolat's own program on the GPIO set (provider.h), on the method's hook
+ * (tracepoint, kprobe, fentry) or a part of it, as gpiolat -l LINE runs it on the toggled line;
+ * loaded in setup, attached while on. Its histogram and, per method phase, the periods it
+ * counted beside the module's own batches are its figures: the trust check (docs/overhead.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "gpiolat.skel.h"
+#include "core/sys.h"
+#include "providers/gpio_bpf.h"
+#include "providers/provider.h"
+
+#define MAX_PHASE_BATCHES 4096
+
+/* the trust check's figures of the method phases so far */
+struct phases {
+	__s64 seq0; /* the module's last batch before the phase */
+	bool counting; /* the program counts periods (gpiolat's whole program) */
+	__u64 periods, sum; /* the program's counts before the phase */
+	int n, dropped, k; /* phases kept, left out, ended */
+	double mod[PROBE_MAX_PHASES], prog[PROBE_MAX_PHASES];
+	int index[PROBE_MAX_PHASES];
+	__u64 batches, pulses, nperiods;
+	struct toggle_batch b[MAX_PHASE_BATCHES];
+};
+
+/* gpiolat's skeleton of the probe, or NULL (an empty program) */
+static struct gpiolat_bpf *gskel(const struct probe *p)
+{
+	return p->ops == &prov_bpf_gpiolat ? p->obj : NULL;
+}
+
+/* the program's periods, summed over the CPUs (the toggled line is index 0, half 0) */
+static int read_periods(struct gpiolat_bpf *skel, __u64 *periods, __u64 *sum)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct gpiolat_hist *h;
+	__u32 key = 0;
+
+	if (!skel || ncpu <= 0)
+		return -1;
+	h = calloc(ncpu, sizeof(*h));
+	if (!h)
+		return -1;
+	if (bpf_map__lookup_elem(skel->maps.hists, &key, sizeof(key), h, ncpu * sizeof(*h), 0)) {
+		free(h);
+		return -1;
+	}
+	*periods = *sum = 0;
+	for (i = 0; i < ncpu; i++) {
+		*periods += h[i].periods;
+		*sum += h[i].period_sum_ns;
+	}
+	free(h);
+	return 0;
+}
+
+/*
+ * GPIOLAT_TRUST_SCALE=F: the program's clock read F times too long, to see the check fail; 1
+ * when unset, NAN when not a number above 0 (gpiolat_setup refuses the row)
+ */
+static double trust_scale(void)
+{
+	const char *e = getenv("GPIOLAT_TRUST_SCALE");
+	char *end;
+	double f;
+
+	if (!e)
+		return 1;
+	f = strtod(e, &end);
+	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
+}
+
+/* the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry); 0, or -1 */
+int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
+{
+	struct btf *btf = sys_load_btf(p->t->btf_path, why, size);
+	int err;
+
+	if (!btf)
+		return -1;
+	err = gpio_hook_check(p->a->hook, btf, why, size);
+	btf__free(btf);
+	return err;
+}
+
+void gpio_phases_start(struct probe *p)
+{
+	struct phases *tp = p->priv;
+
+	if (!tp) {
+		tp = p->priv = calloc(1, sizeof(*tp));
+		if (!tp)
+			return;
+	}
+	tp->periods = tp->sum = 0;
+	tp->counting = !read_periods(gskel(p), &tp->periods, &tp->sum);
+	tp->seq0 = toggle_last_seq();
+}
+
+/*
+ * after a method phase: its batches (the module's clock) and the periods the program counted
+ * in it (its own, NAN when it keeps none: the empty programs, the parts tp-clock and tp-slot);
+ * left out when the program missed a period inside the batches, pulses - 1 a batch (a host
+ * stall longer than TRUST_PERIOD_MAX inside one)
+ */
+void gpio_phases_end(struct probe *p)
+{
+	struct phases *tp = p->priv;
+	__u64 periods = 0, sum = 0, ns = 0, pulses = 0, want = 0;
+	int i, n;
+
+	if (!tp || tp->n >= PROBE_MAX_PHASES)
+		return;
+	tp->k++;
+	n = toggle_batches(tp->seq0, tp->b, MAX_PHASE_BATCHES);
+	for (i = 0; i < n; i++) {
+		ns += tp->b[i].ns;
+		pulses += tp->b[i].pulses;
+		want += tp->b[i].pulses - 1;
+	}
+	if (tp->counting && !read_periods(gskel(p), &periods, &sum)) {
+		periods -= tp->periods;
+		sum -= tp->sum;
+	}
+	if (n <= 0 || !pulses || (periods && periods != want)) {
+		tp->dropped++;
+		return;
+	}
+	tp->mod[tp->n] = (double)ns / (2.0 * pulses);
+	tp->prog[tp->n] = periods ? trust_scale() * sum / (2.0 * periods) : NAN;
+	tp->index[tp->n] = tp->k - 1;
+	tp->n++;
+	tp->batches += n;
+	tp->pulses += pulses;
+	tp->nperiods += periods;
+}
+
+void gpio_phases_figures(struct probe *p, struct probe_figures *f)
+{
+	struct phases *tp = p->priv;
+
+	f->t_scale = trust_scale();
+	if (!tp)
+		return;
+	f->tphases = tp->n;
+	f->tdropped = tp->dropped;
+	memcpy(f->t_mod, tp->mod, sizeof(tp->mod));
+	memcpy(f->t_prog, tp->prog, sizeof(tp->prog));
+	memcpy(f->t_index, tp->index, sizeof(tp->index));
+	f->t_batches = tp->batches;
+	f->t_pulses = tp->pulses;
+	f->t_periods = tp->nperiods;
+}
+
+void gpio_phases_free(struct probe *p)
+{
+	free(p->priv);
+	p->priv = NULL;
+}
+
+static int gpiolat_setup(struct probe *p, char *why, size_t size)
+{
+	struct gpio_bpf_cfg cfg = { .hook = p->a->hook,
+				    .part = p->a->part,
+				    .btf_path = p->t->btf_path,
+				    .desc_size = 1,
+				    .filter_lines = true,
+				    .period_max = TRUST_PERIOD_MAX };
+	/* as gpiolat -l LINE: the toggled line alone, at index 0 */
+	struct gpio_lines one = { .n = 1 };
+	struct gpiolat_bpf *skel = NULL;
+	struct btf *btf;
+	int err;
+
+	if (isnan(trust_scale())) {
+		snprintf(why, size, "GPIOLAT_TRUST_SCALE='%.64s' is not a number above 0",
+			 getenv("GPIOLAT_TRUST_SCALE"));
+		return -1;
+	}
+	if (probe_gpio_hook_check(p, why, size))
+		return -1;
+	if (p->a->hook != GPIO_HOOK_TP) {
+		btf = sys_load_btf(p->t->btf_path, why, size);
+		cfg.desc_size = btf ? sys_gpio_desc_size(btf, why, size) : 0;
+		btf__free(btf);
+		if (!cfg.desc_size)
+			return -1;
+	}
+	/*
+	 * linear buckets for the p50: 100 of a quarter of the untraced set each, at most as wide
+	 * as the BPF side's reciprocal is exact for (lin_width * GPIOLAT_LINEAR_SLOTS < 2^32, as
+	 * gpiolat --linear checks): a stalled warm-up phase must not break the histogram
+	 */
+	cfg.lin_width = p->t->untraced_ns > 40 ? (__u64)(p->t->untraced_ns / 4) : 10;
+	if (cfg.lin_width > GPIOLAT_LINEAR_WIDTH_MAX)
+		cfg.lin_width = GPIOLAT_LINEAR_WIDTH_MAX;
+	one.gpio[0] = p->t->gpio;
+	cfg.lines = &one;
+	err = gpio_bpf_open_load(&cfg, &skel, &p->progs[0]);
+	p->obj = skel;
+	if (err > 0) {
+		snprintf(why, size, "opening gpiolat's BPF object failed: %s", strerror(errno));
+		return -1;
+	}
+	if (err) {
+		snprintf(why, size, "loading %s failed: %s", gpio_hooks[p->a->hook].prog,
+			 strerror(-err));
+		return -1;
+	}
+	err = gpio_bpf_fill_lines(skel, &one);
+	if (err) {
+		snprintf(why, size, "setting up gpiolat's lines map failed: %s", strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int gpiolat_on(struct probe *p, char *why, size_t size)
+{
+	gpio_phases_start(p);
+	return probe_link_add(p, bpf_program__attach(p->progs[0]),
+			      bpf_program__section_name(p->progs[0]), why, size);
+}
+
+static int gpiolat_off(struct probe *p)
+{
+	if (!p->nlinks)
+		return 0;
+	probe_links_destroy(p);
+	gpio_phases_end(p);
+	return 0;
+}
+
+static void gpiolat_teardown(struct probe *p)
+{
+	gpiolat_off(p);
+	gpio_phases_free(p);
+	gpiolat_bpf__destroy(p->obj);
+	p->obj = NULL;
+	p->progs[0] = NULL;
+}
+
+/* the run time of the program, gpiolat's histogram of the toggled line, the phases */
+static int gpiolat_figures(struct probe *p, struct probe_figures *f)
+{
+	struct summary sm;
+
+	if (!p->progs[0])
+		return -1;
+	probe_prog_figures(bpf_program__fd(p->progs[0]), f);
+	/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
+	if (!gpio_bpf_line_summary(p->obj, 0, &sm) && sm.count) {
+		f->hist_ok = true;
+		f->hist_mean = sm.mean;
+		f->hist_p50 = sm.p50;
+		f->hist_pairs = sm.count;
+	}
+	gpio_phases_figures(p, f);
+	return 0;
+}
+
+const struct provider prov_bpf_gpiolat = { .name = "gpiolat's BPF program",
+					   .targets = TGT_GPIO_PULSE,
+					   .setup = gpiolat_setup,
+					   .on = gpiolat_on,
+					   .off = gpiolat_off,
+					   .teardown = gpiolat_teardown,
+					   .figures = gpiolat_figures };

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: the syscall-latency histogram (provider.h, bpf/syscall.bpf.c) and its variants (the
+ * start kept as bpftrace keeps it, the cost breakdown's parts), on the first hook that loads
+ * unless the method or the mode names one; loaded in setup, attached while on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "syscall.h"
+#include "syscall.skel.h"
+#include "providers/provider.h"
+
+const char *const sch_hook_names[SCH_HOOK_MAX] = { "tp_btf", "raw_tp", "tp" };
+
+/* the programs of variant v on hook h: enter (exit_ 0) or exit (exit_ 1) */
+static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum sch_variant v, enum sch_hook h,
+				     int exit_)
+{
+	struct bpf_program *p[SCH_HOOK_MAX][2] = {
+		{ skel->progs.sc_btf_enter, skel->progs.sc_btf_exit },
+		{ skel->progs.sc_raw_enter, skel->progs.sc_raw_exit },
+		{ skel->progs.sc_tp_enter, skel->progs.sc_tp_exit },
+	};
+
+	/* the cost breakdown's parts: raw_tp only */
+	if (v == SCH_CLOCK)
+		return exit_ ? skel->progs.sc_clock_exit : skel->progs.sc_clock_enter;
+	if (v == SCH_START)
+		return exit_ ? skel->progs.sc_start_exit : skel->progs.sc_raw_enter;
+	return p[h][exit_];
+}
+
+/*
+ * The histogram's hook and where it keeps the start, cheapest first, each tried by loading it
+ * (the verifier decides, never the kernel version). raw_tp and tp_btf cost the same per run;
+ * raw_tp comes first because libbpf then needs no vmlinux BTF (tp_btf attaches by BTF name:
+ * libbpf parses the kernel's whole BTF, some 5 MiB, about 11 MiB of peak RSS). Task storage
+ * (bpf_get_current_task_btf(), bpf_task_storage_get()) beats the LRU hash by about 35 ns a
+ * run; kernels before 5.11 have no task storage, hence the hash.
+ */
+static const struct {
+	enum sch_hook hook;
+	bool task_storage;
+} hist_choices[] = {
+	{ SCH_HOOK_RAW, true }, { SCH_HOOK_BTF, true }, { SCH_HOOK_RAW, false },
+	{ SCH_HOOK_TP, true },	{ SCH_HOOK_TP, false },
+};
+
+static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete" };
+
+/*
+ * the histogram programs (variant v) on the first of hist_choices that loads, on hook only
+ * if only >= 0 (the method's hook + 1, else the mode's: struct target.hook); p->start:
+ * where it keeps the start. GPIOLAT_SC_LRU=1 (a diagnostic): no task storage.
+ */
+static int schist_setup(struct probe *p, char *why, size_t size)
+{
+	enum sch_variant v = p->a->variant;
+	int only = p->a->hook ? p->a->hook - 1 : p->t->hook;
+	struct syscall_bpf *skel;
+	char buf[96], tried[5 * 120] = "";
+	struct bpf_program *prog;
+	size_t len = 0;
+	int c, h, err;
+	bool ts;
+
+	for (c = 0; c < (int)(sizeof(hist_choices) / sizeof(hist_choices[0])); c++) {
+		h = hist_choices[c].hook;
+		ts = hist_choices[c].task_storage;
+		if ((only >= 0 && h != only) ||
+		    (ts && (v == SCH_NAIVE || getenv("GPIOLAT_SC_LRU"))) ||
+		    ((v == SCH_CLOCK || v == SCH_START) && h != SCH_HOOK_RAW))
+			continue;
+		skel = syscall_bpf__open();
+		if (!skel) {
+			snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
+			return -1;
+		}
+		bpf_object__for_each_program(prog, skel->obj)
+			bpf_program__set_autoload(prog, false);
+		bpf_program__set_autoload(hist_prog(skel, v, h, 0), true);
+		bpf_program__set_autoload(hist_prog(skel, v, h, 1), true);
+		skel->rodata->naive = v == SCH_NAIVE;
+		skel->rodata->task_storage = ts;
+		/* only the start's map in use is created (the LRU hash is pre-allocated) */
+		bpf_map__set_autocreate(skel->maps.sc_task_starts, ts);
+		bpf_map__set_autocreate(skel->maps.sc_starts, !ts);
+		err = syscall_bpf__load(skel);
+		if (!err) {
+			p->obj = skel;
+			p->progs[0] = hist_prog(skel, v, h, 0);
+			p->progs[1] = hist_prog(skel, v, h, 1);
+			p->hook = h;
+			p->hook_name = sch_hook_names[h];
+			/* the clock reads alone keep no start */
+			p->start = v == SCH_CLOCK ? NULL : start_names[v == SCH_NAIVE ? 2 : ts];
+			return 0;
+		}
+		len += snprintf(tried + len, sizeof(tried) - len, "%s%s with the %s: %s",
+				len ? "; " : "", sch_hook_names[h], start_names[ts],
+				probe_errstr(err, buf, sizeof(buf)));
+		syscall_bpf__destroy(skel);
+		if (len >= sizeof(tried))
+			len = sizeof(tried) - 1;
+	}
+	snprintf(why, size, "no hook loads the histogram programs (%s)", tried);
+	return -1;
+}
+
+static int schist_on(struct probe *p, char *why, size_t size)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (probe_link_add(p, bpf_program__attach(p->progs[i]),
+				   bpf_program__section_name(p->progs[i]), why, size))
+			return -1;
+	return 0;
+}
+
+static int schist_off(struct probe *p)
+{
+	probe_links_destroy(p);
+	return 0;
+}
+
+static int schist_figures(struct probe *p, struct probe_figures *f)
+{
+	struct bpf_program *prog;
+
+	if (!p->obj)
+		return -1;
+	bpf_object__for_each_program(prog, ((struct syscall_bpf *)p->obj)->obj)
+		if (bpf_program__fd(prog) >= 0)
+			probe_prog_figures(bpf_program__fd(prog), f);
+	return 0;
+}
+
+static void schist_teardown(struct probe *p)
+{
+	probe_links_destroy(p);
+	syscall_bpf__destroy(p->obj);
+	p->obj = NULL;
+	p->progs[0] = p->progs[1] = NULL;
+}
+
+int schist_map_fd(const struct probe *p)
+{
+	return p->obj ? bpf_map__fd(((struct syscall_bpf *)p->obj)->maps.sc_hists) : -1;
+}
+
+const struct provider prov_bpf_schist = { .name = "the syscall-latency histogram",
+					  .targets = TGT_SYSCALLS,
+					  .setup = schist_setup,
+					  .on = schist_on,
+					  .off = schist_off,
+					  .teardown = schist_teardown,
+					  .figures = schist_figures };

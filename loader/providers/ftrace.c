@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: the ftrace family (provider.h): the function tracer in the target's instance
+ * (filtered to the method's functions, e.g. gpiod*), function_graph at the top level (saved
+ * first, restored on every way out), and trace_printk: the toggle module reloaded in its printk
+ * mode (loader/core/kmod_reload.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include "core/kmod_reload.h"
+#include "core/leftovers.h"
+#include "core/statedir.h"
+#include "core/undo.h"
+#include "providers/provider.h"
+
+static int function_setup(struct probe *p, char *why, size_t size)
+{
+	char *t;
+
+	if (probe_need_instance(p, why, size))
+		return -1;
+	t = tracefs_instance_file_read(p->t->inst, "available_tracers", NULL);
+	if (!t || !strstr(t, "function")) {
+		snprintf(why, size,
+			 "no function tracer in a tracefs instance (CONFIG_FUNCTION_TRACER)");
+		free(t);
+		return -1;
+	}
+	free(t);
+	if (tracefs_function_filter(p->t->inst, p->a->funcs[0], NULL,
+				    TRACEFS_FL_RESET | TRACEFS_FL_CONTINUE) ||
+	    tracefs_function_filter(p->t->inst, NULL, NULL, 0)) {
+		snprintf(why, size, "set_ftrace_filter '%s' failed: %s", p->a->funcs[0],
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int function_on(struct probe *p, char *why, size_t size)
+{
+	return tracefs_tracer_set(p->t->inst, TRACEFS_TRACER_FUNCTION);
+}
+
+static int tracer_off(struct probe *p)
+{
+	return tracefs_tracer_clear(p->a->top_level ? NULL : p->t->inst);
+}
+
+static void function_teardown(struct probe *p)
+{
+	tracefs_tracer_clear(p->t->inst);
+	tracefs_instance_file_clear(p->t->inst, "set_ftrace_filter");
+}
+
+/* function_graph: the top level only (6.1 has no graph tracer in instances); saved first */
+static int graph_setup(struct probe *p, char *why, size_t size)
+{
+	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
+	char *t;
+	int i;
+
+	t = tracefs_instance_file_read(NULL, "available_tracers", NULL);
+	if (!t || !strstr(t, "function_graph")) {
+		snprintf(why, size, "no function_graph tracer (CONFIG_FUNCTION_GRAPH_TRACER)");
+		free(t);
+		return -1;
+	}
+	free(t);
+	t = tracefs_instance_file_read(NULL, "current_tracer", NULL);
+	if (!t || strncmp(t, "nop", 3)) {
+		snprintf(why, size,
+			 "the top-level tracer is in use (current_tracer %s): left alone",
+			 t ? strtok(t, "\n") : "?");
+		free(t);
+		return -1;
+	}
+	free(t);
+	for (i = 0; i < 3; i++) {
+		if (undo_tracer_file(names[i])) {
+			snprintf(why, size, "cannot save the top-level %s in " STATE_DIR, names[i]);
+			return -1;
+		}
+	}
+	tracefs_instance_file_clear(NULL, "set_graph_function");
+	if (tracefs_instance_file_write(NULL, "set_graph_function", p->a->funcs[0]) < 0 ||
+	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0) {
+		snprintf(why, size, "set_graph_function %s failed: %s", p->a->funcs[0],
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int graph_on(struct probe *p, char *why, size_t size)
+{
+	return tracefs_tracer_set(NULL, TRACEFS_TRACER_FUNCTION_GRAPH);
+}
+
+static void graph_teardown(struct probe *p)
+{
+	bool found;
+
+	restore_top(&found);
+}
+
+/* trace_printk: the module's printk mode against its continuous mode */
+static int printk_setup(struct probe *p, char *why, size_t size)
+{
+	if (undo_kmod()) {
+		snprintf(why, size, "cannot record the module's reload in the undo journal");
+		return -1;
+	}
+	/* the reload may give the line another number: the target's is updated */
+	return kmod_reload_setup(&p->t->gpio, why);
+}
+
+static int printk_on(struct probe *p, char *why, size_t size)
+{
+	return kmod_reload_printk(true, &p->t->gpio);
+}
+
+static int printk_off(struct probe *p)
+{
+	return kmod_reload_printk(false, &p->t->gpio);
+}
+
+static void printk_teardown(struct probe *p)
+{
+	kmod_restore(&p->t->gpio);
+}
+
+const struct provider prov_function = { .name = "function tracer",
+					.targets = TGT_GPIO_PULSE,
+					.setup = function_setup,
+					.on = function_on,
+					.off = tracer_off,
+					.teardown = function_teardown };
+const struct provider prov_graph = { .name = "function_graph tracer",
+				     .targets = TGT_GPIO_PULSE,
+				     .setup = graph_setup,
+				     .on = graph_on,
+				     .off = tracer_off,
+				     .teardown = graph_teardown };
+const struct provider prov_printk = { .name = "trace_printk",
+				      .targets = TGT_GPIO_PULSE,
+				      .setup = printk_setup,
+				      .on = printk_on,
+				      .off = printk_off,
+				      .teardown = printk_teardown };

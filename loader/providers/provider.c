@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gpiolat: one probe and its steps, and what every provider family shares (provider.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "core/sys.h"
+#include "providers/provider.h"
+
+void probe_init(struct probe *p, const struct provider *ops, const struct probe_args *a,
+		struct target *t)
+{
+	static const struct probe_args none;
+
+	memset(p, 0, sizeof(*p));
+	p->ops = ops;
+	p->a = a ? a : &none;
+	p->t = t;
+	p->hook = -1;
+}
+
+int probe_setup(struct probe *p, char *why, size_t size)
+{
+	if (p->ops && !(p->ops->targets & p->t->kind)) {
+		snprintf(why, size, "%s cannot measure this target", p->ops->name);
+		return -1;
+	}
+	return p->ops && p->ops->setup ? p->ops->setup(p, why, size) : 0;
+}
+
+int probe_on(struct probe *p, char *why, size_t size)
+{
+	return p->ops && p->ops->on ? p->ops->on(p, why, size) : 0;
+}
+
+int probe_off(struct probe *p)
+{
+	return p->ops && p->ops->off ? p->ops->off(p) : 0;
+}
+
+void probe_teardown(struct probe *p)
+{
+	if (p->ops && p->ops->teardown)
+		p->ops->teardown(p);
+}
+
+int probe_figures(struct probe *p, struct probe_figures *f)
+{
+	return p->ops && p->ops->figures ? p->ops->figures(p, f) : -1;
+}
+
+int probe_need_instance(const struct probe *p, char *why, size_t size)
+{
+	if (p->t->inst)
+		return 0;
+	snprintf(why, size,
+		 "no tracefs instance of our own (mkdir %s/instances/%s failed: instances need "
+		 "CONFIG_TRACING)",
+		 sys_tracefs_dir() ?: "tracefs", p->t->instance);
+	return -1;
+}
+
+const char *probe_errstr(int err, char *buf, size_t size)
+{
+	err = err < 0 ? -err : err;
+	if (err == 524)
+		snprintf(buf, size,
+			 "error 524 (ENOTSUPP): not supported by this kernel or its JIT");
+	else
+		snprintf(buf, size, "%s", strerror(err));
+	return buf;
+}
+
+int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *why, size_t size)
+{
+	char buf[96];
+	int err = libbpf_get_error(l);
+
+	if (!l || err || p->nlinks == PROBE_MAX_LINKS) {
+		snprintf(why, size, "attaching %s failed: %s", what,
+			 probe_errstr(err ? err :
+				      l	  ? ENOSPC :
+					    errno,
+				      buf, sizeof(buf)));
+		if (l && !err)
+			bpf_link__destroy(l);
+		return -1;
+	}
+	p->links[p->nlinks++] = l;
+	return 0;
+}
+
+void probe_links_destroy(struct probe *p)
+{
+	while (p->nlinks > 0)
+		bpf_link__destroy(p->links[--p->nlinks]);
+}
+
+void probe_prog_figures(int fd, struct probe_figures *f)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return;
+	f->run_cnt += info.run_cnt;
+	f->run_time_ns += info.run_time_ns;
+	f->nprogs++;
+}
+
+bool probe_nap(const struct probe *p, int ms)
+{
+	poll(NULL, 0, ms);
+	return !p->t->run->stop;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: the one provider model of the measuring modes (--overhead, --syscall-cost). A
+ * provider is one kind of tracing method written once (ply's habit): a struct of named
+ * callbacks, a NULL callback meaning nothing to do at that step, and the targets it can
+ * measure. One file per family:
+ *   tracefs.c        tracefs events, filter, trigger, hist trigger, synthetic event, trace_marker
+ *   tracefs_probe.c  kprobe events, uprobe events
+ *   ftrace.c         the function and function_graph tracers, trace_printk
+ *   bpf.c            empty BPF programs on a hook, a kernel function, a user function
+ *   bpf_gpiolat.c    gpiolat's own program on the GPIO set (its histogram, the trust check)
+ *   bpf_schist.c     the syscall-latency histogram and its variants
+ *   tools.c          child tools: strace, perf trace, bpftrace, ply, gpiolat --syscall-hist
+ * A mode keeps a table of methods, each naming its provider and the provider's arguments
+ * (struct probe_args: which events, functions, hook, script), and fills a struct target with
+ * what it measures. Nothing here includes a mode's header.
+ */
+#ifndef GPIOLAT_PROVIDER_H
+#define GPIOLAT_PROVIDER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "core/child.h"
+#include "core/run.h"
+
+struct tracefs_instance;
+struct tracefs_dynevent;
+struct tracefs_hist;
+struct tep_handle;
+struct bpf_link;
+struct bpf_program;
+
+/* what a provider can measure (struct provider.targets; struct target.kind is one of them) */
+#define TGT_GPIO_PULSE (1u << 0) /* --overhead: the toggle module's GPIO set, in the kernel */
+#define TGT_USER_PULSE (1u << 1) /* --overhead's user rows: utoggle, a process setting a line */
+#define TGT_SYSCALLS (1u << 2) /* --syscall-cost: the worker's read, write and ioctl */
+
+/* the target, as the mode has it: read (and, where said, written) by every provider */
+struct target {
+	unsigned int kind; /* one TGT_* */
+	struct run *run; /* the stop flag, verbosity, BPF stats */
+	struct tracefs_instance *inst; /* the mode's tracefs instance, or NULL */
+	const char *instance; /* its name */
+	const char *group; /* our kprobe and uprobe events' group */
+	struct tep_handle *tep; /* the event formats (hist triggers); the synthetic event's too */
+	const char *btf_path; /* BTF for CO-RE, or NULL */
+	__u32 gpio; /* TGT_GPIO_PULSE: the toggled line */
+	double untraced_ns; /* TGT_GPIO_PULSE: the untraced set before any method, ns */
+	pid_t pid; /* the traced process (utoggle, the worker), or 0 */
+	const char *exe; /* its executable */
+	unsigned long off; /* the file offset of its traced function in exe, or 0 */
+	const char *fn; /* that function's name */
+	const char *script; /* a tool's script when the method names none (--bpftrace-script) */
+	int hook; /* the syscall histogram's hook when the method names none; -1: the cheapest */
+	bool marker_ok, marker; /* TGT_USER_PULSE: utoggle can write trace_marker; does (on) */
+	struct child child; /* the method's child tool */
+};
+
+/* how an empty BPF program is attached (struct probe_args.attach) */
+enum probe_attach {
+	ATTACH_SECTION, /* as its section says (tp/..., raw_tp/..., tp_btf/..., fentry/...) */
+	ATTACH_KPROBE, /* a kprobe on each of funcs */
+	ATTACH_UPROBE, /* a uprobe on the target's user function */
+	ATTACH_RAW_TP, /* a raw tracepoint: events[0] */
+	ATTACH_BTF, /* fentry/fexit: program i on function i (its BTF), set before it is loaded */
+};
+
+#define PROBE_MAX_PROGS 3
+
+/* a method's arguments to its provider (the mode's method table holds them) */
+struct probe_args {
+	const char *system; /* tracefs events: their system */
+	const char *events[11]; /* their names (a NULL ends them); the first k when k */
+	const char *funcs[11]; /* kernel functions (kprobes, filters); a NULL ends them */
+	const char *names[11]; /* our dynamic events' names, one per function (or uprobe) */
+	bool syscalls; /* funcs are syscalls: their kernel functions looked up (__x64_sys_...) */
+	bool ret; /* uprobe events: a uretprobe too (names[1]) */
+	int k; /* a series: how many of them are switched on */
+	const char *needs; /* what the kernel lacks when an event is missing (the message) */
+	const char *progs[PROBE_MAX_PROGS]; /* BPF: the programs loaded (a NULL ends them) */
+	enum probe_attach attach;
+	int hook; /* gpiolat's and the empty GPIO programs: GPIO_HOOK_*; the histogram's */
+	int part; /* gpiolat's program: GPIO_PART_* */
+	int variant; /* the syscall histogram: SCH_* */
+	const char *script; /* tools: their script */
+	bool top_level; /* tracers: the top level's, not our instance's */
+};
+
+/* the figures a provider keeps of its programs (struct provider.figures) */
+#define PROBE_MAX_PHASES 100
+struct probe_figures {
+	__u64 run_cnt, run_time_ns; /* BPF run-time statistics of its programs */
+	int nprogs;
+	/* gpiolat's program on the GPIO set: its histogram of the toggled line */
+	bool hist_ok;
+	double hist_mean, hist_p50; /* ns */
+	__u64 hist_pairs;
+	/* per method phase: the traced ns per set by the module's clock and the program's */
+	int tphases, tdropped;
+	double t_mod[PROBE_MAX_PHASES], t_prog[PROBE_MAX_PHASES];
+	int t_index[PROBE_MAX_PHASES];
+	__u64 t_batches, t_pulses, t_periods;
+	double t_scale;
+};
+
+#define PROBE_MAX_LINKS 6
+#define PROBE_MAX_DYN 11
+
+/* one method's provider at work: its arguments, the target, and what the provider holds */
+struct probe {
+	const struct provider *ops; /* NULL: nothing at all (a control) */
+	const struct probe_args *a;
+	struct target *t;
+	/* the provider's own, cleared by probe_init() */
+	void *obj; /* a BPF skeleton */
+	struct bpf_program *progs[PROBE_MAX_PROGS];
+	struct bpf_link *links[PROBE_MAX_LINKS];
+	int nlinks;
+	struct tracefs_dynevent *dyn[PROBE_MAX_DYN];
+	struct tracefs_hist *hist;
+	void *priv; /* gpiolat's program: its phases (bpf_gpiolat.c) */
+	char path[PATH_MAX]; /* a tool's executable */
+	struct probe_figures fig; /* tools: their programs' run time, summed at each off */
+	/* what the provider chose (the syscall histogram) */
+	int hook;
+	const char *hook_name, *start;
+};
+
+/*
+ * A provider: set up once (0, or -1 and why), switched on (0, or -1 and why when it knows
+ * better than errno) and off per phase, torn down on every way out (also after a failed setup),
+ * and its programs' figures (0, or -1: it has no program). NULL: nothing to do at that step.
+ */
+struct provider {
+	const char *name;
+	unsigned int targets; /* TGT_*: what it can measure */
+	int (*setup)(struct probe *p, char *why, size_t size);
+	int (*on)(struct probe *p, char *why, size_t size);
+	int (*off)(struct probe *p);
+	void (*teardown)(struct probe *p);
+	int (*figures)(struct probe *p, struct probe_figures *f);
+};
+
+/* provider.c: one probe, and its steps (a NULL callback: nothing to do) */
+void probe_init(struct probe *p, const struct provider *ops, const struct probe_args *a,
+		struct target *t);
+int probe_setup(struct probe *p, char *why, size_t size);
+int probe_on(struct probe *p, char *why, size_t size);
+int probe_off(struct probe *p);
+void probe_teardown(struct probe *p);
+int probe_figures(struct probe *p, struct probe_figures *f);
+/* the target's tracefs instance; 0, or -1 and why */
+int probe_need_instance(const struct probe *p, char *why, size_t size);
+/* a libbpf error in words (524: ENOTSUPP) */
+const char *probe_errstr(int err, char *buf, size_t size);
+/* keep link L of WHAT; 0, or -1 and why */
+int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *why, size_t size);
+void probe_links_destroy(struct probe *p);
+/* add the run-time figures of the program of FD to F */
+void probe_prog_figures(int fd, struct probe_figures *f);
+/* sleep MS unless the run is stopped: false when it is */
+bool probe_nap(const struct probe *p, int ms);
+
+/* the providers, one file per family */
+extern const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth,
+	prov_marker; /* tracefs.c */
+extern const struct provider prov_kprobe_events, prov_uprobe_events; /* tracefs_probe.c */
+extern const struct provider prov_function, prov_graph, prov_printk; /* ftrace.c */
+extern const struct provider prov_bpf_empty; /* bpf.c */
+extern const struct provider prov_bpf_gpiolat; /* bpf_gpiolat.c */
+extern const struct provider prov_bpf_schist; /* bpf_schist.c */
+extern const struct provider prov_strace, prov_perf_trace, prov_bpftrace, prov_ply,
+	prov_self_schist; /* tools.c */
+
+/* tracefs_probe.c: the kernel function of a syscall (__x64_sys_read, sys_read, ...) */
+int syscall_function(const char *sc, char *out, size_t size);
+bool kprobe_pmu(void);
+/* the method's kernel function I (a syscall's looked up); 0, or -1 and why */
+int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size);
+
+/* bpf_gpiolat.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 */
+int probe_gpio_hook_check(const struct probe *p, char *why, size_t size);
+/*
+ * bpf_gpiolat.c: the trust check's phases of a program on the GPIO set (p->priv): started and
+ * ended around each method phase, their figures, freed
+ */
+void gpio_phases_start(struct probe *p);
+void gpio_phases_end(struct probe *p);
+void gpio_phases_figures(struct probe *p, struct probe_figures *f);
+void gpio_phases_free(struct probe *p);
+/* bpf_gpiolat.c: a program's fall-to-fall period longer spans a rest (>= 1 ms) */
+#define TRUST_PERIOD_MAX 500000ULL /* ns */
+
+/* bpf_schist.c: the syscall histogram's hooks and what of it runs (probe_args.variant) */
+enum sch_hook { SCH_HOOK_BTF, SCH_HOOK_RAW, SCH_HOOK_TP, SCH_HOOK_MAX };
+enum sch_variant {
+	SCH_FULL, /* gpiolat's histogram */
+	SCH_NAIVE, /* the start kept as bpftrace keeps it: update on enter, lookup+delete on exit */
+	SCH_CLOCK, /* only the two clock reads (the cost breakdown) */
+	SCH_START, /* the clock reads and the start kept, no histogram (the cost breakdown) */
+};
+extern const char *const sch_hook_names[SCH_HOOK_MAX];
+/* the histogram's map of a probe set up with prov_bpf_schist (--syscall-hist reads it) */
+int schist_map_fd(const struct probe *p);
+
+#endif /* GPIOLAT_PROVIDER_H */

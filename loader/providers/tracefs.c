@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: the tracefs event family (provider.h), in the target's tracefs instance: events
+ * switched on (a system and its named events, or the first k of them), and on the first of
+ * them a filter, a trigger, a hist trigger, the synthetic event of the talk's set-up; and the
+ * trace_marker writes of the user-space toggler.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include "providers/provider.h"
+
+/* how many of the method's events are on: the first k, or all of them */
+static int nevents(const struct probe *p)
+{
+	int n = 0;
+
+	while (n < (int)(sizeof(p->a->events) / sizeof(p->a->events[0])) && p->a->events[n])
+		n++;
+	return p->a->k && p->a->k < n ? p->a->k : n;
+}
+
+static int events_setup(struct probe *p, char *why, size_t size)
+{
+	int i, n = nevents(p);
+
+	if (probe_need_instance(p, why, size))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (tracefs_event_file_exists(p->t->inst, p->a->system, p->a->events[i], "enable"))
+			continue;
+		snprintf(why, size, "no %s:%s event%s%s%s", p->a->system, p->a->events[i],
+			 p->a->needs ? " (" : "", p->a->needs ?: "", p->a->needs ? ")" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* libtracefs takes a POSIX regex: one event at a time, anchored (sys_enter_read, not _readv) */
+static const char *exact(const char *name, char *buf, size_t size)
+{
+	snprintf(buf, size, "^%s$", name);
+	return buf;
+}
+
+static int events_on(struct probe *p, char *why, size_t size)
+{
+	int i, n = nevents(p);
+	char re[80];
+
+	for (i = 0; i < n; i++) {
+		if (!tracefs_event_enable(p->t->inst, p->a->system,
+					  exact(p->a->events[i], re, sizeof(re))))
+			continue;
+		snprintf(why, size, "cannot enable %s:%s in tracefs: %s", p->a->system,
+			 p->a->events[i], strerror(errno ?: ENOENT));
+		return -1;
+	}
+	return 0;
+}
+
+static int events_off(struct probe *p)
+{
+	int i, n = nevents(p), err = 0;
+	char re[80];
+
+	for (i = 0; i < n; i++)
+		err |= tracefs_event_disable(p->t->inst, p->a->system,
+					     exact(p->a->events[i], re, sizeof(re)));
+	return err ? -1 : 0;
+}
+
+/* the first event's files */
+#define EV(p) (p)->t->inst, (p)->a->system, (p)->a->events[0]
+
+static int filter_on(struct probe *p, char *why, size_t size)
+{
+	char filter[64];
+
+	snprintf(filter, sizeof(filter), "gpio == %u", p->t->gpio);
+	return tracefs_event_file_write(EV(p), "filter", filter) < 0;
+}
+
+static int filter_off(struct probe *p)
+{
+	return tracefs_event_file_write(EV(p), "filter", "0") < 0;
+}
+
+static int trigger_on(struct probe *p, char *why, size_t size)
+{
+	return tracefs_event_file_append(EV(p), "trigger", "traceon") < 0;
+}
+
+static int trigger_off(struct probe *p)
+{
+	return tracefs_event_file_append(EV(p), "trigger", "!traceon") < 0;
+}
+
+static int hist_setup(struct probe *p, char *why, size_t size)
+{
+	struct tracefs_instance *inst = p->t->inst;
+
+	if (events_setup(p, why, size))
+		return -1;
+	p->hist = tracefs_hist_alloc(p->t->tep, p->a->system, p->a->events[0], "value",
+				     TRACEFS_HIST_KEY_NORMAL);
+	if (!p->hist || tracefs_hist_start(inst, p->hist) || tracefs_hist_destroy(inst, p->hist)) {
+		char *log = tracefs_error_last(inst);
+
+		snprintf(why, size, "hist triggers do not work here (CONFIG_HIST_TRIGGERS?)%s%s",
+			 log ? ": " : "", log ? log : "");
+		free(log);
+		tracefs_hist_free(p->hist);
+		p->hist = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int hist_on(struct probe *p, char *why, size_t size)
+{
+	return tracefs_hist_start(p->t->inst, p->hist);
+}
+
+static int hist_off(struct probe *p)
+{
+	return tracefs_hist_destroy(p->t->inst, p->hist);
+}
+
+static void hist_teardown(struct probe *p)
+{
+	tracefs_hist_free(p->hist);
+	p->hist = NULL;
+}
+
+/*
+ * The synthetic event gpiolat_pulse(gpio, delta): a hist on gpio_value saves the time of a set
+ * to 1, a second one at the set to 0 computes the delta and fires the synthetic event
+ * (onmatch().trace()), which has a hist of its own: the talk's set-up. The triggers are written
+ * into our instance, not with tracefs_synth_create(), which puts them at the top level where an
+ * interrupted run's leftovers could not be told from the user's own triggers.
+ */
+#define SYNTH_NAME "gpiolat_pulse"
+#define SYNTH_DEF SYNTH_NAME " u32 gpio; u64 delta"
+#define SYNTH_START "hist:keys=gpio:gpiolat_t0=common_timestamp if value == 1 && get == 0"
+#define SYNTH_END                                                                                           \
+	"hist:keys=gpio:gpiolat_dt=common_timestamp-$gpiolat_t0:onmatch(gpio.gpio_value).trace(" SYNTH_NAME \
+	",gpio,$gpiolat_dt) if value == 0 && get == 0"
+static const char *const synth_start = SYNTH_START, *const synth_end = SYNTH_END;
+
+static int synth_setup(struct probe *p, char *why, size_t size)
+{
+	struct tracefs_dynevent *d;
+
+	if (events_setup(p, why, size))
+		return -1;
+	if (!tracefs_file_exists(NULL, "synthetic_events")) {
+		snprintf(why, size, "no synthetic_events in tracefs (no CONFIG_SYNTH_EVENTS)");
+		return -1;
+	}
+	if (tracefs_instance_file_append(NULL, "synthetic_events", SYNTH_DEF) < 0) {
+		char *log = tracefs_error_last(NULL);
+
+		snprintf(why, size, "cannot create the synthetic event '%s'%s%s", SYNTH_DEF,
+			 log ? ": " : "", log ? log : "");
+		free(log);
+		return -1;
+	}
+	d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, SYNTH_NAME);
+	tracefs_dynevent_free(d);
+	if (!d) {
+		snprintf(why, size, "the synthetic event " SYNTH_NAME " did not appear");
+		return -1;
+	}
+	tep_free(p->t->tep);
+	p->t->tep = tracefs_local_events_system(
+		NULL, (const char *[]){ p->a->system, "synthetic", NULL });
+	p->hist = p->t->tep ? tracefs_hist_alloc(p->t->tep, "synthetic", SYNTH_NAME, "delta",
+						 TRACEFS_HIST_KEY_NORMAL) :
+			      NULL;
+	if (!p->hist) {
+		snprintf(why, size, "cannot describe the hist of " SYNTH_NAME);
+		return -1;
+	}
+	return 0;
+}
+
+static int synth_on(struct probe *p, char *why, size_t size)
+{
+	if (tracefs_event_file_append(EV(p), "trigger", synth_start) < 0 ||
+	    tracefs_event_file_append(EV(p), "trigger", synth_end) < 0 ||
+	    tracefs_event_enable(p->t->inst, "synthetic", SYNTH_NAME) ||
+	    tracefs_hist_start(p->t->inst, p->hist))
+		return -1;
+	return 0;
+}
+
+static int synth_off(struct probe *p)
+{
+	char buf[1024];
+	int err = 0;
+
+	err |= tracefs_hist_destroy(p->t->inst, p->hist);
+	err |= tracefs_event_disable(p->t->inst, "synthetic", SYNTH_NAME);
+	snprintf(buf, sizeof(buf), "!%s", synth_end);
+	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
+	snprintf(buf, sizeof(buf), "!%s", synth_start);
+	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
+	return err ? -1 : 0;
+}
+
+static void synth_teardown(struct probe *p)
+{
+	struct tracefs_dynevent *d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, SYNTH_NAME);
+
+	if (d)
+		tracefs_dynevent_destroy(d, true);
+	tracefs_dynevent_free(d);
+	hist_teardown(p);
+}
+
+/* trace_marker: the user-space toggler writes a line to our instance's marker at each set */
+static int marker_setup(struct probe *p, char *why, size_t size)
+{
+	if (probe_need_instance(p, why, size))
+		return -1;
+	if (!p->t->marker_ok) {
+		snprintf(why, size, "no trace_marker in our instance");
+		return -1;
+	}
+	return 0;
+}
+
+static int marker_on(struct probe *p, char *why, size_t size)
+{
+	p->t->marker = true;
+	return 0;
+}
+
+static int marker_off(struct probe *p)
+{
+	p->t->marker = false;
+	return 0;
+}
+
+#define ALL_TARGETS (TGT_GPIO_PULSE | TGT_USER_PULSE | TGT_SYSCALLS)
+const struct provider prov_events = { .name = "tracefs events",
+				      .targets = ALL_TARGETS,
+				      .setup = events_setup,
+				      .on = events_on,
+				      .off = events_off };
+const struct provider prov_filter = { .name = "tracefs event filter",
+				      .targets = TGT_GPIO_PULSE,
+				      .setup = events_setup,
+				      .on = filter_on,
+				      .off = filter_off };
+const struct provider prov_trigger = { .name = "tracefs event trigger",
+				       .targets = ALL_TARGETS,
+				       .setup = events_setup,
+				       .on = trigger_on,
+				       .off = trigger_off };
+const struct provider prov_hist = { .name = "tracefs hist trigger",
+				    .targets = TGT_GPIO_PULSE,
+				    .setup = hist_setup,
+				    .on = hist_on,
+				    .off = hist_off,
+				    .teardown = hist_teardown };
+const struct provider prov_synth = { .name = "tracefs synthetic event",
+				     .targets = TGT_GPIO_PULSE,
+				     .setup = synth_setup,
+				     .on = synth_on,
+				     .off = synth_off,
+				     .teardown = synth_teardown };
+const struct provider prov_marker = { .name = "trace_marker",
+				      .targets = TGT_USER_PULSE,
+				      .setup = marker_setup,
+				      .on = marker_on,
+				      .off = marker_off };

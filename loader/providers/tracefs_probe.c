@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: the dynamic event family (provider.h): kprobe events on kernel functions (the
+ * method's, or the kernel functions of its syscalls), and uprobe events (with a uretprobe when
+ * asked) on the target's user function; made with libtracefs in the target's group, switched on
+ * in its instance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <tracefs.h>
+#include "core/sys.h"
+#include "providers/provider.h"
+
+int syscall_function(const char *sc, char *out, size_t size)
+{
+	static const char *const prefixes[] = { "__x64_sys_", "__arm64_sys_", "__riscv_sys_",
+						"__s390x_sys_", "sys_" };
+	char want[5][64];
+	const char *names[5];
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		snprintf(want[i], sizeof(want[i]), "%s%s", prefixes[i], sc);
+		names[i] = want[i];
+	}
+	i = sys_kallsyms_find(names, 5);
+	if (i < 0)
+		return -1;
+	snprintf(out, size, "%s", want[i]);
+	return 0;
+}
+
+bool kprobe_pmu(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK);
+}
+
+/* the method's kernel function i (a syscall's looked up); 0, or -1 and why */
+int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size)
+{
+	if (!p->a->syscalls) {
+		snprintf(fn, fsize, "%s", p->a->funcs[i]);
+		return 0;
+	}
+	if (!syscall_function(p->a->funcs[i], fn, fsize))
+		return 0;
+	snprintf(why, size, "no kernel function for the %s syscall in /proc/kallsyms",
+		 p->a->funcs[i]);
+	return -1;
+}
+
+static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const char *where,
+		      char *why, size_t size)
+{
+	char *log;
+
+	p->dyn[i] = d;
+	if (d && !tracefs_dynevent_create(d))
+		return 0;
+	log = tracefs_error_last(NULL);
+	snprintf(why, size, "cannot create the %s event %s/%s on %.150s: %s%s%s",
+		 i && p->a->ret	 ? "uretprobe" :
+		 where[0] == '/' ? "uprobe" :
+				   "kprobe",
+		 p->t->group, p->a->names[i], where, strerror(errno ?: EINVAL), log ? ": " : "",
+		 log ?: "");
+	free(log);
+	tracefs_dynevent_free(d);
+	p->dyn[i] = NULL;
+	return -1;
+}
+
+static void dyn_destroy_all(struct probe *p)
+{
+	int i;
+
+	if (p->t->inst)
+		tracefs_event_disable(p->t->inst, p->t->group, NULL);
+	for (i = 0; i < PROBE_MAX_DYN; i++) {
+		if (!p->dyn[i])
+			continue;
+		if (tracefs_dynevent_destroy(p->dyn[i], true))
+			fprintf(stderr, "gpiolat: cannot remove the probe event %s/%s: %s\n",
+				p->t->group, p->a->names[i], strerror(errno));
+		tracefs_dynevent_free(p->dyn[i]);
+		p->dyn[i] = NULL;
+	}
+}
+
+/* the events named, the first k of them when k */
+static int names_on(struct probe *p, bool on, char *why, size_t size)
+{
+	char re[80];
+	int i, err = 0;
+
+	for (i = 0; i < PROBE_MAX_DYN && p->dyn[i] && (!p->a->k || i < p->a->k); i++) {
+		snprintf(re, sizeof(re), "^%s$", p->a->names[i]);
+		if (!on) {
+			err |= tracefs_event_disable(p->t->inst, p->t->group, re);
+			continue;
+		}
+		if (tracefs_event_enable(p->t->inst, p->t->group, re)) {
+			snprintf(why, size, "cannot enable %s:%s in tracefs: %s", p->t->group,
+				 p->a->names[i], strerror(errno ?: ENOENT));
+			return -1;
+		}
+	}
+	return err ? -1 : 0;
+}
+
+static int kprobes_setup(struct probe *p, char *why, size_t size)
+{
+	char fn[64];
+	int i;
+
+	if (probe_need_instance(p, why, size))
+		return -1;
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(why, size,
+			 "this kernel has no kprobes: no kprobe_events in tracefs%s "
+			 "(CONFIG_KPROBES / CONFIG_KPROBE_EVENTS off)",
+			 kprobe_pmu() ? "" : " and no kprobe PMU");
+		return -1;
+	}
+	for (i = 0; i < PROBE_MAX_DYN && p->a->funcs[i]; i++) {
+		if (probe_func(p, i, fn, sizeof(fn), why, size) ||
+		    dyn_create(p, i, tracefs_kprobe_alloc(p->t->group, p->a->names[i], fn, NULL),
+			       fn, why, size))
+			return -1;
+	}
+	return 0;
+}
+
+static int probes_on(struct probe *p, char *why, size_t size)
+{
+	return names_on(p, true, why, size);
+}
+
+static int probes_off(struct probe *p)
+{
+	return names_on(p, false, NULL, 0);
+}
+
+static int uprobes_setup(struct probe *p, char *why, size_t size)
+{
+	char where[PATH_MAX + 32];
+	int i;
+
+	if (probe_need_instance(p, why, size))
+		return -1;
+	if (!tracefs_file_exists(NULL, "uprobe_events")) {
+		snprintf(why, size,
+			 "this kernel has no uprobe events: no uprobe_events in tracefs "
+			 "(CONFIG_UPROBE_EVENTS off)");
+		return -1;
+	}
+	if (!p->t->off) {
+		snprintf(why, size, "cannot find %s() in %.150s", p->t->fn, p->t->exe);
+		return -1;
+	}
+	snprintf(where, sizeof(where), "%s:0x%lx", p->t->exe, p->t->off);
+	for (i = 0; i < (p->a->ret ? 2 : 1); i++)
+		if (dyn_create(p, i,
+			       (i ? tracefs_uretprobe_alloc : tracefs_uprobe_alloc)(
+				       p->t->group, p->a->names[i], p->t->exe, p->t->off, NULL),
+			       where, why, size))
+			return -1;
+	return 0;
+}
+
+const struct provider prov_kprobe_events = { .name = "kprobe events",
+					     .targets = TGT_GPIO_PULSE | TGT_SYSCALLS,
+					     .setup = kprobes_setup,
+					     .on = probes_on,
+					     .off = probes_off,
+					     .teardown = dyn_destroy_all };
+const struct provider prov_uprobe_events = { .name = "uprobe events",
+					     .targets = TGT_USER_PULSE | TGT_SYSCALLS,
+					     .setup = uprobes_setup,
+					     .on = probes_on,
+					     .off = probes_off,
+					     .teardown = dyn_destroy_all };
