@@ -127,6 +127,7 @@ struct probe {
 	/* what the provider chose (the syscall histogram) */
 	int hook;
 	const char *hook_name, *start;
+	char clock[32]; /* the instance's trace clock before the method (the synthetic event's) */
 };
 
 /*

@@ -153,9 +153,18 @@ static const char *const synth_start = SYNTH_START, *const synth_end = SYNTH_END
 static int synth_setup(struct probe *p, char *why, size_t size)
 {
 	struct tracefs_dynevent *d;
+	char *clock;
 
 	if (events_setup(p, why, size))
 		return -1;
+	/*
+	 * A hist trigger with common_timestamp sets the instance's trace clock (to its clock=,
+	 * global by default) and removing it leaves it set: every later event in the instance
+	 * would read the global clock (docs/timing.md). The clock is put back at each off.
+	 */
+	clock = tracefs_get_clock(p->t->inst);
+	snprintf(p->clock, sizeof(p->clock), "%s", clock ? clock : "local");
+	free(clock);
 	if (!tracefs_file_exists(NULL, "synthetic_events")) {
 		snprintf(why, size, "no synthetic_events in tracefs (no CONFIG_SYNTH_EVENTS)");
 		return -1;
@@ -208,6 +217,7 @@ static int synth_off(struct probe *p)
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
 	snprintf(buf, sizeof(buf), "!%s", synth_start);
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
+	err |= tracefs_instance_file_write(p->t->inst, "trace_clock", p->clock) < 0;
 	return err ? -1 : 0;
 }
 
