@@ -102,7 +102,8 @@ SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 # common/: C compiled into both the loader and utoggle (common/maps_offset.c)
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
-LOADER_SRCS := $(wildcard loader/*.c)
+# loader/: main.c, then core/ (what every mode uses), providers/ (the method families), modes/<mode>/
+LOADER_SRCS := $(wildcard loader/*.c loader/core/*.c loader/providers/*.c loader/modes/*/*.c)
 LOADER_OBJS := $(patsubst loader/%.c,$(BUILD)/loader/%.o,$(LOADER_SRCS)) $(COMMON_OBJS)
 TOGGLER_SRCS := $(wildcard toggler/*.c)
 # toggler/: utoggle from every toggler/*.c but the separate programs (PROGS: one .c each)
@@ -208,20 +209,20 @@ $(BIN)/gpiolat: $(LOADER_OBJS)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
 
 # the talk's figures are embedded (.incbin) in the loader
-$(BUILD)/loader/baseline.o: data/baseline-klinger-elce2023.csv
-$(BUILD)/loader/baseline_sc.o: data/baseline-tracepoint-cost-notebook.csv data/baseline-lttng-markers.csv
-$(BUILD)/loader/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
+$(BUILD)/loader/core/baseline.o: data/baseline-klinger-elce2023.csv
+$(BUILD)/loader/core/baseline_sc.o: data/baseline-tracepoint-cost-notebook.csv data/baseline-lttng-markers.csv
+$(BUILD)/loader/core/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
-$(BUILD)/test-hist: loader/test/test-hist.c $(BUILD)/loader/hist.o $(BUILD)/loader/baseline.o \
-	$(BUILD)/loader/jsonout.o $(BUILD)/loader/jit.o $(BUILD)/loader/path_out.o \
-	$(BUILD)/loader/baseline_path.o
+$(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hist.o core/baseline.o \
+	core/jsonout.o core/jit.o modes/path/path_out.o core/baseline_path.o)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
-TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,ov_stats.o ov_baseline.o ov_methods.o hist.o baseline.o \
-	jsonout.o jit.o statedir.o ov_report.o)
+TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_baseline.o \
+	modes/overhead/ov_methods.o core/hist.o core/baseline.o \
+	core/jsonout.o core/jit.o core/statedir.o modes/overhead/ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
@@ -331,7 +332,7 @@ shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
 
 format:
-	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h loader/*.c loader/*.h toggler/*.c \
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
 		toggler/*.h common/*.c common/*.h)
 
 clean:
@@ -339,7 +340,7 @@ clean:
 
 FORCE:
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(BUILD)/toggler/*.d $(BUILD)/common/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/loader/*.d $(BUILD)/loader/*/*.d $(BUILD)/loader/modes/*/*.d $(BUILD)/toggler/*.d $(BUILD)/common/*.d)
 
 # ---- install, uninstall, report (host/report_html.py) ----------------------------------------
 #   make install PREFIX=/usr/local DESTDIR=   gpiolat (sbin), utoggle and mmtoggle (bin), the scripts users run (ply/,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat: types shared by the scheduling programs (bpf/wakeup.bpf.c, bpf/gaps.bpf.c) and their
- * loaders (loader/wakeup.c, loader/gaps.c). Plain fixed-width types: one layout on 32- and
+ * loaders (loader/modes/rt/wakeup.c, loader/modes/rt/gaps.c). Plain fixed-width types: one layout on 32- and
  * 64-bit targets alike.
  */
 #ifndef GPIOLAT_RT_H

@@ -21,7 +21,7 @@ no finite interval (printed as unbounded).
 """
 import math
 
-# two-sided 95 % Student t quantiles, never below the exact ones (loader/hist.c's): df 1..30
+# two-sided 95 % Student t quantiles, never below the exact ones (loader/core/hist.c's): df 1..30
 # exact rounded up to 3 decimals; above 30, 1.96 + 2.467 / df (df (t(df) - z) falls with df, and
 # 2.467 is its value at df 31 rounded up): wide by at most 0.05 %
 T95 = [12.707, 4.303, 3.183, 2.777, 2.571, 2.447, 2.365, 2.307, 2.263, 2.229,

@@ -7,7 +7,7 @@
 # encodes the whole BTF once (KERNELDIR/vmlinux.btf, kept: the package is 600 MB); then
 # `bpftool gen min_core_btf` keeps only the types our BPF objects relocate against
 # (KERNELDIR/vmlinux.min.btf), copied to BINDIR/RELEASE.btf, where gpiolat looks by itself
-# (loader/btf_find.c). A kernel with its own BTF needs none: nothing is made, and that is said.
+# (loader/core/btf_find.c). A kernel with its own BTF needs none: nothing is made, and that is said.
 # Writes KERNELDIR/btf.stamp when done.
 set -eu
 

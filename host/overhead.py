@@ -8,7 +8,7 @@ per method, #-commented header: gnuplot reads it as it is), overhead.txt (the ta
 overhead.png (a bar chart of the measured overheads with their 95 % CI, the talk's figure
 beside each where it has one).
 
-A reference figure stands beside a row only where the loader's one rule (loader/baseline.c,
+A reference figure stands beside a row only where the loader's one rule (loader/core/baseline.c,
 baseline_beside: the same kind of method against the same reference) says so: the talk's when
 its "same_reference" is true, the user's "yours" as the loader wrote it. Each row's % is of its
 own reference (percent_of names it).

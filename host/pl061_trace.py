@@ -140,15 +140,15 @@ def analyse(path, line, n, burst):
     return res
 
 
-WARMUP_PHASES = 3  # loader/ov.h: the untraced phases --overhead runs first and drops
-# two-sided 99.9 % quantiles of Student's t, df 1..30 (loader/hist.c student_t999's table)
+WARMUP_PHASES = 3  # loader/modes/overhead/ov.h: the untraced phases --overhead runs first and drops
+# two-sided 99.9 % quantiles of Student's t, df 1..30 (loader/core/hist.c student_t999's table)
 T999 = [None, 636.619, 31.599, 12.924, 8.610, 6.869, 5.959, 5.408, 5.041, 4.781, 4.587, 4.437,
         4.318, 4.221, 4.140, 4.073, 4.015, 3.965, 3.922, 3.883, 3.850, 3.819, 3.792, 3.768,
         3.745, 3.725, 3.707, 3.690, 3.674, 3.659, 3.646]
 
 
 def judge(ref, burst, pairs):
-    """the loader's rule (loader/ov_stats.c trust_check) over pairs (a, b): b - a per phase"""
+    """the loader's rule (loader/modes/overhead/ov_stats.c trust_check) over pairs (a, b): b - a per phase"""
     d = [b - a for a, b in pairs]
     if len(d) < 2:
         return {"verdict": "not judged", "phases": len(d)}

@@ -247,7 +247,7 @@ def text_block(rec):
                        f"n={t['batches']} batches; untraced {u['mean_ns_per_set']:.1f} ns "
                        f"sd {u['sd_ns_per_set']:.1f}, n={u['batches']} batches)")
         # the talk's untraced pulse as context; an overhead figure only where the loader's one
-        # rule (loader/baseline.c: same kind of method, same reference) put it beside the
+        # rule (loader/core/baseline.c: same kind of method, same reference) put it beside the
         # shift ("beside"); never the links of a chain along "against" (older files have them)
         for r in ov.get("reference") or []:
             if r.get("kind") == "overhead" and r.get("beside") is not True:

@@ -81,7 +81,7 @@ def load(path):
 
 
 def talk_cell(row):
-    """the talk's figure where the loader's one rule (loader/baseline.c, baseline_beside: the
+    """the talk's figure where the loader's one rule (loader/core/baseline.c, baseline_beside: the
     same kind of method against the same reference) lets it stand beside the row
     (overhead.talk_beside); otherwise why not. A file from before the rule carries no verdict
     (and may carry sums along "against"): no figure stands."""
@@ -318,7 +318,7 @@ def summary_section(ov):
                f"{fmt_ns(ov.get('noise_floor_sd_ns'))} over {ov.get('noise_floor_phases')} "
                f"phases; clock {esc(ov.get('clock'))}. The talk's figure (BeagleBone Black, "
                "oscilloscope) stands beside a row only where the loader's one rule "
-               "(loader/baseline.c) finds it measured the same kind of method against the "
+               "(loader/core/baseline.c) finds it measured the same kind of method against the "
                "same reference (its 'tracing configured but off' is our 'untraced' and "
                "'mode=continuous', its "
                "'user-ioctl' our untraced ioctl toggler); a figure against another reference "

@@ -8,11 +8,11 @@
 #include <stdbool.h>
 #include <string.h>
 #include <json-c/json.h>
-#include "histo.h"
-#include "overhead.h"
-#include "path.h"
-#include "syscall_cost.h"
-#include "wakeup.h"
+#include "modes/histogram/histo.h"
+#include "modes/overhead/overhead.h"
+#include "modes/path/path.h"
+#include "modes/syscall/syscall_cost.h"
+#include "modes/rt/wakeup.h"
 
 struct mode {
 	const char *name;
@@ -25,10 +25,10 @@ struct mode {
 static const struct mode modes[] = {
 	{ "syscall cost, syscall histogram, empty raw_tp", syscall_cost_wanted, syscall_cost_main },
 	{ "overhead, cleanup", overhead_wanted, overhead_main },
-	/* scheduling: loader/wakeup.c, loader/gaps.c (docs/rt.md) */
+	/* scheduling: loader/modes/rt/wakeup.c, loader/modes/rt/gaps.c (docs/rt.md) */
 	{ "wakeup latency", wakeup_wanted, wakeup_main },
 	{ "gaps", gaps_wanted, gaps_main },
-	/* the GPIO path decomposed: loader/path.c (docs/gpio-path.md) */
+	/* the GPIO path decomposed: loader/modes/path/path.c (docs/gpio-path.md) */
 	{ "gpio path", path_wanted, path_main },
 	/* last: the default; --self-test is one of its options */
 	{ "histogram, self-test", NULL, histo_main },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-hist: the loader's printing functions (loader/hist.c) on a histogram made here from
+ * test-hist: the loader's printing functions (loader/core/hist.c) on a histogram made here from
  * samples, for tests/host/test_loader_hist.py. Not installed.
  *
  *   test-hist text|csv|json [WIDTH_NS [us]] <samples    one pulse width in ns per line;
@@ -8,7 +8,7 @@
  *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
  *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
- *   test-hist path text|json|csv <rows                  --path's tables (loader/path_out.c)
+ *   test-hist path text|json|csv <rows                  --path's tables (loader/modes/path/path_out.c)
  *                                                       from rows "VAR NS NS ..." (ns per set,
  *                                                       one a repetition; VAR t_raw .. t_bash)
  *
@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hist.h"
-#include "path.h"
+#include "core/hist.h"
+#include "modes/path/path.h"
 
 static int bits(unsigned long long v)
 {

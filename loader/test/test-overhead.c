@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ov.h"
+#include "modes/overhead/ov.h"
 
 /* what the report reads from the run (overhead.c, ov_engine.c) */
 struct opts ov = { .reps = 5, .pulses = 100 };

@@ -1,6 +1,6 @@
 """The loader's file graph (issue 20: no include cycle, no upward arrow, no hidden state), checked
 for the files cleaned so far: the --syscall-cost mode (loader/sc_*.c under its entry
-loader/syscall_cost.c) and the histogram mode (loader/histo*.c, loader/selftest.c).
+loader/modes/syscall/syscall_cost.c) and the histogram mode (loader/histo*.c, loader/modes/histogram/selftest.c).
 
 A file A points at a file B when A includes B's header (loader/B.h beside loader/B.c), or when
 A's object uses a symbol B's object defines (nm: what a header declares, wherever it is
@@ -27,8 +27,21 @@ DATA = re.compile(r"^\S+ .{6}O (\.data(?!\.rel\.ro)\S*|\.bss\S*)\s+\S+ (\S+)$", 
 SIGNAL_FLAG = {"syscall_cost": {"stop_requested"}}
 
 
+def where():
+    """{name: its path below loader/ without .c} for every loader/**/NAME.c (names are unique)"""
+    out = {}
+    for d, _, files in os.walk(LOADER):
+        rel = os.path.relpath(d, LOADER)
+        if rel == "test":
+            continue
+        for f in files:
+            if f.endswith(".c"):
+                out[f[:-2]] = os.path.normpath(os.path.join(rel, f[:-2]))
+    return out
+
+
 def sources():
-    return sorted(f[:-2] for f in os.listdir(LOADER) if f.endswith(".c"))
+    return sorted(where())
 
 
 def syscall_mode(name):
@@ -41,7 +54,7 @@ def histogram_mode(name):
 
 def symbols(name):
     """(defined, undefined, mutable data) symbols of loader/NAME.c's object"""
-    obj = os.path.join(OBJS, name + ".o")
+    obj = os.path.join(OBJS, where()[name] + ".o")
     out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
     defined, undefined, data = set(), set(), set()
     for line in out.splitlines():
@@ -68,9 +81,9 @@ def graph():
             owner[s] = n
     arrows = {}
     for n in names:
-        with open(os.path.join(LOADER, n + ".c")) as f:
+        with open(os.path.join(LOADER, where()[n] + ".c")) as f:
             text = f.read()
-        to = {h for h in INCLUDE.findall(text) if h in names}
+        to = {os.path.basename(h) for h in INCLUDE.findall(text)} & set(names)
         to |= {owner[s] for s in syms[n][1] if s in owner}
         arrows[n] = to - {n}
     return arrows, {n: syms[n][2] for n in names}

@@ -1,4 +1,4 @@
-"""The histogram mode's counters as printed (loader/hist.c through out/build/test-hist).
+"""The histogram mode's counters as printed (loader/core/hist.c through out/build/test-hist).
 
 start_lost (a start that could not be stored) cannot happen: the start is a plain array slot of
 the line (bpf/gpiolat.bpf.c never counts it). The text output must not claim a count of it; the

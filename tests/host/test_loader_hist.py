@@ -1,4 +1,4 @@
-"""The loader's histogram printing, CSV and JSON (loader/hist.c), through out/build/test-hist.
+"""The loader's histogram printing, CSV and JSON (loader/core/hist.c), through out/build/test-hist.
 
 test-hist builds one line's histogram from pulse widths given on stdin, with the plain bucket
 definitions, and prints it with the loader's functions.
@@ -134,8 +134,8 @@ def test_embedded_baseline(method, kind, value):
     assert out.split()[0] == value
 
 
-# --path's tables (loader/path_out.c) through test-hist path: two-sided 95 % t, df 1..4,
-# exact quantiles rounded up (loader/hist.c)
+# --path's tables (loader/modes/path/path_out.c) through test-hist path: two-sided 95 % t, df 1..4,
+# exact quantiles rounded up (loader/core/hist.c)
 T95_PATH = [None, 12.707, 4.303, 3.183, 2.777]
 
 

@@ -1,4 +1,4 @@
-"""Student's t quantiles of the loader (loader/hist.c, through out/build/test-hist t) and of
+"""Student's t quantiles of the loader (loader/core/hist.c, through out/build/test-hist t) and of
 host/benchstat.py: never below the exact two-sided quantile (an interval never narrower than it
 claims), and not much above it, for every df 1..1000 and some up to 100000, at the levels the
 code uses (95 % and 99.9 %).
@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(ROOT, "host"))
 from benchstat import t95  # noqa: E402
 
 LEVELS = (0.95, 0.999)
-# how much wider than exact a quantile may be, fixed from the design (loader/hist.c): the table
+# how much wider than exact a quantile may be, fixed from the design (loader/core/hist.c): the table
 # is rounded up to 3 decimals; above df 30, z + b / df is wide by at most 0.05 % and 0.3 %
 TABLE_SLACK = 0.001
 BOUND_SLACK = {0.95: 1.0005, 0.999: 1.003}

@@ -1,4 +1,4 @@
-"""--overhead's pure parts (loader/ov_stats.c, ov_baseline.c, ov_methods.c), through
+"""--overhead's pure parts (loader/modes/overhead/ov_stats.c, ov_baseline.c, ov_methods.c), through
 out/build/test-overhead: a row's statistics, the series fit, --baseline
 parsing, --only matching and the lookup of a method by name. The expected figures are computed
 here independently (Python's statistics module, the tabulated Student's t)."""

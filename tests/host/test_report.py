@@ -142,7 +142,7 @@ def test_no_raw_results_is_one_clear_error(tmp_path):
 
 
 def test_talk_overhead_figures_only_where_the_loader_put_them_beside():
-    """The loader's one rule (loader/baseline.c): a talk figure stands beside the shift only
+    """The loader's one rule (loader/core/baseline.c): a talk figure stands beside the shift only
     where the loader marked it "beside"; the links of a chain along "against" (what a loader
     before the rule wrote: the ply histogram on top of the event, summed) never do. The
     talk's untraced pulse stays, as context."""

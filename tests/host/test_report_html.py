@@ -87,7 +87,7 @@ def test_page_opens_with_the_summary_and_is_self_contained(tmp_path):
 
 def talk_cells_checked(page, ov):
     """every measured row's talk cell under the loader's verdict (talk.same_reference, the one
-    rule of loader/baseline.c): the figure beside exactly the rows it marks true; "different
+    rule of loader/core/baseline.c): the figure beside exactly the rows it marks true; "different
     reference" and no figure where false; "none" and no figure where a file carries no verdict.
     Returns how many of each were seen."""
     rows = {r["method"]: r for r in ov["methods"] if r.get("measured")}
@@ -301,8 +301,8 @@ def test_syscall_cost_table(tmp_path):
 
 
 def test_syscall_cost_fixture_has_the_writers_keys():
-    """the hand-made syscall-cost.json has every key loader/sc_report.c's JSON writer adds"""
-    with open(os.path.join(ROOT, "loader", "sc_report.c")) as f:
+    """the hand-made syscall-cost.json has every key loader/modes/syscall/sc_report.c's JSON writer adds"""
+    with open(os.path.join(ROOT, "loader", "modes", "syscall", "sc_report.c")) as f:
         src = f.read()
     src = src[src.index("void sc_print_json"):]
     keys = {k for k in re.findall(r'json_object_object_add\(\s*\w+,\s*"(\w+)"', src)}

@@ -13,7 +13,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "target"))
 import rows  # noqa: E402
 
-# every method of the --overhead matrix (loader/ov_methods.c) and 05's hooks
+# every method of the --overhead matrix (loader/modes/overhead/ov_methods.c) and 05's hooks
 METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "event-synthetic",
            "kprobe", "function", "function_graph", "trace_printk", "bpf-gpiolat-tracepoint",
            "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The histogram mode's pulse-width shift (loader/histo_report.c) is figured as --overhead figures
+# The histogram mode's pulse-width shift (loader/modes/histogram/histo_report.c) is figured as --overhead figures
 # it: the traced phase against the mean of the untraced phases before and after it (alt_stat).
 # Its batches are not independent samples of the shift, and one traced phase gives no interval:
 # so no spread is printed (text: "no spread"; JSON: ci95_ns null), not a standard error from

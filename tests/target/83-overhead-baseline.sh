@@ -19,7 +19,7 @@ check "text: yours beside the talk's for event" \
 	grep -E -q '^event .*1190 ns \(event, against tracing-configured-rt\)  yours: 987 ns \(event, against tracing-configured-rt\)$' $tmp/text
 check "text: yours by our method's name (control)" grep -E -q '^control .*yours: 0 ns \(control' $tmp/text
 check "text: names the file" grep -q "yours (--baseline $tmp/mine.csv)" $tmp/text
-# the one rule (loader/baseline.c): a figure stands beside a row only against the same
+# the one rule (loader/core/baseline.c): a figure stands beside a row only against the same
 # reference; the user's pulse row is no overhead, so it is left out, and said why
 check "text: yours left out, with why" \
 	grep -E -q '^yours left out .*tracing-configured-rt \(a pulse figure, not an overhead\)' $tmp/text

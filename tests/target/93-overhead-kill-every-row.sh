@@ -7,7 +7,7 @@
 # tracefs, the module, BPF and the processes exactly as they were before the run.
 # Then the same for every other mode that changes the system (mode_on: --path in its kernel
 # rows and in its cross-check's instance, --wakeup, --gaps, --syscall-cost's instance and probe,
-# the histogram mode driving the module): their undo is on disk (loader/undo.c),
+# the histogram mode driving the module): their undo is on disk (loader/core/undo.c),
 # and the comparison also covers the module's debugfs settings and the state directory.
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1

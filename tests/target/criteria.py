@@ -2,7 +2,7 @@
 tests/host/test_criteria_sim.py): each chosen before any run from the method's known effect
 and the run's own noise, with its false-failure rate (a correct method fails) per run stated.
 
-The overhead rows' intervals (loader/hist.c, alt_stat) are Student t intervals with
+The overhead rows' intervals (loader/core/hist.c, alt_stat) are Student t intervals with
 Welch-Satterthwaite degrees of freedom: the JSON gives their 95 % and 99.9 % half-widths, from
 which the degrees of freedom (their ratio is t(0.975, df) / t(0.9995, df)) and the standard
 error follow, and so the half-width at any other level.

@@ -10,7 +10,7 @@ own writer where there is one on the host (tests/host/test_report_html.py reads 
 - bench-gpio.json: host/bench_gpio.py's pooled() of overhead.json's rows of make bench-gpio,
   as one pass (real emulated repetitions; no clocksource: that run did not read it).
 - syscall-cost.json: no writer runs here (gpiolat --syscall-cost needs the built loader and
-  root, and attaches to the host kernel), so it is written in the shape of loader/sc_report.c's
+  root, and attaches to the host kernel), so it is written in the shape of loader/modes/syscall/sc_report.c's
   sc_print_json, key for key, with the figures of docs/bench.md's "after" run where it prints
   them (mean, 95 % CI, p50, p99, rounds, untraced) and plausible synthetic ones where it does
   not (ci999, sd, p90, rounds_ns, traced mean). test_report_html.py checks the keys against

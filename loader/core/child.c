@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gpiolat: a child process, one spawn and stop policy for every mode (child.h). */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include "core/child.h"
+
+int child_start(struct child *c, char *const argv[], char *why, size_t size)
+{
+	pid_t parent;
+	int fd;
+
+	snprintf(c->out, sizeof(c->out), "/tmp/gpiolat-child.XXXXXX");
+	fd = mkostemp(c->out, O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, size, "mkstemp: %s", strerror(errno));
+		c->out[0] = '\0';
+		return -1;
+	}
+	fflush(NULL);
+	parent = getpid();
+	c->pid = fork();
+	if (c->pid < 0) {
+		snprintf(why, size, "fork: %s", strerror(errno));
+		c->pid = 0;
+		close(fd);
+		return -1;
+	}
+	if (!c->pid) {
+		prctl(PR_SET_PDEATHSIG, SIGINT);
+		if (getppid() != parent /* gone before the prctl (a subreaper may have us) */)
+			_exit(127);
+		/* Ctrl-C reaches us, and we stop it ourselves */
+		setpgid(0, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd);
+	return 0;
+}
+
+/* its first line of output */
+static void first_line(const struct child *c, char *buf, size_t size)
+{
+	FILE *f = fopen(c->out, "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, size, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,
+	       const char *name, const struct child_words *w, const volatile sig_atomic_t *stop,
+	       char *why, size_t size)
+{
+	char first[200];
+	int ms;
+
+	for (ms = 0; ms < timeout_ms && !*stop; ms += 20) {
+		if (ready(c)) {
+			poll(NULL, 0, 50); /* the last probes of the set */
+			return 0;
+		}
+		if (waitpid(c->pid, NULL, WNOHANG) == c->pid) {
+			c->pid = 0;
+			first_line(c, first, sizeof(first));
+			snprintf(why, size, "%s %s: %.150s", name, w->died,
+				 first[0] ? first : "(no output)");
+			child_stop(c);
+			errno = EIO;
+			return -1;
+		}
+		poll(NULL, 0, 20);
+	}
+	if (*stop)
+		snprintf(why, size, "interrupted");
+	else
+		snprintf(why, size, "%s %s %d s", name, w->late, timeout_ms / 1000);
+	child_stop(c);
+	errno = EIO;
+	return -1;
+}
+
+void child_stop(struct child *c)
+{
+	int i;
+
+	if (c->pid > 0) {
+		kill(c->pid, SIGINT);
+		for (i = 0; i < 500 && waitpid(c->pid, NULL, WNOHANG) == 0; i++)
+			poll(NULL, 0, 20);
+		if (i == 500) {
+			kill(c->pid, SIGKILL);
+			waitpid(c->pid, NULL, 0);
+		}
+	}
+	c->pid = 0;
+	if (c->out[0]) {
+		unlink(c->out);
+		c->out[0] = '\0';
+	}
+}
+
+bool child_says(const struct child *c, const char *word)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = c->out[0] ? fopen(c->out, "r") : NULL;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, word) != NULL;
+	fclose(f);
+	return found;
+}
+
+int child_fds(const struct child *c, const char *link)
+{
+	char path[PATH_MAX], l[256];
+	struct dirent *e;
+	int n = 0;
+	ssize_t len;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", c->pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%s", c->pid, e->d_name);
+		len = readlink(path, l, sizeof(l) - 1);
+		if (len <= 0)
+			continue;
+		l[len] = '\0';
+		n += !strcmp(l, link);
+	}
+	closedir(d);
+	return n;
+}
+
+bool pid_traced(pid_t pid)
+{
+	char path[64], line[256];
+	bool traced = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "TracerPid:", 10))
+			traced = strtol(line + 10, NULL, 10) != 0;
+	fclose(f);
+	return traced;
+}
+
+bool child_target_traced(const struct child *c)
+{
+	return pid_traced(c->target);
+}
+
+bool child_perf_ready(const struct child *c)
+{
+	return child_fds(c, "anon_inode:[perf_event]") > 0;
+}
+
+/* "Attaching N probes..." as text, {"type": "attached_probes", ...} with -f json */
+bool child_bpftrace_ready(const struct child *c)
+{
+	return child_says(c, "Attaching") || child_says(c, "attached_probes");
+}
+
+int child_prog_ids(const struct child *c, __u32 *ids, int max)
+{
+	char path[PATH_MAX], line[256];
+	struct dirent *e;
+	int n = 0, i;
+	DIR *d;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo", c->pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", c->pid, e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f) && n < max) {
+			unsigned long id;
+
+			if (sscanf(line, "prog_id: %lu", &id) != 1)
+				continue;
+			for (i = 0; i < n && ids[i] != id; i++)
+				;
+			if (i == n)
+				ids[n++] = id;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: what every mode's command line shares (loader/core/cli.c): the exit statuses, the one
+ * line a bad usage gets, getopt's own errors said in that line, the times of -d and -i.
+ */
+#ifndef GPIOLAT_CLI_H
+#define GPIOLAT_CLI_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <linux/types.h>
+
+#define EXIT_OK 0
+#define EXIT_ERROR 1
+#define EXIT_USAGE 2
+
+/* "gpiolat: MESSAGE (see SEE)" on stderr, once per bad usage: *printed set */
+void cli_usage(const char *see, bool *printed, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* is OPT (a mode's flag, "--overhead") among the options? Options end at "--": what follows
+ * is a command's (gpiolat --wakeup -- ./app --overhead runs the wakeup mode) */
+bool cli_wanted(int argc, char **argv, const char *opt);
+/* ARGP_KEY_ERROR under ARGP_NO_ERRS: getopt said nothing; say it once, in one line */
+void cli_key_error(const struct argp_state *state, const char *see, bool *printed);
+/*
+ * Ctrl-C, kill and a hangup (a closed terminal or ssh session) only call HANDLER (which sets a
+ * flag): the run ends on its one path that puts everything back. SIGPIPE is ignored: a closed
+ * output (gpiolat -i 1s | head) or a child that died shows as a failed write, not as our death.
+ */
+void cli_signals(void (*handler)(int));
+/*
+ * A duration or interval is at most a year: the run adds it to the monotonic clock (a deadline,
+ * the next interval), and a sum that wrapped would end the run at once
+ */
+#define CLI_TIME_MAX_NS (365ULL * 24 * 3600 * 1000000000ULL)
+/* WHAT ("duration", "interval") given as TIME (parse_time, seconds by default, at most
+ * CLI_TIME_MAX_NS); 0, or -1 said */
+int cli_time(const char *what, const char *arg, __u64 *ns, const char *see, bool *printed);
+
+#endif /* GPIOLAT_CLI_H */

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: histograms and summaries, as text, CSV and JSON. Pure functions (see hist.h).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/hist.h"
+#include "core/jsonout.h"
+
+#define BAR_WIDTH 40
+#define MAX_BUCKETS (GPIOLAT_LOG2_SLOTS + GPIOLAT_LINEAR_SLOTS + 1)
+
+void stat_add(struct stat_acc *s, double x)
+{
+	double d = x - s->mean;
+
+	if (!s->n || x < s->min)
+		s->min = x;
+	if (!s->n || x > s->max)
+		s->max = x;
+	s->n++;
+	s->mean += d / s->n;
+	s->m2 += d * (x - s->mean);
+}
+
+double stat_sd(const struct stat_acc *s)
+{
+	return s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : 0;
+}
+
+__u64 gpiolat_reciprocal(__u64 d)
+{
+	return ((1ULL << 32) + d - 1) / d;
+}
+
+/*
+ * Two-sided Student t quantiles, never below the exact ones: df 1..30 tabulated (exact, rounded
+ * up to 3 decimals), above that z + b / df. df (t(df) - z) falls with df towards (z^3 + z) / 4
+ * (Cornish-Fisher), so its value at df 31, rounded up, bounds every df above 30; z and b are
+ * rounded up too. Above df 30 wide by at most 0.05 % (95 %) and 0.3 % (99.9 %).
+ * tests/host/test_loader_hist.py checks every df 1..1000 (and some up to 100000) against the
+ * exact t distribution.
+ */
+static double student_t(long df, const double *t, long nt, double z, double b)
+{
+	if (df < 1)
+		return NAN;
+	return df < nt ? t[df] : z + b / df;
+}
+
+double student_t95(long df)
+{
+	static const double t[] = { NAN,   12.707, 4.303, 3.183, 2.777, 2.571, 2.447, 2.365,
+				    2.307, 2.263,  2.229, 2.201, 2.179, 2.161, 2.145, 2.132,
+				    2.120, 2.110,  2.101, 2.094, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.049, 2.046, 2.043 };
+
+	/* z = 1.959964; 31 (t(31) - z) = 2.46603 */
+	return student_t(df, t, sizeof(t) / sizeof(t[0]), 1.96, 2.467);
+}
+
+double student_t999(long df)
+{
+	static const double t[] = { NAN,   636.620, 31.600, 12.924, 8.611, 6.869, 5.959, 5.408,
+				    5.042, 4.781,   4.587,  4.437,  4.318, 4.221, 4.141, 4.073,
+				    4.015, 3.966,   3.922,  3.884,  3.850, 3.820, 3.793, 3.768,
+				    3.746, 3.726,   3.707,  3.690,  3.674, 3.660, 3.646 };
+
+	/* z = 3.290527; 31 (t(31) - z) = 10.63082 */
+	return student_t(df, t, sizeof(t) / sizeof(t[0]), 3.2906, 10.631);
+}
+
+double stat_ci95(const struct stat_acc *s)
+{
+	return s->n > 1 ? student_t95(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
+}
+
+double stat_ci999(const struct stat_acc *s)
+{
+	return s->n > 1 ? student_t999(s->n - 1) * stat_sd(s) / sqrt(s->n) : NAN;
+}
+
+void alt_stat_add(struct alt_stat *s, int rep, double before, double fig, double after)
+{
+	if (rep == 0)
+		stat_add(&s->b, before);
+	stat_add(&s->b, after);
+	stat_add(&s->t, fig);
+	stat_add(&s->d, fig - (before + after) / 2);
+}
+
+/* the mean difference's standard error as sampled (hist.h), and its degrees of freedom */
+static double alt_se(const struct alt_stat *s, long *df)
+{
+	double n = s->t.n, vt, vb, v, q;
+
+	if (s->t.n < 2 || s->b.n < 2)
+		return NAN;
+	vt = s->t.m2 / (s->t.n - 1) / n;
+	vb = s->b.m2 / (s->b.n - 1) * (n - 0.5) / (n * n);
+	v = vt + vb;
+	q = vt * vt / (s->t.n - 1) + vb * vb / (s->b.n - 1);
+	*df = q > 0 ? (long)floor(v * v / q) : (long)s->t.n - 1;
+	if (*df < 1)
+		*df = 1;
+	return sqrt(v);
+}
+
+double alt_ci95(const struct alt_stat *s)
+{
+	long df;
+	double se = alt_se(s, &df);
+
+	return isnan(se) ? NAN : student_t95(df) * se;
+}
+
+double alt_ci999(const struct alt_stat *s)
+{
+	long df;
+	double se = alt_se(s, &df);
+
+	return isnan(se) ? NAN : student_t999(df) * se;
+}
+
+int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus)
+{
+	bool first = true;
+	int c, i;
+
+	memset(out, 0, sizeof(*out));
+	for (c = 0; c < ncpus; c++) {
+		const struct gpiolat_hist *h = &percpu[c];
+
+		out->events += h->events;
+		out->rising += h->rising;
+		out->falling += h->falling;
+		out->pairs += h->pairs;
+		out->unmatched += h->unmatched;
+		out->rising_again += h->rising_again;
+		out->start_lost += h->start_lost;
+		out->sum_ns += h->sum_ns;
+		if (h->pairs) {
+			if (first || h->min_ns < out->min_ns)
+				out->min_ns = h->min_ns;
+			if (first || h->max_ns > out->max_ns)
+				out->max_ns = h->max_ns;
+			first = false;
+		}
+		for (i = 0; i < GPIOLAT_LOG2_SLOTS; i++)
+			out->log2[i] += h->log2[i];
+		for (i = 0; i <= GPIOLAT_LINEAR_SLOTS; i++)
+			out->linear[i] += h->linear[i];
+	}
+}
+
+void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
+		const struct gpiolat_hist *before)
+{
+	int i;
+
+	out->events = now->events - before->events;
+	out->rising = now->rising - before->rising;
+	out->falling = now->falling - before->falling;
+	out->pairs = now->pairs - before->pairs;
+	out->unmatched = now->unmatched - before->unmatched;
+	out->rising_again = now->rising_again - before->rising_again;
+	out->start_lost = now->start_lost - before->start_lost;
+	out->sum_ns = now->sum_ns - before->sum_ns;
+	out->min_ns = 0;
+	out->max_ns = 0;
+	for (i = 0; i < GPIOLAT_LOG2_SLOTS; i++)
+		out->log2[i] = now->log2[i] - before->log2[i];
+	for (i = 0; i <= GPIOLAT_LINEAR_SLOTS; i++)
+		out->linear[i] = now->linear[i] - before->linear[i];
+}
+
+int hist_log2_buckets(const struct gpiolat_hist *h, struct bucket *b, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < GPIOLAT_LOG2_SLOTS && n < max; i++, n++) {
+		b[n].low = i ? 1ULL << (i - 1) : 0;
+		b[n].high = i < GPIOLAT_LOG2_SLOTS - 1 ? 1ULL << i : UINT64_MAX;
+		b[n].count = h->log2[i];
+	}
+	return n;
+}
+
+int hist_linear_buckets(const struct gpiolat_hist *h, __u64 width, struct bucket *b, int max)
+{
+	int i, n = 0;
+
+	if (!width)
+		return 0;
+	for (i = 0; i <= GPIOLAT_LINEAR_SLOTS && n < max; i++, n++) {
+		b[n].low = i * width;
+		b[n].high = i < GPIOLAT_LINEAR_SLOTS ? (i + 1) * width : UINT64_MAX;
+		b[n].count = h->linear[i];
+	}
+	return n;
+}
+
+double buckets_quantile(const struct bucket *b, int n, double p)
+{
+	__u64 total = 0, cum = 0;
+	double rank;
+	int i;
+
+	for (i = 0; i < n; i++)
+		total += b[i].count;
+	if (!total)
+		return NAN;
+	rank = p * total;
+	for (i = 0; i < n; i++) {
+		if (!b[i].count)
+			continue;
+		if (cum + b[i].count >= rank) {
+			if (b[i].high == UINT64_MAX)
+				return b[i].low;
+			return b[i].low + (b[i].high - b[i].low) * (rank - cum) / b[i].count;
+		}
+		cum += b[i].count;
+	}
+	return NAN;
+}
+
+/* from the linear buckets when the quantile is inside them, else from the log2 slots */
+static double line_quantile(const struct gpiolat_hist *h, __u64 lin_width, double p)
+{
+	struct bucket b[MAX_BUCKETS];
+	__u64 total = 0, cum = 0;
+	int i, n;
+
+	if (lin_width) {
+		n = hist_linear_buckets(h, lin_width, b, MAX_BUCKETS);
+		for (i = 0; i < n; i++)
+			total += b[i].count;
+		for (i = 0; i < n - 1; i++)
+			cum += b[i].count;
+		if (total && cum >= p * total)
+			return buckets_quantile(b, n, p);
+	}
+	n = hist_log2_buckets(h, b, MAX_BUCKETS);
+	return buckets_quantile(b, n, p);
+}
+
+static double clamp_minmax(double x, const struct summary *s)
+{
+	if (!s->minmax || isnan(x))
+		return x;
+	if (x < s->min)
+		return s->min;
+	if (x > s->max)
+		return s->max;
+	return x;
+}
+
+void hist_summary(const struct line_result *lr, __u64 lin_width, struct summary *s)
+{
+	const struct gpiolat_hist *h = &lr->h;
+
+	memset(s, 0, sizeof(*s));
+	s->count = h->pairs;
+	s->minmax = lr->minmax && h->pairs;
+	s->min = h->min_ns;
+	s->max = h->max_ns;
+	if (!h->pairs) {
+		s->mean = s->p50 = s->p90 = s->p99 = NAN;
+		return;
+	}
+	s->mean = (double)h->sum_ns / h->pairs;
+	s->p50 = clamp_minmax(line_quantile(h, lin_width, 0.50), s);
+	s->p90 = clamp_minmax(line_quantile(h, lin_width, 0.90), s);
+	s->p99 = clamp_minmax(line_quantile(h, lin_width, 0.99), s);
+}
+
+const char *unit_name(enum unit unit)
+{
+	return unit == UNIT_US ? "us" : "ns";
+}
+
+char *fmt_time(char *buf, size_t size, double ns, enum unit unit)
+{
+	if (isnan(ns))
+		snprintf(buf, size, "-");
+	else if (unit == UNIT_US)
+		snprintf(buf, size, "%.3f us", ns / 1000);
+	else if (ns == floor(ns))
+		snprintf(buf, size, "%.0f ns", ns);
+	else
+		snprintf(buf, size, "%.1f ns", ns);
+	return buf;
+}
+
+/* a bucket bound without its unit */
+static char *fmt_bound(char *buf, size_t size, __u64 ns, enum unit unit)
+{
+	if (ns == UINT64_MAX)
+		snprintf(buf, size, "inf");
+	else if (unit == UNIT_US)
+		snprintf(buf, size, "%.3f", ns / 1000.0);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)ns);
+	return buf;
+}
+
+void print_buckets(FILE *f, const struct bucket *b, int n, enum unit unit)
+{
+	char lo[32], hi[32], range[80];
+	__u64 max = 0;
+	int i, first = -1, last = -1, width = 0, len, stars;
+
+	for (i = 0; i < n; i++) {
+		if (!b[i].count)
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (b[i].count > max)
+			max = b[i].count;
+	}
+	if (first < 0) {
+		fprintf(f, "  (no pulses)\n");
+		return;
+	}
+	for (i = first; i <= last; i++) {
+		len = snprintf(range, sizeof(range), "[%s, %s)",
+			       fmt_bound(lo, sizeof(lo), b[i].low, unit),
+			       fmt_bound(hi, sizeof(hi), b[i].high, unit));
+		if (len > width)
+			width = len;
+	}
+	fprintf(f, "  %*s %-3s : %-10s distribution\n", width, "", unit_name(unit), "count");
+	for (i = first; i <= last; i++) {
+		snprintf(range, sizeof(range), "[%s, %s)",
+			 fmt_bound(lo, sizeof(lo), b[i].low, unit),
+			 fmt_bound(hi, sizeof(hi), b[i].high, unit));
+		stars = (int)((b[i].count * BAR_WIDTH + max - 1) / max);
+		fprintf(f, "  %*s     : %-10llu |%-*.*s|\n", width, range,
+			(unsigned long long)b[i].count, BAR_WIDTH, stars,
+			"****************************************");
+	}
+}
+
+static void line_name(char *buf, size_t size, const struct line_result *lr)
+{
+	if (lr->chip[0] && lr->offset >= 0)
+		snprintf(buf, size, "gpio %u (%s:%d)", lr->gpio, lr->chip, lr->offset);
+	else
+		snprintf(buf, size, "gpio %u", lr->gpio);
+}
+
+void print_summary_text(FILE *f, const struct line_result *lr, const struct summary *s,
+			enum unit unit)
+{
+	char name[96], mn[32], mean[32], p50[32], p90[32], p99[32], mx[32];
+	const struct gpiolat_hist *h = &lr->h;
+
+	line_name(name, sizeof(name), lr);
+	fprintf(f,
+		"%s: count %llu pulses, min %s, mean %s, p50 %s, p90 %s, p99 %s, max %s; "
+		"unmatched %llu falling edges; %llu sets seen\n",
+		name, (unsigned long long)s->count,
+		s->minmax ? fmt_time(mn, sizeof(mn), s->min, unit) : "-",
+		fmt_time(mean, sizeof(mean), s->mean, unit),
+		fmt_time(p50, sizeof(p50), s->p50, unit), fmt_time(p90, sizeof(p90), s->p90, unit),
+		fmt_time(p99, sizeof(p99), s->p99, unit),
+		s->minmax ? fmt_time(mx, sizeof(mx), s->max, unit) : "-",
+		(unsigned long long)h->unmatched, (unsigned long long)h->events);
+	/* start_lost cannot happen (the start is a plain array slot): JSON/CSV keep it, as 0 */
+	if (h->rising_again)
+		fprintf(f, "%s: %llu rising edges while already high (first kept)\n", name,
+			(unsigned long long)h->rising_again);
+}
+
+void print_line_text(FILE *f, const struct line_result *lr, __u64 lin_width, enum unit unit)
+{
+	struct bucket b[MAX_BUCKETS];
+	struct summary s;
+	char name[96], w[32];
+	int n;
+
+	line_name(name, sizeof(name), lr);
+	fprintf(f, "%s: pulse width (set to 1 -> set to 0), log2 buckets\n", name);
+	n = hist_log2_buckets(&lr->h, b, MAX_BUCKETS);
+	print_buckets(f, b, n, unit);
+	if (lin_width) {
+		fprintf(f, "%s: pulse width, linear buckets of %s (the last one: overflow)\n", name,
+			fmt_time(w, sizeof(w), lin_width, unit));
+		n = hist_linear_buckets(&lr->h, lin_width, b, MAX_BUCKETS);
+		print_buckets(f, b, n, unit);
+	}
+	hist_summary(lr, lin_width, &s);
+	print_summary_text(f, lr, &s, unit);
+}
+
+static void csv_block(FILE *f, const struct line_result *lr, const char *kind,
+		      const struct bucket *b, int n, enum unit unit)
+{
+	char lo[32], hi[32];
+	int i;
+
+	fprintf(f, "# gpio=%u kind=%s unit=%s\n", lr->gpio, kind, unit_name(unit));
+	fprintf(f, "# low_%s high_%s count\n", unit_name(unit), unit_name(unit));
+	for (i = 0; i < n; i++) {
+		if (b[i].high == UINT64_MAX) {
+			/* not a row: gnuplot cannot plot an unbounded bucket */
+			fprintf(f, "# overflow low_%s=%s count=%llu\n", unit_name(unit),
+				fmt_bound(lo, sizeof(lo), b[i].low, unit),
+				(unsigned long long)b[i].count);
+			continue;
+		}
+		fprintf(f, "%s %s %llu\n", fmt_bound(lo, sizeof(lo), b[i].low, unit),
+			fmt_bound(hi, sizeof(hi), b[i].high, unit), (unsigned long long)b[i].count);
+	}
+	fprintf(f, "\n\n");
+}
+
+void print_line_csv(FILE *f, const struct line_result *lr, __u64 lin_width, enum unit unit)
+{
+	struct bucket b[MAX_BUCKETS];
+	const struct gpiolat_hist *h = &lr->h;
+	struct summary s;
+	int n;
+
+	hist_summary(lr, lin_width, &s);
+	fprintf(f,
+		"# summary gpio=%u chip=%s offset=%d count=%llu events=%llu rising=%llu "
+		"falling=%llu unmatched=%llu rising_again=%llu start_lost=%llu sum_ns=%llu",
+		lr->gpio, lr->chip[0] ? lr->chip : "-", lr->offset, (unsigned long long)s.count,
+		(unsigned long long)h->events, (unsigned long long)h->rising,
+		(unsigned long long)h->falling, (unsigned long long)h->unmatched,
+		(unsigned long long)h->rising_again, (unsigned long long)h->start_lost,
+		(unsigned long long)h->sum_ns);
+	if (s.minmax)
+		fprintf(f, " min_ns=%llu max_ns=%llu", (unsigned long long)s.min,
+			(unsigned long long)s.max);
+	if (s.count)
+		fprintf(f, " mean_ns=%.1f p50_ns=%.1f p90_ns=%.1f p99_ns=%.1f", s.mean, s.p50,
+			s.p90, s.p99);
+	fprintf(f, "\n");
+	n = hist_log2_buckets(h, b, MAX_BUCKETS);
+	/* all 64 slots but the unbounded last one would be noise: keep up to the last non-empty */
+	while (n > 1 && !b[n - 1].count)
+		n--;
+	csv_block(f, lr, "log2", b, n, unit);
+	if (lin_width) {
+		n = hist_linear_buckets(h, lin_width, b, MAX_BUCKETS);
+		csv_block(f, lr, "linear", b, n, unit);
+	}
+}
+
+static struct json_object *json_u64(__u64 v)
+{
+	return json_object_new_uint64(v);
+}
+
+static struct json_object *buckets_json(const struct bucket *b, int n)
+{
+	struct json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o;
+
+		if (!b[i].count)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "low_ns", json_u64(b[i].low));
+		json_object_object_add(o, "high_ns",
+				       b[i].high == UINT64_MAX ? NULL : json_u64(b[i].high));
+		json_object_object_add(o, "count", json_u64(b[i].count));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+struct json_object *line_json(const struct line_result *lr, __u64 lin_width)
+{
+	const struct gpiolat_hist *h = &lr->h;
+	struct bucket b[MAX_BUCKETS];
+	struct json_object *o, *lin;
+	struct summary s;
+	int n;
+
+	hist_summary(lr, lin_width, &s);
+	o = json_object_new_object();
+	json_object_object_add(o, "gpio", json_u64(lr->gpio));
+	json_object_object_add(o, "chip", lr->chip[0] ? json_object_new_string(lr->chip) : NULL);
+	json_object_object_add(o, "offset",
+			       lr->offset >= 0 ? json_object_new_int(lr->offset) : NULL);
+	json_object_object_add(o, "events", json_u64(h->events));
+	json_object_object_add(o, "rising", json_u64(h->rising));
+	json_object_object_add(o, "falling", json_u64(h->falling));
+	json_object_object_add(o, "count", json_u64(h->pairs));
+	json_object_object_add(o, "unmatched", json_u64(h->unmatched));
+	json_object_object_add(o, "rising_again", json_u64(h->rising_again));
+	json_object_object_add(o, "start_lost", json_u64(h->start_lost));
+	json_object_object_add(o, "sum_ns", json_u64(h->sum_ns));
+	json_object_object_add(o, "min_ns", s.minmax ? json_u64(s.min) : NULL);
+	json_object_object_add(o, "max_ns", s.minmax ? json_u64(s.max) : NULL);
+	json_object_object_add(o, "mean_ns", json_num(s.mean));
+	json_object_object_add(o, "p50_ns", json_num(s.p50));
+	json_object_object_add(o, "p90_ns", json_num(s.p90));
+	json_object_object_add(o, "p99_ns", json_num(s.p99));
+	n = hist_log2_buckets(h, b, MAX_BUCKETS);
+	json_object_object_add(o, "log2", buckets_json(b, n));
+	if (lin_width) {
+		lin = json_object_new_object();
+		json_object_object_add(lin, "width_ns", json_u64(lin_width));
+		n = hist_linear_buckets(h, lin_width, b, MAX_BUCKETS);
+		json_object_object_add(lin, "buckets", buckets_json(b, n - 1));
+		json_object_object_add(lin, "overflow_low_ns", json_u64(b[n - 1].low));
+		json_object_object_add(lin, "overflow", json_u64(b[n - 1].count));
+		json_object_object_add(o, "linear", lin);
+	} else {
+		json_object_object_add(o, "linear", NULL);
+	}
+	return o;
+}

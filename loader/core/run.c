@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gpiolat: the run context and the one run sequence (run.h). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "core/cli.h"
+#include "core/run.h"
+
+/*
+ * The one run of this process, for the two callbacks that get no argument to find it by: the
+ * signal handler (which only sets its stop flag) and libbpf's print callback.
+ */
+static struct run *the_run;
+
+void run_init(struct run *r, const char *mode)
+{
+	memset(r, 0, sizeof(*r));
+	r->mode = mode;
+	r->stats_fd = -1;
+	the_run = r;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (the_run)
+		the_run->stop = 1;
+}
+
+void run_signals(struct run *r)
+{
+	the_run = r;
+	cli_signals(on_signal);
+}
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	return the_run && the_run->verbose ? vfprintf(stderr, fmt, args) : 0;
+}
+
+void run_libbpf_print(struct run *r)
+{
+	the_run = r;
+	libbpf_set_print(print_fn);
+}
+
+int run_bpf_stats(struct run *r)
+{
+	if (r->stats_fd >= 0)
+		return 0;
+	r->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return r->stats_fd < 0 ? -1 : 0;
+}
+
+struct child *run_child(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < RUN_MAX_CHILDREN; i++)
+		if (!r->children[i].pid)
+			return &r->children[i];
+	return NULL;
+}
+
+void run_finish(struct run *r)
+{
+	int i;
+
+	for (i = 0; i < RUN_MAX_CHILDREN; i++)
+		if (r->children[i].pid)
+			child_stop(&r->children[i]);
+	if (r->stats_fd >= 0) {
+		close(r->stats_fd);
+		r->stats_fd = -1;
+	}
+}
+
+/* a step's status: 0 goes on; anything else ends the run with it */
+#define STEP(s) ((s) ? (s)(r, ctx) : 0)
+
+int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, char **argv)
+{
+	int err;
+
+	run_init(r, ops->name);
+	err = ops->parse ? ops->parse(r, ctx, argc, argv) : EXIT_OK;
+	if (err < 0)
+		return EXIT_OK; /* --help, --version: said, nothing to run */
+	if (err)
+		return err;
+	run_libbpf_print(r);
+	run_signals(r);
+	err = STEP(ops->prepare);
+	if (!err)
+		err = STEP(ops->enable);
+	if (!err)
+		err = STEP(ops->go);
+	if (!err)
+		err = STEP(ops->collect);
+	if (!err)
+		err = STEP(ops->print);
+	if (ops->undo)
+		ops->undo(r, ctx);
+	run_finish(r);
+	the_run = NULL;
+	return err;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: the run context (loader/core/run.c). One struct run per gpiolat process, handed by
+ * pointer to every part of the mode that runs: its stop flag, its verbosity, the signals and
+ * libbpf's messages, the BPF run-time statistics, and the child processes it started. It
+ * replaces the modes' own globals; the only file-scope variable left is run.c's pointer to the
+ * one run, which a signal handler and libbpf's print callback need (neither gets an argument).
+ *
+ * Every mode is a table of named steps (struct mode_ops, rtla's tool_ops habit) driven by one
+ * run sequence, run_mode(): parse, prepare, enable, go, collect, print, and undo on every way out.
+ */
+#ifndef GPIOLAT_RUN_H
+#define GPIOLAT_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "core/child.h"
+
+#define RUN_MAX_CHILDREN 4
+
+struct run {
+	/* set only by the signal handler (SIGINT, SIGTERM, SIGHUP); read by every loop */
+	volatile sig_atomic_t stop;
+	const char *mode; /* "overhead", "wakeup", ...: "gpiolat --MODE: ..." messages */
+	bool verbose; /* -v: libbpf's messages and the mode's own */
+	bool usage_printed; /* a bad usage said once (cli_usage) */
+	int stats_fd; /* BPF_ENABLE_STATS for the whole run, or -1 */
+	struct child children[RUN_MAX_CHILDREN]; /* stopped by run_finish() */
+};
+
+/* the run of MODE: stop clear, quiet, no stats, no child; the one run signals reach */
+void run_init(struct run *r, const char *mode);
+/* SIGINT, SIGTERM and SIGHUP set r->stop (nothing else); SIGPIPE ignored (cli_signals) */
+void run_signals(struct run *r);
+/* libbpf's messages on stderr only when r->verbose (read at each message) */
+void run_libbpf_print(struct run *r);
+/* BPF_ENABLE_STATS for the rest of the run (r->stats_fd); 0, or -1 and errno */
+int run_bpf_stats(struct run *r);
+/* a free child slot of the run, or NULL when all are taken */
+struct child *run_child(struct run *r);
+/* on every way out: the children stopped, the stats fd closed */
+void run_finish(struct run *r);
+
+/*
+ * A mode: its steps, each with the mode's own context CTX. A NULL step means nothing to do.
+ * parse: the command line into CTX; EXIT_OK to go on, else the exit status (usage: EXIT_USAGE,
+ * --help: a negative value meaning "exit 0 now"). prepare: check the system and acquire what the
+ * run needs (each change recorded in the undo journal before it is made: core/undo.h). enable:
+ * attach, switch on. go: measure until done or r->stop. collect: detach, read. print: the
+ * report. undo: every way out, also after a failed step, in reverse of what was acquired.
+ */
+struct mode_ops {
+	const char *name;
+	int (*parse)(struct run *r, void *ctx, int argc, char **argv);
+	int (*prepare)(struct run *r, void *ctx);
+	int (*enable)(struct run *r, void *ctx);
+	int (*go)(struct run *r, void *ctx);
+	int (*collect)(struct run *r, void *ctx);
+	int (*print)(struct run *r, void *ctx);
+	void (*undo)(struct run *r, void *ctx);
+};
+
+/*
+ * the one run sequence on R (the caller's, e.g. on its stack; run_init()ed here): parse; prepare, enable, go, collect, print, stopping at the first step
+ * that fails (a step returns 0, or an exit status: EXIT_ERROR); undo; run_finish(). The exit
+ * status: EXIT_OK, the failed step's, or parse's.
+ */
+int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, char **argv);
+
+#endif /* GPIOLAT_RUN_H */

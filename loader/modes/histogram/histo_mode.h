@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat's histogram mode, inside (docs/loader.md): pulse widths of GPIO lines histogrammed
+ * in the kernel, and what the tracing costs. histo.c runs it (one fixed path, one cleanup
+ * label; its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
+ * options, histo_report.c prints it, selftest.c is --self-test, and histo_bpf.c opens and loads
+ * its BPF object for the run and the self-test. Only these files include it, and none of
+ * them reaches up to histo.c.
+ */
+#ifndef GPIOLAT_HISTO_MODE_H
+#define GPIOLAT_HISTO_MODE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+#include <linux/types.h>
+#include "providers/gpio_bpf.h"
+#include "core/hist.h"
+
+#include "core/cli.h"
+
+#define MAX_SPECS 64
+#define MAX_BATCHES 4096
+#define POLL_MS 20
+/* -i: intervals stay well above the poll period, so that each is about as long as asked */
+#define MIN_INTERVAL_NS (100 * 1000000ULL)
+#define FREE_PHASE_NS (500 * 1000000ULL) /* an untraced phase of a free-running toggler */
+#define DEFAULT_UNTRACED_MAX 2000
+
+enum output {
+	OUT_TEXT,
+	OUT_JSON,
+	OUT_CSV,
+};
+
+struct env {
+	enum gpio_hook method;
+	const char *hook_opt; /* the hook option given ("--kprobe"): a second one is refused */
+	const char *specs[MAX_SPECS];
+	int nspecs;
+	__u64 duration_ns;
+	__u64 interval_ns;
+	__u64 lin_width;
+	enum unit unit;
+	enum output out;
+	bool verbose;
+	const char *btf_path;
+	bool self_test;
+	__u64 pulses; /* 0: do not drive the toggle module */
+	bool no_toggle; /* never start an idle toggle module for the run */
+	bool bpf_stats; /* BPF run-time stats on while attached (they cost two clock reads a run) */
+	long long untraced; /* pulses per untraced phase; -1: the default */
+	bool usage_printed;
+};
+
+/* what the run measured besides the histograms */
+struct run_info {
+	struct timespec start, end;
+	bool toggle, toggle_gpio_ok;
+	__u32 toggle_gpio;
+	__u64 rising0, falling0, rising1, falling1;
+	bool edges_ok;
+	struct stat_acc traced, untraced;
+	/* the untraced phases before and after the traced one, each alone (the alternation) */
+	struct stat_acc phase[2];
+	__u64 phase_pulses[2];
+	int nphases;
+	__u64 traced_pulses, untraced_pulses;
+	bool shift_wanted;
+	bool drive; /* the module was idle: gpiolat lets it toggle for the run */
+	int stats_fd;
+	__u64 drops;
+	bool timed_out;
+};
+
+/* histo_opts.c: argp; 0, or EXIT_USAGE (the one line said) */
+int histo_parse(int argc, char **argv, struct env *env);
+
+/* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */
+int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
+		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
+		    size_t size);
+/* for kprobe and fentry: sizeof(struct gpio_desc) of the running kernel, else 0 */
+__u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size);
+
+/* selftest.c: gpiolat --self-test */
+int self_test(struct env *env);
+
+/* histo_report.c */
+void print_lines(const struct env *env, struct line_result *lr, int n, FILE *f);
+void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct line_result *now,
+		    int n, struct line_result *prev, int nprev);
+void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel,
+			 const struct run_info *ri);
+void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
+		struct line_result *lr, int n);
+void print_toggle_text(const struct env *env, const struct run_info *ri, struct line_result *lr,
+		       int n);
+
+#endif /* GPIOLAT_HISTO_MODE_H */

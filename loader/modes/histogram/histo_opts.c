@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gpiolat's histogram mode: its options (histo_mode.h), checked together at the end. */
+#include <argp.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/btf_find.h"
+#include "core/cli.h"
+#include "modes/histogram/histo_mode.h"
+#include "gpiolat.h"
+#include "core/parse.h"
+
+const char *argp_program_version = "gpiolat 0.1";
+static const char doc[] =
+	"gpiolat: pulse widths of GPIO lines, histogrammed in the kernel with eBPF, and what "
+	"the tracing costs.\n"
+	"\n"
+	"A set to 1 of a line starts a pulse, the next set to 0 ends it; the time between goes "
+	"into a log2 histogram (and a linear one with --linear) of that line.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  gpiolat -d 10s                 all lines, 10 seconds, via gpio:gpio_value\n"
+	"  gpiolat --kprobe -l toggle-vchip:0 -i 1s   one line, per-second histograms\n"
+	"  gpiolat --pulses 1000 --json   drive the toggle module: exactly 1000 pulses\n"
+	"  gpiolat --self-test            which hooks work here, and why not\n"
+	"\n"
+	"TIME is a number with an optional unit: ns, us, ms, s (the default for -d/-i), m. "
+	"WIDTH likewise, in ns by default.\n"
+	"\n"
+	"EXIT STATUS: 0 done (--self-test: the default method can run), 1 error (the kernel "
+	"lacks what is needed, loading or attaching failed, not root), 2 bad usage.\n"
+	"\n"
+	"OPTIONS:";
+
+#define SEE "gpiolat --help"
+
+enum {
+	OPT_TRACEPOINT = 0x100,
+	OPT_KPROBE,
+	OPT_FENTRY,
+	OPT_LINEAR,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_BTF,
+	OPT_SELF_TEST,
+	OPT_PULSES,
+	OPT_NO_TOGGLE,
+	OPT_UNTRACED,
+	OPT_USAGE,
+	OPT_SYSCALL_COST,
+	OPT_BPF_STATS,
+};
+
+static const struct argp_option opts[] = {
+	{ NULL, 0, NULL, 0, "Hook:", 1 },
+	{ "tracepoint", OPT_TRACEPOINT, NULL, 0, "the gpio:gpio_value trace event (default)", 1 },
+	{ "kprobe", OPT_KPROBE, NULL, 0, "a kprobe on gpiod_set_value()", 1 },
+	{ "fentry", OPT_FENTRY, NULL, 0, "fentry on gpiod_set_value() (BPF trampoline)", 1 },
+	{ NULL, 0, NULL, 0, "What and how long:", 2 },
+	{ "line", 'l', "LINE", 0,
+	  "only this line: a GPIO number, CHIPLABEL:OFFSET or gpiochipN:OFFSET (repeatable; "
+	  "default: all lines)",
+	  2 },
+	{ "duration", 'd', "TIME", 0, "stop after TIME (default: Ctrl-C, or the end of --pulses)",
+	  2 },
+	{ "interval", 'i', "TIME", 0, "print the histograms of each interval of TIME", 2 },
+	{ "pulses", OPT_PULSES, "N", 0,
+	  "with the toggle module: issue exactly N pulses after attaching, wait for them, stop",
+	  2 },
+	{ "no-toggle", OPT_NO_TOGGLE, NULL, 0,
+	  "do not let an idle toggle module toggle for the run (only watch the lines)", 2 },
+	{ "untraced", OPT_UNTRACED, "N", 0,
+	  "pulses of each untraced phase before attach and after detach (default: --pulses, at "
+	  "most 2000; 0: none)",
+	  2 },
+	{ "bpf-stats", OPT_BPF_STATS, NULL, 0,
+	  "also the program's BPF run time per run (BPF_ENABLE_STATS: adds two clock reads to "
+	  "every run, and so to the shift; off by default)",
+	  2 },
+	{ NULL, 0, NULL, 0, "Output:", 3 },
+	{ "linear", OPT_LINEAR, "WIDTH", 0,
+	  "also linear buckets of WIDTH (100 buckets and an overflow bucket)", 3 },
+	{ "nanoseconds", 'n', NULL, 0, "print times in ns (default)", 3 },
+	{ "microseconds", 'u', NULL, 0, "print times in us", 3 },
+	{ "json", OPT_JSON, NULL, 0, "JSON (docs/output-format.md)", 3 },
+	{ "csv", OPT_CSV, NULL, 0, "#-commented blocks that gnuplot reads", 3 },
+	{ NULL, 0, NULL, 0, "Other:", 4 },
+	{ "btf", OPT_BTF, "FILE", 0,
+	  "BTF of the kernel, for kernels without /sys/kernel/btf/vmlinux", 4 },
+	{ "self-test", OPT_SELF_TEST, NULL, 0, "report which hooks and facilities work here", 4 },
+	{ "verbose", 'v', NULL, 0, "libbpf's debug messages (and the verifier's)", 4 },
+	{ "help", 'h', NULL, 0, "show this help", 4 },
+	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
+	{ "version", 'V', NULL, 0, "show the version", 4 },
+	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
+	  "what each tracing method adds to a syscall, natively (gpiolat --syscall-cost --help)",
+	  5 },
+	{ "overhead", 0x1ff, NULL, 0,
+	  "what each tracing method adds to a GPIO set (gpiolat --overhead --help); --cleanup "
+	  "removes what an interrupted run left",
+	  5 },
+	{},
+};
+
+/* N, or NAME:N with a non-empty NAME */
+static bool line_spec_ok(const char *s)
+{
+	const char *c = strrchr(s, ':'), *d = c ? c + 1 : s;
+	long long n;
+
+	if (c == s || !*d)
+		return false;
+	return strspn(d, "0123456789") == strlen(d) && !parse_count(d, 0, INT_MAX, &n);
+}
+
+/* one hook per run: a second, different hook option is a usage error */
+static error_t set_hook(struct env *env, enum gpio_hook h, const char *opt)
+{
+	if (env->hook_opt && strcmp(env->hook_opt, opt)) {
+		cli_usage(SEE, &env->usage_printed, "%s and %s exclude each other", env->hook_opt,
+			  opt);
+		return EINVAL;
+	}
+	env->hook_opt = opt;
+	env->method = h;
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct env *env = state->input;
+	long long n;
+
+	switch (key) {
+	case 'h':
+		/* ARGP_NO_ERRS silences argp's own --help too: ours, with ARGP_NO_HELP */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
+		exit(EXIT_OK);
+	case OPT_USAGE:
+		argp_help(state->root_argp, stdout, ARGP_HELP_USAGE, "gpiolat");
+		exit(EXIT_OK);
+	case 'V':
+		printf("%s\n", argp_program_version);
+		exit(EXIT_OK);
+	case OPT_TRACEPOINT:
+		return set_hook(env, GPIO_HOOK_TP, "--tracepoint");
+	case OPT_KPROBE:
+		return set_hook(env, GPIO_HOOK_KPROBE, "--kprobe");
+	case OPT_FENTRY:
+		return set_hook(env, GPIO_HOOK_FENTRY, "--fentry");
+	case 'l':
+		if (env->nspecs == MAX_SPECS) {
+			cli_usage(SEE, &env->usage_printed, "too many lines (at most %d)",
+				  MAX_SPECS);
+			return EINVAL;
+		}
+		if (!line_spec_ok(arg)) {
+			cli_usage(SEE, &env->usage_printed,
+				  "bad line '%s': want a number, CHIPLABEL:OFFSET or "
+				  "gpiochipN:OFFSET",
+				  arg);
+			return EINVAL;
+		}
+		env->specs[env->nspecs++] = arg;
+		break;
+	case 'd':
+		if (cli_time("duration", arg, &env->duration_ns, SEE, &env->usage_printed))
+			return EINVAL;
+		break;
+	case 'i':
+		if (cli_time("interval", arg, &env->interval_ns, SEE, &env->usage_printed))
+			return EINVAL;
+		if (env->interval_ns < MIN_INTERVAL_NS) {
+			cli_usage(SEE, &env->usage_printed,
+				  "interval '%s' too short: want at least 100ms", arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_LINEAR:
+		/*
+		 * 100 buckets must stay below 2^32 ns for the BPF side's divide-free index;
+		 * divided, not multiplied, so that a huge WIDTH cannot wrap past the check
+		 */
+		if (parse_time(arg, 1, &env->lin_width) ||
+		    env->lin_width > GPIOLAT_LINEAR_WIDTH_MAX) {
+			cli_usage(SEE, &env->usage_printed,
+				  "bad linear bucket width '%s': want 1ns to 42ms", arg);
+			return EINVAL;
+		}
+		break;
+	case 'n':
+		env->unit = UNIT_NS;
+		break;
+	case 'u':
+		env->unit = UNIT_US;
+		break;
+	case OPT_JSON:
+		env->out = OUT_JSON;
+		break;
+	case OPT_CSV:
+		env->out = OUT_CSV;
+		break;
+	case OPT_BTF:
+		env->btf_path = arg;
+		break;
+	case OPT_SELF_TEST:
+		env->self_test = true;
+		break;
+	case 'v':
+		env->verbose = true;
+		break;
+	case OPT_NO_TOGGLE:
+		env->no_toggle = true;
+		break;
+	case OPT_BPF_STATS:
+		env->bpf_stats = true;
+		break;
+	case OPT_PULSES:
+		if (parse_count(arg, 1, 1000000000LL, &n)) {
+			cli_usage(SEE, &env->usage_printed,
+				  "bad pulse count '%s': want 1 to 1000000000", arg);
+			return EINVAL;
+		}
+		env->pulses = n;
+		break;
+	case OPT_UNTRACED:
+		if (parse_count(arg, 0, 1000000000LL, &n)) {
+			cli_usage(SEE, &env->usage_printed,
+				  "bad untraced pulse count '%s': want 0 to 1000000000", arg);
+			return EINVAL;
+		}
+		env->untraced = n;
+		break;
+	case ARGP_KEY_ARG:
+		cli_usage(SEE, &env->usage_printed, "unexpected argument '%s'", arg);
+		return EINVAL;
+	case ARGP_KEY_END:
+		if (env->interval_ns && env->duration_ns && env->interval_ns > env->duration_ns) {
+			cli_usage(SEE, &env->usage_printed,
+				  "the interval is longer than the duration");
+			return EINVAL;
+		}
+		if (env->untraced > 0 && !env->pulses) {
+			cli_usage(SEE, &env->usage_printed, "--untraced needs --pulses");
+			return EINVAL;
+		}
+		break;
+	case ARGP_KEY_ERROR:
+		/* ARGP_NO_ERRS: getopt said nothing; say it once, in one line */
+		cli_key_error(state, SEE, &env->usage_printed);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int histo_parse(int argc, char **argv, struct env *env)
+{
+	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env))
+		return EXIT_USAGE;
+	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins) */
+	env->btf_path = btf_find(env->btf_path);
+	return 0;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat --overhead, inside (docs/loader.md, docs/overhead.md): the run's options and state,
+ * a row of results, and the methods as providers. Only the ov_*.c files and overhead.c include
+ * it. A method is a struct of named fields and callbacks, one file per family:
+ *   ov_tracefs.c  events, filter, trigger, hist, synthetic event, kprobe events (and series)
+ *   ov_ftrace.c   the function and function_graph tracers, trace_printk
+ *   ov_bpf.c      BPF programs: gpiolat's own and empty ones, on each hook
+ *   ov_tools.c    external tools: bpftrace, ply
+ *   ov_user.c     the user-space rows (utoggle, with strace, uprobes, trace_marker, ...)
+ * ov_methods.c holds the table, the lookup by name and --only; ov_engine.c the alternated
+ * phases that measure one method; ov_report.c prints the rows.
+ */
+#ifndef GPIOLAT_OV_H
+#define GPIOLAT_OV_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include "core/child.h"
+#include "core/hist.h"
+
+#include "core/cli.h"
+
+#define INSTANCE "gpiolat"
+#define KP_SYSTEM "gpiolat"
+#define SYNTH_NAME "gpiolat_pulse"
+#define MAX_REPS 100
+#define MAX_PHASE_BATCHES 4096
+#define MAX_BASE_PHASES 4096
+#define WARMUP 2
+#define WARMUP_PHASES 3
+#define CHAIN 10
+#define POLL_MS 20
+#define WHY 256
+
+struct opts {
+	bool overhead, cleanup, quick, json, verbose;
+	int reps;
+	long long pulses;
+	const char *only;
+	const char *btf_path;
+	bool bpf_stats; /* BPF run-time stats on for the whole run (two clock reads a run) */
+	bool usage_printed;
+};
+
+/* one measured (or not) row */
+struct row {
+	char name[40];
+	char group[16];
+	char against[40]; /* the reference phases: "untraced" or another row's name */
+	const char *talk; /* the talk's CSV row, or NULL */
+	const char *series; /* "events" or "kprobes", with k */
+	int k;
+	bool measured;
+	char why[WHY];
+	int reps;
+	double diff[MAX_REPS];
+	struct alt_stat st; /* the phases as sampled: the intervals (hist.h) */
+	double mean, ci, sd; /* sd: of the differences */
+	double ci999; /* the 99.9 % CI: what a test's control check uses (1 in 1000 fails) */
+	double med; /* median of the repetitions */
+	double low; /* the lowest repetition */
+	double ref_mean; /* mean of the reference phases, ns per set */
+	__u64 batches, pulses;
+	/* BPF trust (docs/overhead.md, "Trust"): shown */
+	bool bpf;
+	__u64 run_cnt, run_time_ns;
+	bool hist_ok;
+	double hist_mean, hist_p50; /* the histogram's own pulse width, ns */
+	__u64 hist_pairs;
+	/*
+	 * judged: per method phase, the traced ns per set by two clocks, the module's batches
+	 * (mean over the phase's batches) and the program's own (its fall-to-fall periods / 2);
+	 * a phase only when the program counted every period inside the module's batches
+	 */
+	int tphases, tdropped; /* phases compared, phases left out (a period not counted) */
+	double t_mod[MAX_REPS], t_prog[MAX_REPS];
+	int t_index[MAX_REPS]; /* each compared phase's number among the row's method phases */
+	__u64 t_batches, t_pulses, t_periods; /* the compared phases' counts */
+	double t_scale; /* GPIOLAT_TRUST_SCALE: the program's clock scaled on purpose (1: not) */
+	struct trust_verdict {
+		enum { TRUST_NONE, TRUST_AGREE, TRUST_DISAGREE, TRUST_NOISY } v;
+		double mod, mod_sd, prog, prog_sd; /* means and sds over the phases, ns per set */
+		double diff, sd; /* mean and sd over the phases of program - module, ns per set */
+		double allow, limit; /* the systematic allowance and the whole limit, ns per set */
+		double burst; /* pulses per batch */
+		char why[160]; /* TRUST_NONE: why not judged; else the comparison in words */
+	} tv;
+};
+
+#define USER_REF "untraced ioctl toggler"
+#define PRINTK_REF "mode=continuous"
+
+/* the report's groups */
+enum method_kind {
+	KIND_CONTROL,
+	KIND_TRACEFS,
+	KIND_BPF,
+	KIND_USER,
+};
+
+/* the user-space rows: what is on while utoggle runs */
+enum user_row { U_EVENTS, U_UPROBE, U_MARKER, U_STRACE, U_SCHIST };
+
+struct method;
+
+/*
+ * A provider: how one kind of method is set up once (0, or -1 and why), switched on (0, or -1
+ * and why when it knows better than errno) and off per phase, and torn down on every way out.
+ * A callback left out (NULL) means there is nothing to do at that step.
+ */
+struct method_ops {
+	int (*setup)(const struct method *m, char *why);
+	int (*on)(const struct method *m, char *why);
+	int (*off)(const struct method *m);
+	void (*teardown)(const struct method *m);
+};
+
+/* a method: a row of the report, measured with its provider */
+struct method {
+	const char *name;
+	enum method_kind kind;
+	const struct method_ops *ops; /* NULL: nothing at all (the control row) */
+	const char *against; /* another method whose phases are the reference, or NULL */
+	const char *reference; /* else the reference phases' label (NULL: "untraced") */
+	const char *talk; /* the talk's CSV row, or NULL */
+	const char *series; /* "events" or "kprobes", with k */
+	int k;
+	int hook; /* BPF rows: GPIO_HOOK_* */
+	int part; /* gpiolat's BPF rows: GPIO_PART_*; a part runs only when --only names it */
+	const char *script; /* bpftrace and ply rows: the script they run */
+	bool top_level; /* tracer rows: the tracer is the top level's, not our instance's */
+	enum user_row user; /* user rows */
+	bool trust; /* the report's BPF trust figures (run time, histogram) */
+};
+
+/* the providers, one file per family */
+extern const struct method_ops ev_ops, filter_ops, trigger_ops, hist_ops, synth_ops, kprobe_ops,
+	events_ops; /* ov_tracefs.c */
+extern const struct method_ops function_ops, graph_ops, printk_ops; /* ov_ftrace.c */
+extern const struct method_ops gpiolat_bpf_ops, empty_bpf_ops; /* ov_bpf.c */
+extern const struct method_ops bpftrace_ops, ply_ops; /* ov_tools.c */
+extern const struct method_ops user_ops; /* ov_user.c */
+
+/* the run (overhead.c) */
+extern volatile sig_atomic_t exiting;
+extern struct opts ov;
+extern struct tracefs_instance *ov_inst;
+extern struct tep_handle *ov_tep;
+extern __u32 ov_gpio; /* the toggled line, read again after each reload of the module */
+extern int stats_fd; /* BPF_ENABLE_STATS, or -1 */
+bool nap(int ms);
+/* the one child process of a row (bpftrace, ply, strace, gpiolat --syscall-hist): started and
+ * waited for until READY; 0, or -1 and why (loader/core/child.c) */
+extern struct child ov_child;
+int ov_child_run(char *const argv[], bool (*ready)(const struct child *c), int timeout_ms,
+		 const char *name, char *why);
+
+/* ov_methods.c: the table, by name, and --only */
+extern const struct method ov_methods[];
+extern const int ov_nmethods;
+const char *kind_name(enum method_kind k);
+const struct method *method_by_name(const char *name);
+bool only_item(const char *t, const struct method *m);
+bool only_selected(const char *only, const struct method *m);
+int only_check(const char *only, char *bad, size_t size);
+const char *ref_label(const struct method *m);
+
+/* ov_engine.c: the alternated phases */
+extern struct stat_acc user_base;
+extern double base_phase[MAX_BASE_PHASES];
+extern int nbase_phase;
+extern double untraced_guess;
+int ov_phase(double *med, __u64 *nb, __u64 *np);
+void ov_measure(const struct method *m, struct row *r);
+
+/* ov_stats.c: pure functions of the rows (unit-tested) */
+void row_stats(struct row *r);
+int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts);
+void trust_check(struct row *r);
+const char *trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
+
+/* ov_report.c */
+struct context {
+	char clock[128];
+	__u64 resolution_ns;
+	double untraced_mean, floor_sd;
+	int floor_n;
+	double noise_batch_iqr;
+	bool emulated;
+	double duration_s;
+};
+void ov_print_text(struct row *rows, int n, const struct context *cx);
+void ov_print_json(struct row *rows, int n, const struct context *cx);
+
+/* ov_baseline.c: --baseline FILE.csv */
+extern char *user_csv;
+extern const char *user_csv_path;
+int baseline_load(const char *path, char *why, size_t size);
+
+/* the providers' own, for the engine and the run */
+int need_instance(char *why);
+int ov_bpf_trust(struct row *r); /* ov_bpf.c: run time, histogram and periods of our program */
+#define TRUST_PERIOD_MAX 500000ULL /* ns: a fall-to-fall period longer spans a rest (>= 1 ms) */
+/* ov_user.c: the user rows' pulse source */
+int utoggle_phase(double *med, __u64 *nb, __u64 *np);
+void utoggle_stop(void);
+
+#endif /* GPIOLAT_OV_H */

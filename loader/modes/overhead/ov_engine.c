@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat --overhead: the measurement engine (ov.h). For each method the run alternates phases
+ * of exactly P pulses: reference, method, reference, ..., reference. A phase's figure is the
+ * median of its batches' ns per set after the first WARMUP batches; repetition i's overhead is
+ * method_i - (ref_i + ref_i+1) / 2 (loader/modes/overhead/ov_stats.c makes the row's figures of them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "modes/overhead/ov.h"
+#include "core/engine.h"
+#include "core/sys.h"
+
+struct stat_acc user_base; /* the user-space rows' untraced phases (utoggle) */
+double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the noise floor */
+int nbase_phase;
+double untraced_guess; /* the last warm-up phase: the untraced set before any method, ns */
+
+/* the provider's steps; a callback left out is nothing to do */
+static int m_setup(const struct method *m, char *why)
+{
+	return m->ops && m->ops->setup ? m->ops->setup(m, why) : 0;
+}
+
+static int m_on(const struct method *m, char *why)
+{
+	return m->ops && m->ops->on ? m->ops->on(m, why) : 0;
+}
+
+static int m_off(const struct method *m)
+{
+	return m->ops && m->ops->off ? m->ops->off(m) : 0;
+}
+
+static void m_teardown(const struct method *m)
+{
+	if (m->ops && m->ops->teardown)
+		m->ops->teardown(m);
+}
+
+static bool wait_idle(void)
+{
+	while (toggle_enabled() == 1)
+		if (!nap(POLL_MS))
+			return false;
+	return true;
+}
+
+/* one phase of ov.pulses pulses: the median ns per set over its batches after the warm-up */
+int ov_phase(double *med, __u64 *nb, __u64 *np)
+{
+	static struct toggle_batch b[MAX_PHASE_BATCHES];
+	static double v[MAX_PHASE_BATCHES];
+	__s64 seq0 = toggle_last_seq();
+	int i, n, m = 0;
+
+	if (toggle_start_pulses(ov.pulses))
+		return -1;
+	if (!wait_idle()) {
+		toggle_stop();
+		return -1;
+	}
+	n = toggle_batches(seq0, b, MAX_PHASE_BATCHES);
+	for (i = WARMUP; i < n; i++) {
+		v[m++] = (double)b[i].ns / (2.0 * b[i].pulses);
+		*np += b[i].pulses;
+	}
+	if (!m)
+		return -1;
+	*nb += m;
+	*med = median(v, m);
+	return 0;
+}
+
+/* one method's alternation: its row, its reference method, the phases' running figures */
+struct ov_alt {
+	const struct method *m, *ref;
+	struct row *r;
+	struct stat_acc refs;
+};
+
+/* a phase of the method's pulse source: the toggle module, or utoggle for the user rows */
+static int alt_phase(void *ctx, double *fig)
+{
+	struct ov_alt *a = ctx;
+
+	if (a->m->kind == KIND_USER)
+		return utoggle_phase(fig, &a->r->batches, &a->r->pulses);
+	return ov_phase(fig, &a->r->batches, &a->r->pulses);
+}
+
+static int alt_on(void *ctx, int rep)
+{
+	struct ov_alt *a = ctx;
+
+	a->r->why[0] = '\0';
+	if (!m_on(a->m, a->r->why))
+		return 0;
+	if (!a->r->why[0])
+		snprintf(a->r->why, WHY, "switching %s on failed: %s", a->m->name,
+			 strerror(errno ?: EIO));
+	return -1;
+}
+
+static int alt_off(void *ctx)
+{
+	struct ov_alt *a = ctx;
+
+	return m_off(a->m);
+}
+
+static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
+{
+	struct ov_alt *a = ctx;
+
+	a->r->diff[i] = mv - (b0 + b1) / 2;
+	alt_stat_add(&a->r->st, i, b0, mv, b1);
+	stat_add(&a->refs, b0);
+	if (a->m->kind == KIND_USER)
+		stat_add(&user_base, b0);
+	else if (!strcmp(a->r->against, "untraced") && nbase_phase < MAX_BASE_PHASES)
+		base_phase[nbase_phase++] = b0;
+}
+
+/* the alternation for one method (loader/core/engine.c) */
+void ov_measure(const struct method *m, struct row *r)
+{
+	const struct method *ref = m->against ? method_by_name(m->against) : NULL;
+	struct ov_alt a = { .m = m, .ref = ref, .r = r };
+	struct alternation alt = {
+		.reps = ov.reps,
+		.stop = &exiting,
+		.ctx = &a,
+		.reference = alt_phase,
+		.on = alt_on,
+		.phase = alt_phase,
+		.off = alt_off,
+		.repetition = alt_repetition,
+	};
+	int i;
+
+	snprintf(r->name, sizeof(r->name), "%s", m->name);
+	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
+	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
+	r->talk = m->talk;
+	r->series = m->series;
+	r->k = m->k;
+	r->bpf = m->trust;
+	if (ref && m_setup(ref, r->why)) {
+		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
+			 ref->name);
+		return;
+	}
+	if (m_setup(m, r->why)) {
+		m_teardown(m);
+		if (ref)
+			m_teardown(ref);
+		return;
+	}
+	if (ref && m_on(ref, r->why)) {
+		snprintf(r->why, WHY, "switching on its reference %s failed: %s", ref->name,
+			 strerror(errno));
+		goto out;
+	}
+	switch (alternate(&alt, &i)) {
+	case ALT_DONE:
+		break;
+	case ALT_FAILED_ON: /* why said */
+		goto out;
+	case ALT_FAILED_OFF:
+		snprintf(r->why, WHY, "switching %s off failed: %s", m->name,
+			 strerror(errno ?: EIO));
+		goto out;
+	default:
+		goto fail;
+	}
+	r->reps = i;
+	r->measured = true;
+	r->ref_mean = a.refs.mean;
+	row_stats(r);
+	if (r->bpf && !ov_bpf_trust(r))
+		trust_check(r);
+	goto out;
+fail:
+	snprintf(r->why, WHY, "%s", exiting ? "interrupted" : "the toggle module's phase failed");
+out:
+	m_off(m);
+	m_teardown(m);
+	if (ref) {
+		m_off(ref);
+		m_teardown(ref);
+	}
+}

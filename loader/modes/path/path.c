@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat --path: the GPIO path decomposed (docs/gpio-path.md). Each toggler of the talk's
+ * "Measuring gpio latencies" on one line, tracing off, timed by its own clock:
+ *
+ *   t_raw       the module's kernel thread, raw writes (debugfs raw=1, kmod/toggle_raw.c)
+ *   t_subsys    the module's kernel thread, gpiod_set_value() (depth 0: no chain)
+ *   t_ioctl, t_libgpiod, t_sysfs   utoggle -m MODE (its per-batch CLOCK_MONOTONIC)
+ *   mmap        mmtoggle (registers mapped from user space), where the chip has registers
+ *   sh, bash    toggler/toggle.sh: sets per wall time over one long run, from the line
+ *               it prints before its loop to its exit
+ *
+ * A repetition is one phase of each toggler, in turn; every phase stands alone (no shared
+ * reference phase), so the repetitions are independent samples. The module's edge counters
+ * check every kernel phase's set count. Then, once per toggler, a phase with gpio:gpio_value
+ * (filtered on the line) on in a tracefs instance of our own with the mono clock: the events'
+ * timestamps are the second clock the own clock is checked against.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/cli.h"
+#include "core/kmod_reload.h"
+#include "core/parse.h"
+#include "modes/path/path.h"
+#include "core/undo.h"
+
+#define TOGGLE_DIR "/sys/kernel/debug/toggle"
+#define INST "gpiolat_path"
+
+static struct {
+	int reps;
+	long long pulses; /* kernel and C togglers, per phase */
+	long long sh_pulses; /* a shell run */
+	int uline; /* -1: the module's line + 1 */
+	bool no_xc;
+	bool bad; /* a usage error was printed */
+	unsigned int only; /* rows asked for by --only (bit per row); 0: all */
+	enum path_fmt fmt;
+} o = { .reps = 10, .pulses = 20000, .sh_pulses = 500, .uline = -1 };
+
+static char bindir[PATH_MAX];
+static char *uchip; /* the chip of the module's line: the user-space togglers' too */
+
+static char bash_path[PATH_MAX];
+static char tdir[PATH_MAX]; /* our tracefs instance, when made */
+
+static const struct argp_option opts[] = {
+	{ "path", 0x200, NULL, 0, "the GPIO path decomposed (this mode)", 0 },
+	{ "reps", 'r', "N", 0, "repetitions of every toggler, 2 to 100 (default 10)", 0 },
+	{ "pulses", 'p', "N", 0, "pulses per phase of the kernel and C togglers (default 20000)",
+	  0 },
+	{ "shell-pulses", 's', "N", 0, "pulses of a shell run (default 500)", 0 },
+	{ "user-line", 'u', "OFFSET", 0,
+	  "line of the module's chip for the user-space togglers (default: the module's + 1)", 0 },
+	{ "only", 'o', "LIST", 0,
+	  "these togglers only, each must run: raw,subsys,ioctl,libgpiod,sysfs,mmap,sh,bash", 0 },
+	{ "no-cross-check", 0x201, NULL, 0, "skip the gpio:gpio_value cross-check", 0 },
+	{ "kmod", 0x204, "FILE", 0,
+	  "the toggle.ko to reload with mode=continuous burst=1000 (default $GPIOLAT_KMOD)", 0 },
+	{ "json", 0x202, NULL, 0, "JSON on stdout", 0 },
+	{ "csv", 0x203, NULL, 0, "CSV on stdout (host/gpio-path-plot.sh draws it)", 0 },
+	{ "help", 'h', NULL, 0, "show this help", 0 },
+	{},
+};
+
+static const char *const row_names[P_NROWS] = { "raw",	 "subsys", "ioctl", "libgpiod",
+						"sysfs", "mmap",   "sh",    "bash" };
+
+static void usage_error(const char *what, const char *arg)
+{
+	if (!o.bad)
+		fprintf(stderr, "gpiolat: --path: %s '%s' (see gpiolat --path --help)\n", what,
+			arg);
+	o.bad = true;
+}
+
+static int only_parse(char *arg)
+{
+	char *t, *save = NULL;
+	int i;
+
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < P_NROWS && strcmp(t, row_names[i]); i++)
+			;
+		if (i == P_NROWS) {
+			usage_error("--only: unknown toggler", t);
+			return EINVAL;
+		}
+		o.only |= 1u << i;
+	}
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *st)
+{
+	long long v;
+
+	switch (key) {
+	case 'h':
+		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --path");
+		exit(0);
+	case 'o':
+		return only_parse(arg);
+	case ARGP_KEY_ERROR:
+		usage_error("unknown option or missing argument:",
+			    st->argv[st->next > 0 ? st->next - 1 : 0]);
+		break;
+	case 0x200:
+		break;
+	case 'r':
+		if (parse_count(arg, 2, PATH_MAX_REPS, &v))
+			return usage_error("--reps: want 2 to 100, got", arg), EINVAL;
+		o.reps = v;
+		break;
+	case 'p':
+		if (parse_count(arg, 100, 10000000, &v))
+			return usage_error("--pulses: want 100 to 10000000, got", arg), EINVAL;
+		o.pulses = v;
+		break;
+	case 's':
+		if (parse_count(arg, 10, 1000000, &v))
+			return usage_error("--shell-pulses: want 10 to 1000000, got", arg), EINVAL;
+		o.sh_pulses = v;
+		break;
+	case 'u':
+		if (parse_count(arg, 0, 1023, &v))
+			return usage_error("--user-line: want an offset 0 to 1023, got", arg),
+			       EINVAL;
+		o.uline = v;
+		break;
+	case 0x201:
+		o.no_xc = true;
+		break;
+	case 0x202:
+		o.fmt = PATH_JSON;
+		break;
+	case 0x203:
+		o.fmt = PATH_CSV;
+		break;
+	case 0x204:
+		snprintf(kmod_file, sizeof(kmod_file), "%s", arg);
+		break;
+	case ARGP_KEY_ARG:
+		usage_error("unexpected argument", arg);
+		return EINVAL;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+bool path_wanted(int argc, char **argv)
+{
+	return cli_wanted(argc, argv, "--path");
+}
+
+/* ---- the kernel togglers: the module's batch clock ------------------------------------- */
+
+static struct toggle_batch kb[4096];
+
+/* one phase of n pulses; ns per set, or -1 and why */
+static int kphase(long long n, double *ns, char *why)
+{
+	__u64 r0, f0, r1, f1, sum_ns = 0, sum_p = 0;
+	__s64 seq = toggle_last_seq();
+	int i, nb, err;
+
+	if (toggle_edges(&r0, &f0))
+		return snprintf(why, WHY_SIZE, "cannot read %s/edges", TOGGLE_DIR), -1;
+	err = toggle_start_pulses(n);
+	if (err)
+		return snprintf(why, WHY_SIZE, "cannot start the module: %s", strerror(-err)), -1;
+	while (toggle_enabled() == 1)
+		usleep(2000);
+	if (toggle_edges(&r1, &f1) || r1 - r0 != (__u64)n || f1 - f0 != (__u64)n)
+		return snprintf(why, WHY_SIZE, "edge counters moved by %llu/%llu, not %lld each",
+				(unsigned long long)(r1 - r0), (unsigned long long)(f1 - f0), n),
+		       -1;
+	nb = toggle_batches(seq, kb, 4096);
+	for (i = 0; i < nb; i++) {
+		sum_ns += kb[i].ns;
+		sum_p += kb[i].pulses;
+	}
+	if (sum_p != (__u64)n)
+		return snprintf(why, WHY_SIZE, "the batch ring holds %llu of %lld pulses",
+				(unsigned long long)sum_p, n),
+		       -1;
+	*ns = (double)sum_ns / (2.0 * sum_p);
+	return 0;
+}
+
+static int kraw(bool on)
+{
+	if (on && undo_file(TOGGLE_DIR "/raw"))
+		return -1;
+	return sys_write_str(TOGGLE_DIR "/raw", on ? "1\n" : "0\n");
+}
+
+/* ---- the user-space togglers ------------------------------------------------------------ */
+
+/* utoggle or mmtoggle: one phase; their own clock's mean ns per set; -1 and why */
+static int cphase(enum path_row row, long long n, double *ns, char *why)
+{
+	static const char *const modes[] = {
+		[P_IOCTL] = "ioctl", [P_LIBGPIOD] = "libgpiod", [P_SYSFS] = "sysfs"
+	};
+	char prog[PATH_MAX], cnt[32], line[16], out[8192], burst[16], *p;
+	int rc;
+
+	snprintf(cnt, sizeof(cnt), "%lld", n);
+	snprintf(line, sizeof(line), "%d", o.uline);
+	snprintf(burst, sizeof(burst), "%d", 1000);
+	if (row == P_MMAP) {
+		snprintf(prog, sizeof(prog), "%.4000s/mmtoggle", bindir);
+		char *av[] = { prog, uchip, line, cnt, burst, NULL };
+
+		rc = path_spawn(av, out, sizeof(out), NULL);
+	} else {
+		snprintf(prog, sizeof(prog), "%.4000s/utoggle", bindir);
+		char *av[] = { prog,	     (char *)"-m", (char *)modes[row],
+			       (char *)"-g", uchip,	   (char *)"-l",
+			       line,	     (char *)"-c", cnt,
+			       (char *)"-b", burst,	   (char *)"-i",
+			       (char *)"0",  NULL };
+
+		rc = path_spawn(av, out, sizeof(out), NULL);
+	}
+	if (rc) {
+		path_last_line(out, why);
+		return -1;
+	}
+	p = strstr(out, "ns per set: n ");
+	if (!p || !(p = strstr(p, "mean ")) || sscanf(p, "mean %lf", ns) != 1)
+		return snprintf(why, WHY_SIZE, "%.200s printed no 'ns per set' line", prog), -1;
+	return 0;
+}
+
+/*
+ * the shell: sets per wall time over one long run, T / 2n sets, T from the script's "loop" line
+ * (printed after its start-up: exec, export, direction) to its exit (one unexport after the loop)
+ */
+static int shphase(const char *shell, unsigned int gpio, long long n, double *ns, char *why)
+{
+	char script[PATH_MAX], g[16], c[32], out[4096];
+	char *av[] = { (char *)shell, script, g, c, NULL };
+	long long t;
+
+	snprintf(script, sizeof(script), "%.4000s/toggle.sh", bindir);
+	snprintf(g, sizeof(g), "%u", gpio);
+	snprintf(c, sizeof(c), "%lld", n);
+	if (path_spawn(av, out, sizeof(out), &t)) {
+		path_last_line(out, why);
+		return -1;
+	}
+	*ns = (double)t / (2.0 * n);
+	return 0;
+}
+
+/* one phase of a row; ns per set, or -1 and why */
+static int phase(struct path_run *r, enum path_row row, double *ns, char *why)
+{
+	int err;
+
+	switch (row) {
+	case P_RAW:
+		if (kraw(true))
+			return snprintf(why, WHY_SIZE, "%s/raw refused", TOGGLE_DIR), -1;
+		err = kphase(o.pulses, ns, why);
+		kraw(false);
+		return err;
+	case P_SUBSYS:
+		return kphase(o.pulses, ns, why);
+	case P_SH:
+		return shphase("/bin/sh", r->ugpio, o.sh_pulses, ns, why);
+	case P_BASH:
+		return shphase(bash_path, r->ugpio, o.sh_pulses, ns, why);
+	default:
+		return cphase(row, o.pulses, ns, why);
+	}
+}
+
+/* ---- the cross-check: gpio:gpio_value timestamps ---------------------------------------- */
+
+static int inst_write(const char *file, const char *s)
+{
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s/%s", tdir, file);
+	return sys_write_str(p, s);
+}
+
+static void inst_remove(void)
+{
+	if (!*tdir)
+		return;
+	inst_write("events/gpio/gpio_value/enable", "0\n");
+	rmdir(tdir);
+	*tdir = '\0';
+}
+
+/*
+ * the phase's sets to 1 and 0 of gpio: after the first skip, in runs of group sets (a batch; the
+ * shell's run), the mean over runs of (last - first) / (group - 1); -1 and why
+ */
+static int xc_trace(unsigned int gpio, long long skip, long long group, long long total, double *ns,
+		    char *why)
+{
+	char p[PATH_MAX + 64], line[512];
+	unsigned long long sec, usec, ts0 = 0, prev;
+	long long k = 0, runs = 0;
+	double sum = 0;
+	unsigned int g;
+	char *c, word[8];
+	int v;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/trace", tdir);
+	f = fopen(p, "r");
+	if (!f)
+		return snprintf(why, WHY_SIZE, "cannot read %.200s", p), -1;
+	while (fgets(line, sizeof(line), f)) {
+		c = strstr(line, ": gpio_value: ");
+		if (!c || sscanf(c, ": gpio_value: %u %7s %d", &g, word, &v) != 3 || g != gpio ||
+		    strcmp(word, "set"))
+			continue;
+		while (c > line && c[-1] != ' ')
+			c--;
+		if (sscanf(c, "%llu.%llu", &sec, &usec) != 2)
+			continue;
+		prev = sec * 1000000000ULL + usec * 1000ULL;
+		if (k++ < skip)
+			continue;
+		if ((k - 1 - skip) % group == 0)
+			ts0 = prev;
+		if ((k - skip) % group == 0) {
+			sum += (double)(prev - ts0) / (group - 1);
+			runs++;
+		}
+	}
+	fclose(f);
+	if (k != total || !runs)
+		return snprintf(why, WHY_SIZE, "%lld set events in the buffer, not %lld (lost?)", k,
+				total),
+		       -1;
+	*ns = sum / runs;
+	return 0;
+}
+
+/* once per row that sets through gpiolib: own clock against the events' timestamps */
+static void cross_check(struct path_run *r, enum path_row row)
+{
+	struct path_row_res *x = &r->row[row];
+	unsigned int gpio = row <= P_SUBSYS ? r->kgpio : r->ugpio;
+	long long group, total, skip = 0;
+	char filt[64];
+
+	if (!x->avail)
+		return;
+
+	if (row == P_RAW || row == P_MMAP) {
+		snprintf(x->xc_why, WHY_SIZE,
+			 "bypasses gpiolib: no gpio:gpio_value to check against");
+		return;
+	}
+	snprintf(tdir, sizeof(tdir), "%s/instances/" INST,
+		 sys_tracefs_dir() ?: "/sys/kernel/tracing");
+	if (undo_instance(INST)) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot record the instance %s for undo", INST);
+		*tdir = '\0';
+		return;
+	}
+	if (mkdir(tdir, 0755) && errno != EEXIST) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot make %.150s: %.80s", tdir, strerror(errno));
+		*tdir = '\0';
+		return;
+	}
+	snprintf(filt, sizeof(filt), "gpio == %u && get == 0\n", gpio);
+	if (inst_write("trace_clock", "mono\n") || inst_write("buffer_size_kb", "16384\n") ||
+	    inst_write("events/gpio/gpio_value/filter", filt) ||
+	    inst_write("events/gpio/gpio_value/enable", "1\n")) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot enable gpio:gpio_value in %s", tdir);
+		inst_remove();
+		return;
+	}
+	/* a user-space toggler's request (output, low) is one set event before its own */
+	if (row == P_SH || row == P_BASH) {
+		group = 2 * o.sh_pulses;
+		skip = 1;
+		total = skip + group;
+	} else {
+		group = 2 * (row == P_SUBSYS ? r->burst : 1000);
+		skip = row == P_SUBSYS ? 0 : 1;
+		total = skip + 2 * o.pulses;
+	}
+	if (phase(r, row, &x->xc_own, x->xc_why) == 0) {
+		inst_write("events/gpio/gpio_value/enable", "0\n");
+		x->xc = !xc_trace(gpio, skip, group, total, &x->xc_trace, x->xc_why);
+	}
+	inst_remove();
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+/* every change undone, in reverse, as the journal on disk records them (undo.h) */
+static void restore(void)
+{
+	inst_remove();
+	undo_all();
+}
+
+/* the rows, what runs them, the lines; 0, or -1 after one error line */
+static int setup(struct path_run *r)
+{
+	static const char *const var[P_NROWS] = { "t_raw",   "t_subsys", "t_ioctl", "t_libgpiod",
+						  "t_sysfs", "t_mmap",	 "t_sh",    "t_bash" };
+	static const char *const what[P_NROWS] = {
+		"kernel thread, raw register write (module raw=1)",
+		"kernel thread, gpiod_set_value() (module)",
+		"ioctl() on /dev/gpiochipN (utoggle -m ioctl)",
+		"C program, libgpiod (utoggle -m libgpiod)",
+		"C program, sysfs value file (utoggle -m sysfs)",
+		"registers mmap'ed from user space (mmtoggle)",
+		"POSIX sh script, sysfs (toggler/toggle.sh)",
+		"bash script, sysfs (toggler/toggle.sh)",
+	};
+	char buf[256], self[PATH_MAX], why[WHY_SIZE], *sl, lbl[96];
+	int off, i;
+	ssize_t n;
+	__u32 g;
+
+	if (!toggle_present()) {
+		fprintf(stderr,
+			"gpiolat: --path needs the toggle module (insmod toggle.ko): no %s\n",
+			TOGGLE_DIR "/edges");
+		return -1;
+	}
+	if (toggle_enabled() != 0) {
+		fprintf(stderr, "gpiolat: --path: the toggle module is toggling already\n");
+		return -1;
+	}
+	/* first: a reload gives the module's line a new number */
+	if (path_module_mode())
+		return -1;
+	if (toggle_gpio(&g) || sys_gpio_name(g, r->chip, sizeof(r->chip), &off)) {
+		fprintf(stderr, "gpiolat: --path: cannot read the module's line (%s/gpio)\n",
+			TOGGLE_DIR);
+		return -1;
+	}
+	r->kgpio = g;
+	uchip = r->chip;
+	r->kline = off;
+	r->uline = o.uline < 0 ? off + 1 : o.uline;
+	o.uline = r->uline;
+	snprintf(lbl, sizeof(lbl), "%s:%d", r->chip, r->uline);
+	if (r->uline == off || sys_resolve_line(lbl, &g, buf, sizeof(buf), &off, why, WHY_SIZE)) {
+		fprintf(stderr, "gpiolat: --path: --user-line %d of %s: %s\n", r->uline, r->chip,
+			r->uline == r->kline ? "is the module's line" : why);
+		return -1;
+	}
+	r->ugpio = g;
+	if (path_read_line("/sys/module/toggle/parameters/burst", buf, sizeof(buf)) ||
+	    (r->burst = atol(buf)) < 1) {
+		fprintf(stderr, "gpiolat: --path: cannot read the module's burst parameter\n");
+		return -1;
+	}
+	/* the module's ring holds 4096 batches: a kernel phase must fit */
+	if (o.pulses > r->burst * 4000)
+		o.pulses = r->burst * 4000;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	sl = strrchr(self, '/');
+	if (sl)
+		*sl = '\0';
+	path_bindir(bindir, sizeof(bindir), self);
+	r->emulated = sys_emulated();
+	r->reps = o.reps;
+	for (i = 0; i < P_NROWS; i++) {
+		r->row[i].var = var[i];
+		r->row[i].what = what[i];
+		r->row[i].avail = true;
+		r->row[i].clock = i <= P_SUBSYS ? "the module's batch clock (ktime_get_ns)" :
+				  i >= P_SH	? "wall time from its 'loop' line to its exit" :
+						  "the toggler's own CLOCK_MONOTONIC per batch";
+	}
+	if (!sys_find_program("bash", bash_path, sizeof(bash_path))) {
+		r->row[P_BASH].avail = false;
+		snprintf(r->row[P_BASH].why, WHY_SIZE, "no bash on PATH (t_bash is the sh row)");
+	}
+	r->bash_row = r->row[P_BASH].avail ? "t_bash" : "t_sh";
+	/* each change recorded on disk before it is made */
+	if (undo_toggle() || undo_file(TOGGLE_DIR "/depth"))
+		return -1;
+	if (sys_write_str(TOGGLE_DIR "/depth", "0\n")) {
+		fprintf(stderr, "gpiolat: --path: cannot set %s/depth to 0\n", TOGGLE_DIR);
+		return -1;
+	}
+	if (path_read_line(TOGGLE_DIR "/raw_target", buf, sizeof(buf)) ||
+	    !strncmp(buf, "none", 4)) {
+		r->row[P_RAW].avail = false;
+		snprintf(r->row[P_RAW].why, WHY_SIZE, "module: %.200s",
+			 *buf ? buf : "no raw toggler (older module)");
+	}
+	return 0;
+}
+
+int path_main(int argc, char **argv)
+{
+	static struct path_run run;
+	struct argp argp = { opts, parse_opt, NULL,
+			     "The GPIO path decomposed: t_raw ... t_bash and their differences "
+			     "(docs/gpio-path.md)" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct path_run *r = &run;
+	struct path_row_res *x;
+	int rep, i, err = 0;
+
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL) || o.bad) {
+		if (!o.bad)
+			fprintf(stderr, "gpiolat: --path: bad command line\n");
+		return 64;
+	}
+	if (setup(r)) {
+		restore();
+		return 1;
+	}
+	for (i = 0; i < P_NROWS; i++) {
+		x = &r->row[i];
+		if (o.only && !(o.only & (1u << i)) && x->avail) {
+			x->avail = false;
+			snprintf(x->why, WHY_SIZE, "not asked for (--only)");
+		} else if (o.only & (1u << i) && !x->avail) {
+			fprintf(stderr, "gpiolat: --path: %s: %s\n", x->var, x->why);
+			restore();
+			return 1;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a row that fails its first phase is listed with the reason; any later failure is fatal */
+	for (rep = 0; rep < o.reps && !stop && !err; rep++) {
+		for (i = 0; i < P_NROWS && !stop && !err; i++) {
+			x = &r->row[i];
+			if (!x->avail)
+				continue;
+			if (phase(r, i, &x->ns[x->n], x->why)) {
+				if (rep || (o.only & (1u << i))) {
+					fprintf(stderr, "gpiolat: --path: %s, repetition %d: %s\n",
+						x->var, rep + 1, x->why);
+					err = 1;
+				}
+				x->avail = false;
+				continue;
+			}
+			x->n++;
+		}
+	}
+	for (i = 0; i < P_NROWS && !o.no_xc && !stop && !err; i++)
+		cross_check(r, i);
+	restore();
+	if (stop) {
+		fprintf(stderr, "gpiolat: --path: interrupted\n");
+		return 1;
+	}
+	if (err)
+		return 1;
+	for (i = 0; i < P_NROWS; i++)
+		r->row[i].sets = 2 * (i >= P_SH ? o.sh_pulses : o.pulses);
+	path_print(r, o.fmt);
+	return 0;
+}

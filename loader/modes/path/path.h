@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat --path: the GPIO path decomposed, the talk's "Measuring gpio latencies" tables filled
+ * in on this system (docs/gpio-path.md). loader/modes/path/path.c runs the togglers, loader/modes/path/path_out.c
+ * prints the tables, JSON and CSV.
+ */
+#ifndef GPIOLAT_PATH_H
+#define GPIOLAT_PATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/sys.h"
+
+enum path_row { P_RAW, P_SUBSYS, P_IOCTL, P_LIBGPIOD, P_SYSFS, P_MMAP, P_SH, P_BASH, P_NROWS };
+
+#define PATH_MAX_REPS 100
+
+struct path_row_res {
+	const char *var; /* t_raw ... */
+	const char *what; /* the toggler */
+	const char *clock; /* how it is timed */
+	bool avail;
+	char why[WHY_SIZE]; /* !avail: why not */
+	int n; /* repetitions */
+	double ns[PATH_MAX_REPS]; /* ns per set, one a repetition */
+	long long sets; /* sets per repetition */
+	/* the cross-check: own clock and gpio:gpio_value timestamps, ns per set, one phase */
+	bool xc;
+	double xc_own, xc_trace;
+	char xc_why[WHY_SIZE];
+};
+
+struct path_run {
+	struct path_row_res row[P_NROWS];
+	char chip[64];
+	int kline, uline; /* the module's line, the user togglers' line */
+	unsigned int kgpio, ugpio;
+	long burst;
+	const char *bash_row; /* "t_bash": bash, or sh when there is no bash */
+	bool emulated;
+	int reps;
+};
+
+/* does the command line ask for --path? */
+bool path_wanted(int argc, char **argv);
+/* the whole run, with its own options (gpiolat --path --help); the exit status */
+int path_main(int argc, char **argv);
+
+/* loader/modes/path/path_sys.c: the first line of path, no newline; 0 or -1 */
+int path_read_line(const char *path, char *buf, size_t size);
+long long path_now_ns(void); /* CLOCK_MONOTONIC */
+/* where the togglers are: $GPIOLAT_BINDIR, SELF (gpiolat's folder), or SELF/../bin */
+void path_bindir(char *bindir, size_t size, const char *self);
+/*
+ * run argv, stdout and stderr into out, and in *elapsed the wall time from its first output line
+ * (from the fork when it prints none) to its exit; the exit status, or -1
+ */
+int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed);
+/* the last non-empty line of out, as a why */
+void path_last_line(const char *out, char *why);
+/* the module in mode=continuous burst=1000, reloaded when it is not and can be; 0 or -1 */
+int path_module_mode(void);
+
+/* loader/modes/path/path_out.c */
+enum path_fmt { PATH_TEXT, PATH_JSON, PATH_CSV };
+void path_print(const struct path_run *r, enum path_fmt fmt);
+
+#endif /* GPIOLAT_PATH_H */

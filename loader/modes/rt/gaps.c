@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat --gaps: the time between consecutive sets of one GPIO line, histogrammed in the kernel
+ * (bpf/gaps.bpf.c), and each gap over a threshold attributed to what ran instead of the
+ * toggler: its own sleep, other tasks (preemption, RT throttling), interrupts, softirqs; what
+ * no event explains is "rest". docs/rt.md.
+ *
+ *   gpiolat --gaps --threshold 50us --pulses 20000     the module's line, in its continuous mode
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "core/parse.h"
+#include "core/cli.h"
+#include "modes/rt/rt_common.h"
+#include "core/sys.h"
+#include "modes/rt/wakeup.h"
+#include "gaps.skel.h"
+
+#define DEFAULT_THRESHOLD_NS 100000ULL
+#define MAX_CAUSES 1024
+
+struct gp_env {
+	struct rt_env c; /* first: the common options' input */
+	const char *line;
+	__u64 threshold_ns;
+};
+
+struct gp_cause {
+	struct rt_cause_key k;
+	struct rt_cause_val v;
+};
+
+struct gp_ctx {
+	const struct gp_env *env;
+	struct gaps_bpf *skel;
+	__u32 gpio;
+	struct rt_hist h;
+	struct rt_gap_counts n;
+	struct gp_cause *causes;
+	int ncauses;
+	__u32 tid;
+};
+
+enum { OPT_GAPS = 0x500, OPT_THRESHOLD };
+
+static const struct argp_option opts[] = {
+	{ "gaps", OPT_GAPS, NULL, 0, "this mode", 1 },
+	{ "line", 'l', "LINE", 0,
+	  "the line: a GPIO number, CHIPLABEL:OFFSET or gpiochipN:OFFSET (default: the toggle "
+	  "module's)",
+	  1 },
+	{ "threshold", OPT_THRESHOLD, "TIME", 0,
+	  "attribute the gaps of at least TIME (default 100us; a bare number is in us)", 1 },
+	{},
+};
+
+static const char doc[] =
+	"gpiolat --gaps: the time between consecutive sets of one line, histogrammed in the "
+	"kernel, and every gap over the threshold attributed to what ran instead of the toggler "
+	"(the task of the first set seen).\n"
+	"\n"
+	"  gpiolat --gaps --pulses 20000             the toggle module (load it mode=continuous)\n"
+	"  gpiolat --gaps -l toggle-vchip:1 -- utoggle -l 1 -C -c 20000 -p 60\n"
+	"\n"
+	"EXIT STATUS: 0 done, 1 error (nothing left attached), 2 bad usage.";
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct gp_env *env = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env->c;
+		break;
+	case OPT_GAPS:
+		break;
+	case 'l':
+		env->line = arg;
+		break;
+	case OPT_THRESHOLD:
+		if (parse_time(arg, 1000, &env->threshold_ns)) {
+			rt_usage_error(state, &env->c, "bad threshold '%s': want a positive time",
+				       arg);
+			return EINVAL;
+		}
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static struct bpf_object *gp_open(void *ctx, char *why, size_t size)
+{
+	struct gp_ctx *cx = ctx;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = cx->env->c.btf_path);
+
+	cx->skel = gaps_bpf__open_opts(&oo);
+	if (!cx->skel) {
+		snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
+		return NULL;
+	}
+	cx->skel->rodata->line = cx->gpio;
+	cx->skel->rodata->threshold_ns = cx->env->threshold_ns;
+	return cx->skel->obj;
+}
+
+static int gp_load(void *ctx)
+{
+	return gaps_bpf__load(((struct gp_ctx *)ctx)->skel);
+}
+
+static void gp_close(void *ctx)
+{
+	struct gp_ctx *cx = ctx;
+
+	gaps_bpf__destroy(cx->skel);
+	cx->skel = NULL;
+}
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct gp_cause *x = a, *y = b;
+
+	return x->v.total_ns < y->v.total_ns ? 1 : x->v.total_ns > y->v.total_ns ? -1 : 0;
+}
+
+static int read_results(void *ctx)
+{
+	struct gp_ctx *cx = ctx;
+	int ncpus = libbpf_num_possible_cpus(), fd, c;
+	struct rt_cause_key key, next, *prev = NULL;
+	struct rt_cause_val *pv;
+	struct rt_gap_counts *pc;
+	struct rt_hist *ph;
+	__u32 zero = 0;
+	int err = -1;
+
+	ph = calloc(ncpus, sizeof(*ph));
+	pc = calloc(ncpus, sizeof(*pc));
+	pv = calloc(ncpus, sizeof(*pv));
+	cx->causes = calloc(MAX_CAUSES, sizeof(*cx->causes));
+	if (!ph || !pc || !pv || !cx->causes)
+		goto out;
+	if (bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.gaps), &zero, ph) ||
+	    bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.counts), &zero, pc))
+		goto out;
+	rt_hist_sum(&cx->h, ph, ncpus);
+	for (c = 0; c < ncpus; c++) {
+		cx->n.sets += pc[c].sets;
+		cx->n.over += pc[c].over;
+		cx->n.over_ns += pc[c].over_ns;
+		cx->n.other_task_sets += pc[c].other_task_sets;
+		cx->n.cause_drops += pc[c].cause_drops;
+		cx->n.cause_drop_ns += pc[c].cause_drop_ns;
+		cx->n.unlocked_sets += pc[c].unlocked_sets;
+	}
+	cx->tid = cx->skel->bss->toggler_tid;
+	fd = bpf_map__fd(cx->skel->maps.causes);
+	while (cx->ncauses < MAX_CAUSES && !bpf_map_get_next_key(fd, prev, &next)) {
+		struct gp_cause *g = &cx->causes[cx->ncauses];
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, pv))
+			continue;
+		memset(g, 0, sizeof(*g));
+		g->k = key;
+		for (c = 0; c < ncpus; c++) {
+			g->v.gaps += pv[c].gaps;
+			g->v.total_ns += pv[c].total_ns;
+			if (pv[c].max_ns > g->v.max_ns)
+				g->v.max_ns = pv[c].max_ns;
+		}
+		cx->ncauses++;
+	}
+	qsort(cx->causes, cx->ncauses, sizeof(*cx->causes), cmp_cause);
+	err = 0;
+out:
+	free(ph);
+	free(pc);
+	free(pv);
+	return err;
+}
+
+static const char *const cause_names[RT_CAUSE_MAX] = {
+	[RT_CAUSE_SLEEP] = "sleep",	      [RT_CAUSE_TASK] = "task",
+	[RT_CAUSE_THROTTLE] = "rt-throttled", [RT_CAUSE_HARDIRQ] = "hardirq",
+	[RT_CAUSE_TIMER] = "timer-irq",	      [RT_CAUSE_SOFTIRQ] = "softirq",
+	[RT_CAUSE_OTHER] = "other",	      [RT_CAUSE_REST] = "rest",
+};
+
+/* include/linux/interrupt.h */
+static const char *const softirq_names[] = { "HI",	 "TIMER",   "NET_TX", "NET_RX",	 "BLOCK",
+					     "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU" };
+
+/* the name /proc/interrupts gives irq n (its last column), or "" */
+static void irq_name(__u32 n, char *buf, size_t size)
+{
+	char line[512], *p, *e;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	snprintf(buf, size, "irq %u", n);
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strtoul(line, &p, 10) != n || *p != ':' || line[strspn(line, " ")] == ':')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		e = strrchr(line, ' ');
+		if (e && e[1])
+			snprintf(buf, size, "irq %u %s", n, e + 1);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* what a cause is: "hardirq", "irq 4 ttyS0"; "task", "kworker/0:1" */
+static void cause_detail(const struct rt_cause_key *k, char *buf, size_t size)
+{
+	switch (k->cause) {
+	case RT_CAUSE_TASK:
+	case RT_CAUSE_THROTTLE:
+		snprintf(buf, size, "%.*s", RT_COMM, k->name);
+		break;
+	case RT_CAUSE_HARDIRQ:
+		irq_name(k->id, buf, size);
+		break;
+	case RT_CAUSE_SOFTIRQ:
+		snprintf(buf, size, "%s",
+			 k->id < sizeof(softirq_names) / sizeof(softirq_names[0]) ?
+				 softirq_names[k->id] :
+				 "?");
+		break;
+	default:
+		buf[0] = 0;
+	}
+}
+
+static void print_json(const struct gp_ctx *cx, const struct rt_run *run)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *t;
+	char d[128];
+	int i;
+
+	json_object_object_add(o, "tool", json_object_new_string("gpiolat"));
+	json_object_object_add(o, "mode", json_object_new_string("gaps"));
+	json_object_object_add(o, "format", json_object_new_int(1));
+	json_object_object_add(o, "run", rt_run_json(&cx->env->c, run));
+	json_object_object_add(o, "gpio", json_object_new_uint64(cx->gpio));
+	json_object_object_add(o, "threshold_ns", json_object_new_uint64(cx->env->threshold_ns));
+	json_object_object_add(o, "toggler_tid", cx->tid ? json_object_new_uint64(cx->tid) : NULL);
+	json_object_object_add(o, "sets", json_object_new_uint64(cx->n.sets));
+	json_object_object_add(o, "sets_by_other_tasks",
+			       json_object_new_uint64(cx->n.other_task_sets));
+	json_object_object_add(o, "gaps_over", json_object_new_uint64(cx->n.over));
+	json_object_object_add(o, "gaps_over_ns", json_object_new_uint64(cx->n.over_ns));
+	json_object_object_add(o, "cause_drops", json_object_new_uint64(cx->n.cause_drops));
+	json_object_object_add(o, "cause_drop_ns", json_object_new_uint64(cx->n.cause_drop_ns));
+	json_object_object_add(o, "unlocked_sets", json_object_new_uint64(cx->n.unlocked_sets));
+	json_object_object_add(o, "gaps", rt_hist_json(&cx->h));
+	for (i = 0; i < cx->ncauses; i++) {
+		const struct gp_cause *g = &cx->causes[i];
+
+		t = json_object_new_object();
+		cause_detail(&g->k, d, sizeof(d));
+		json_object_object_add(t, "cause", json_object_new_string(cause_names[g->k.cause]));
+		json_object_object_add(t, "what", json_object_new_string(d));
+		json_object_object_add(t, "gaps", json_object_new_uint64(g->v.gaps));
+		json_object_object_add(t, "total_ns", json_object_new_uint64(g->v.total_ns));
+		json_object_object_add(t, "max_ns", json_object_new_uint64(g->v.max_ns));
+		json_object_array_add(a, t);
+	}
+	json_object_object_add(o, "causes", a);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+static void print_text(const struct gp_ctx *cx, const struct rt_run *run)
+{
+	struct rt_summary s;
+	char d[128];
+	int i;
+
+	printf("gpiolat --gaps: ");
+	rt_run_text(stdout, &cx->env->c, run);
+	printf("gpio %u: %llu sets (toggler tid %u; %llu by other tasks)\n", cx->gpio,
+	       (unsigned long long)cx->n.sets, cx->tid, (unsigned long long)cx->n.other_task_sets);
+	rt_hist_summary(&cx->h, &s);
+	printf("gaps between sets: ");
+	rt_summary_text(stdout, &s);
+	printf("\n");
+	rt_hist_text(stdout, &cx->h, "  ");
+	printf("%llu gaps of at least %.1f us, %.3f ms in all; what ran instead:\n",
+	       (unsigned long long)cx->n.over, cx->env->threshold_ns / 1e3, cx->n.over_ns / 1e6);
+	printf("  %-13s %-24s %8s %12s %12s\n", "cause", "what", "gaps", "total us", "max us");
+	for (i = 0; i < cx->ncauses; i++) {
+		const struct gp_cause *g = &cx->causes[i];
+
+		cause_detail(&g->k, d, sizeof(d));
+		printf("  %-13s %-24s %8llu %12.1f %12.1f\n", cause_names[g->k.cause], d,
+		       (unsigned long long)g->v.gaps, g->v.total_ns / 1e3, g->v.max_ns / 1e3);
+	}
+	printf("causes dropped (the table full): %llu, %.1f us\n",
+	       (unsigned long long)cx->n.cause_drops, cx->n.cause_drop_ns / 1e3);
+	if (cx->n.unlocked_sets)
+		printf("%llu sets handled without a lock (raw_tp: the kernel allows no bpf_spin_lock "
+		       "there): a cause racing a set on another CPU may land in the next gap\n",
+		       (unsigned long long)cx->n.unlocked_sets);
+}
+
+static void gp_print(void *ctx, const struct rt_run *run, bool json)
+{
+	if (json)
+		print_json(ctx, run);
+	else
+		print_text(ctx, run);
+}
+
+bool gaps_wanted(int argc, char **argv)
+{
+	return cli_wanted(argc, argv, "--gaps");
+}
+
+int gaps_main(int argc, char **argv)
+{
+	static const struct argp_child children[] = { { &rt_argp_common }, {} };
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = doc, .children = children
+	};
+	static const struct rt_object_ops ops = {
+		.open = gp_open,
+		.load = gp_load,
+		.close = gp_close,
+		.read = read_results,
+		.print = gp_print,
+	};
+	struct gp_env env = { .c.mode = "gaps", .threshold_ns = DEFAULT_THRESHOLD_NS };
+	struct gp_ctx cx = { .env = &env };
+	char why[WHY_SIZE], chip[64];
+	int err, off;
+
+	err = rt_parse(&argp, argc, argv, &env, &env.c);
+	if (err)
+		return err;
+	if (env.line) {
+		if (sys_resolve_line(env.line, &cx.gpio, chip, sizeof(chip), &off, why,
+				     sizeof(why))) {
+			fprintf(stderr, "gpiolat: --gaps: %s\n", why);
+			return RT_EXIT_ERROR;
+		}
+	} else if (!toggle_present() || toggle_gpio(&cx.gpio)) {
+		fprintf(stderr, "gpiolat: --gaps: no line given and no toggle module "
+				"(/sys/kernel/debug/toggle): give --line\n");
+		return RT_EXIT_ERROR;
+	}
+	err = rt_run_mode(&env.c, &ops, &cx);
+	free(cx.causes);
+	return err;
+}

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gpiolat: what --wakeup and --gaps share (loader/modes/rt/rt_common.h). */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "core/parse.h"
+#include "core/cli.h"
+#include "modes/rt/rt_common.h"
+#include "core/sys.h"
+#include "core/undo.h"
+
+#define POLL_MS 20
+#define CHILD_STOP_MS 2000
+
+static volatile sig_atomic_t exiting;
+static bool verbose;
+
+static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	return verbose ? vfprintf(stderr, fmt, args) : 0;
+}
+
+void rt_set_verbose(bool v)
+{
+	verbose = v;
+	libbpf_set_print(print_fn);
+}
+
+static void on_signal(int sig)
+{
+	exiting = 1;
+}
+
+void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpiolat: --%s: ", env->mode);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see gpiolat --%s --help)\n", env->mode);
+	env->usage_printed = true;
+}
+
+enum { OPT_PULSES = 0x300, OPT_JSON, OPT_BTF, OPT_RAW_TP };
+
+static const struct argp_option common_opts[] = {
+	{ "duration", 'd', "TIME", 0,
+	  "stop after TIME (ns, us, ms, s: default, m); default: the end of --pulses or of "
+	  "the command, or Ctrl-C",
+	  10 },
+	{ "pulses", OPT_PULSES, "N", 0,
+	  "let the idle toggle module issue exactly N pulses once attached, and wait for them",
+	  10 },
+	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/rt.md)", 10 },
+	{ "btf", OPT_BTF, "FILE", 0, "BTF of the kernel, where it has no /sys/kernel/btf/vmlinux",
+	  10 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0,
+	  "raw tracepoints even where BTF-typed ones (tp_btf, the default) work", 10 },
+	{ "verbose", 'v', NULL, 0, "libbpf's debug messages", 10 },
+	{ "help", 'h', NULL, 0, "show this help", 10 },
+	{},
+};
+
+static error_t common_parse(int key, char *arg, struct argp_state *state)
+{
+	struct rt_env *env = state->input;
+	long long n;
+
+	switch (key) {
+	case 'h':
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
+		exit(RT_EXIT_OK);
+	case 'd':
+		if (parse_time(arg, NSEC_PER_SEC, &env->duration_ns) ||
+		    env->duration_ns > CLI_TIME_MAX_NS) {
+			rt_usage_error(state, env,
+				       "bad duration '%s': want a positive time, at most a year",
+				       arg);
+			return EINVAL;
+		}
+		break;
+	case OPT_PULSES:
+		if (parse_count(arg, 1, 1000000000LL, &n)) {
+			rt_usage_error(state, env, "bad pulse count '%s': want 1 to 1000000000",
+				       arg);
+			return EINVAL;
+		}
+		env->pulses = n;
+		break;
+	case OPT_JSON:
+		env->json = true;
+		break;
+	case OPT_BTF:
+		env->btf_path = arg;
+		break;
+	case OPT_RAW_TP:
+		env->raw_tp = true;
+		break;
+	case 'v':
+		env->verbose = true;
+		break;
+	case ARGP_KEY_ARGS:
+		env->cmd = state->argv + state->next;
+		break;
+	case ARGP_KEY_END:
+		if (env->cmd && env->pulses) {
+			rt_usage_error(state, env, "--pulses and a command: one toggler at a time");
+			return EINVAL;
+		}
+		break;
+	case ARGP_KEY_ERROR:
+		if (!env->usage_printed) {
+			int i = state->next > 0 ? state->next - 1 : 0;
+
+			rt_usage_error(state, env, "unknown option or missing argument: '%s'",
+				       i < state->argc ? state->argv[i] : "?");
+		}
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp rt_argp_common = { .options = common_opts, .parser = common_parse };
+
+int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env)
+{
+	if (argp_parse(argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, input))
+		return RT_EXIT_USAGE;
+	rt_set_verbose(env->verbose);
+	if (!sys_privileged()) {
+		fprintf(stderr, "gpiolat: --%s: must run as root\n", env->mode);
+		return RT_EXIT_ERROR;
+	}
+	return 0;
+}
+
+int rt_run_mode(struct rt_env *env, const struct rt_object_ops *ops, void *ctx)
+{
+	struct rt_run run = {};
+	char why[WHY_SIZE];
+	int err = RT_EXIT_ERROR;
+
+	if (rt_prepare(env, &run) || (ops->prepared && ops->prepared(ctx, &run)))
+		goto out;
+	if (rt_open_attach(ops, ctx, env->raw_tp, &run, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: --%s: %s\n", env->mode, why);
+		goto out;
+	}
+	if (rt_go(env, &run))
+		goto out;
+	rt_detach(&run);
+	if (ops->read(ctx)) {
+		fprintf(stderr, "gpiolat: --%s: reading the results failed: %s\n", env->mode,
+			strerror(errno));
+		goto out;
+	}
+	ops->print(ctx, &run, env->json);
+	err = RT_EXIT_OK;
+out:
+	rt_detach(&run);
+	rt_finish(&run);
+	ops->close(ctx);
+	return err;
+}
+
+/* ---- load and attach ------------------------------------------------------------------------ */
+
+/* "tp_btf/sched_switch" -> is sched_switch among the kernel's trace events? */
+static bool tracepoint_known(const char *sec)
+{
+	const char *name = strchr(sec, '/'), *dir = sys_tracefs_dir();
+	char path[512], line[256];
+	size_t len;
+	bool found = false;
+	FILE *f;
+
+	if (!name || !dir)
+		return true; /* cannot tell: let the attach say */
+	name++;
+	len = strlen(name);
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return true;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		found = c && !strncmp(c + 1, name, len) && (c[1 + len] == '\n' || !c[1 + len]);
+	}
+	fclose(f);
+	return found;
+}
+
+static void select_variant(struct bpf_object *obj, const char *suffix)
+{
+	struct bpf_program *p;
+	size_t sl = strlen(suffix);
+
+	bpf_object__for_each_program(p, obj) {
+		const char *n = bpf_program__name(p);
+		size_t nl = strlen(n);
+		bool want = nl > sl && !strcmp(n + nl - sl, suffix);
+
+		bpf_program__set_autoload(p,
+					  want && tracepoint_known(bpf_program__section_name(p)));
+	}
+}
+
+void rt_detach(struct rt_run *run)
+{
+	while (run->nlinks > 0)
+		bpf_link__destroy(run->links[--run->nlinks]);
+}
+
+static int attach_all(struct bpf_object *obj, struct rt_run *run, char *why, size_t size)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_link *l;
+
+		if (!bpf_program__autoload(p))
+			continue;
+		l = bpf_program__attach(p);
+		if (!l || run->nlinks == RT_MAX_LINKS) {
+			snprintf(why, size, "attaching %s failed: %s", bpf_program__section_name(p),
+				 l ? "too many programs" : strerror(errno));
+			bpf_link__destroy(l);
+			rt_detach(run);
+			return -1;
+		}
+		run->links[run->nlinks++] = l;
+	}
+	return 0;
+}
+
+int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, struct rt_run *run,
+		   char *why, size_t size)
+{
+	static const struct {
+		const char *suffix, *hook;
+	} variants[] = { { "_btf", "tp_btf" }, { "_raw", "raw_tp" } };
+	char first[WHY_SIZE] = "";
+	unsigned int v;
+	int err;
+
+	for (v = raw_tp; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		struct bpf_object *obj = ops->open(ctx, why, size);
+
+		if (!obj)
+			return -1;
+		select_variant(obj, variants[v].suffix);
+		err = ops->load(ctx);
+		if (err)
+			snprintf(why, size, "loading the %s programs failed: %s (-v shows why)",
+				 variants[v].hook, strerror(err < 0 ? -err : err));
+		else if (ops->setup && ops->setup(ctx, why, size))
+			break; /* not the variant's fault */
+		else if (!attach_all(obj, run, why, size)) {
+			run->hook = variants[v].hook;
+			return 0;
+		}
+		if (v == raw_tp)
+			snprintf(first, sizeof(first), "%s", why);
+		ops->close(ctx);
+	}
+	if (v < sizeof(variants) / sizeof(variants[0])) {
+		ops->close(ctx);
+		return -1;
+	}
+	if (first[0] && strcmp(first, why)) {
+		size_t l = strlen(why);
+
+		snprintf(why + l, size - l, "; before that, %s", first);
+	}
+	return -1;
+}
+
+/* ---- the run -------------------------------------------------------------------------------- */
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int rt_prepare(struct rt_env *env, struct rt_run *run)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	char path[512];
+	int fd[2];
+
+	run->child_status = -1;
+	run->child_fd = -1;
+	run->seq0 = run->seq1 = -1;
+	if (env->pulses) {
+		if (!toggle_present()) {
+			fprintf(stderr,
+				"gpiolat: --%s: --pulses needs the toggle module (no "
+				"/sys/kernel/debug/toggle)\n",
+				env->mode);
+			return -1;
+		}
+		if (toggle_enabled() != 0) {
+			fprintf(stderr,
+				"gpiolat: --%s: --pulses: the toggle module is already "
+				"toggling\n",
+				env->mode);
+			return -1;
+		}
+		run->toggle_used = true;
+	}
+	if (env->cmd &&
+	    !(strchr(env->cmd[0], '/') ? !access(env->cmd[0], X_OK) :
+					 sys_find_program(env->cmd[0], path, sizeof(path)))) {
+		fprintf(stderr, "gpiolat: --%s: cannot run '%s': no such program\n", env->mode,
+			env->cmd[0]);
+		return -1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (!env->cmd)
+		return 0;
+	if (pipe(fd)) {
+		fprintf(stderr, "gpiolat: --%s: pipe: %s\n", env->mode, strerror(errno));
+		return -1;
+	}
+	run->child = fork();
+	if (run->child < 0) {
+		fprintf(stderr, "gpiolat: --%s: fork: %s\n", env->mode, strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		run->child = 0;
+		return -1;
+	}
+	if (!run->child) {
+		char go;
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		close(fd[1]);
+		/* wait for the go: gpiolat attached (EOF: it gave up) */
+		if (read(fd[0], &go, 1) != 1)
+			_exit(126);
+		close(fd[0]);
+		/* --json: stdout is gpiolat's one JSON object; the command's output goes to stderr */
+		if (env->json)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(env->cmd[0], env->cmd);
+		fprintf(stderr, "gpiolat: --%s: cannot run '%s': %s\n", env->mode, env->cmd[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(fd[0]);
+	run->child_fd = fd[1];
+	return 0;
+}
+
+int rt_go(struct rt_env *env, struct rt_run *run)
+{
+	__u64 t0 = now_ns(), deadline = env->duration_ns ? t0 + env->duration_ns : 0;
+	int err, status;
+
+	if (run->toggle_used) {
+		/* recorded on disk first: a SIGKILL would leave the module toggling */
+		if (undo_toggle())
+			return -1;
+		run->seq0 = toggle_last_seq();
+		err = toggle_start_pulses(env->pulses);
+		if (err) {
+			fprintf(stderr, "gpiolat: --%s: cannot start the toggle module: %s\n",
+				env->mode, strerror(-err));
+			return -1;
+		}
+	}
+	if (run->child) {
+		if (write(run->child_fd, "g", 1) != 1) {
+			fprintf(stderr, "gpiolat: --%s: cannot start the command: %s\n", env->mode,
+				strerror(errno));
+			return -1;
+		}
+		close(run->child_fd);
+		run->child_fd = -1;
+	}
+	while (!exiting) {
+		if (run->toggle_used && toggle_enabled() != 1)
+			break;
+		if (run->child && waitpid(run->child, &status, WNOHANG) == run->child) {
+			run->child_status = status;
+			run->child = 0;
+			break;
+		}
+		if (deadline && now_ns() >= deadline) {
+			run->timed_out = run->toggle_used || run->child;
+			break;
+		}
+		poll(NULL, 0, POLL_MS);
+	}
+	run->interrupted = exiting;
+	run->ran_ns = now_ns() - t0;
+	if (run->toggle_used) {
+		if (toggle_enabled() == 1)
+			toggle_stop();
+		run->seq1 = toggle_last_seq();
+	}
+	rt_finish(run);
+	if (WIFEXITED(run->child_status) && WEXITSTATUS(run->child_status) == 127) {
+		return -1; /* the child said why */
+	}
+	return 0;
+}
+
+void rt_finish(struct rt_run *run)
+{
+	int i, status;
+
+	if (run->toggle_used && toggle_enabled() == 1)
+		toggle_stop();
+	undo_all();
+	if (run->child_fd >= 0) {
+		close(run->child_fd); /* never started: it exits on EOF */
+		run->child_fd = -1;
+	}
+	if (!run->child)
+		return;
+	kill(run->child, SIGTERM);
+	for (i = 0; i < CHILD_STOP_MS / POLL_MS; i++) {
+		if (waitpid(run->child, &status, WNOHANG) == run->child)
+			break;
+		poll(NULL, 0, POLL_MS);
+	}
+	if (i == CHILD_STOP_MS / POLL_MS) {
+		kill(run->child, SIGKILL);
+		waitpid(run->child, &status, 0);
+	}
+	run->child = 0;
+}
+
+struct json_object *rt_run_json(const struct rt_env *env, const struct rt_run *run)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	json_object_object_add(o, "hook", json_object_new_string(run->hook ? run->hook : ""));
+	json_object_object_add(o, "emulated", json_object_new_boolean(sys_emulated()));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(run->ran_ns));
+	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
+	json_object_object_add(o, "timed_out", json_object_new_boolean(run->timed_out));
+	a = NULL;
+	if (env->cmd) {
+		a = json_object_new_array();
+		for (i = 0; env->cmd[i]; i++)
+			json_object_array_add(a, json_object_new_string(env->cmd[i]));
+	}
+	json_object_object_add(o, "command", a);
+	json_object_object_add(o, "command_exit",
+			       env->cmd && WIFEXITED(run->child_status) ?
+				       json_object_new_int(WEXITSTATUS(run->child_status)) :
+				       NULL);
+	a = NULL;
+	if (run->toggle_used) {
+		a = json_object_new_object();
+		json_object_object_add(a, "pulses", json_object_new_uint64(env->pulses));
+		json_object_object_add(a, "batches", json_object_new_int64(run->seq1 - run->seq0));
+	}
+	json_object_object_add(o, "toggle", a);
+	return o;
+}
+
+void rt_run_text(FILE *f, const struct rt_env *env, const struct rt_run *run)
+{
+	fprintf(f, "%s, %.3f s%s%s%s\n", run->hook, run->ran_ns / 1e9,
+		sys_emulated() ? " (emulated target: not hardware timings)" : "",
+		run->interrupted ? ", interrupted" : "",
+		run->timed_out ? ", the duration ended it" : "");
+	if (run->toggle_used)
+		fprintf(f, "toggle module: %llu pulses in %lld batches\n",
+			(unsigned long long)env->pulses, (long long)(run->seq1 - run->seq0));
+	if (env->cmd && WIFEXITED(run->child_status))
+		fprintf(f, "command %s: exit status %d\n", env->cmd[0],
+			WEXITSTATUS(run->child_status));
+	else if (env->cmd)
+		fprintf(f, "command %s: stopped at the end\n", env->cmd[0]);
+}

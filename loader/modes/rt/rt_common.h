@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: what --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c) share: their common
+ * options, the tp_btf-then-raw_tp load and attach, the run (a duration, the toggle module's
+ * pulses, or a command started once attached), and the log-linear histograms of bpf/rt.h.
+ */
+#ifndef GPIOLAT_RT_COMMON_H
+#define GPIOLAT_RT_COMMON_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/types.h>
+#include <json-c/json.h>
+#include "rt.h"
+
+#define RT_EXIT_OK 0
+#define RT_EXIT_ERROR 1
+#define RT_EXIT_USAGE 2
+#define RT_MAX_LINKS 32
+
+/* the options every scheduling mode takes (rt_argp_child) */
+struct rt_env {
+	const char *mode; /* "wakeup", "gaps": error messages say "gpiolat --MODE: ..." */
+	__u64 duration_ns;
+	__u64 pulses; /* drive the toggle module: exactly this many pulses */
+	bool json;
+	bool verbose;
+	const char *btf_path;
+	bool raw_tp; /* raw tracepoints even where tp_btf works */
+	char **cmd; /* the command after "--", started once attached, or NULL */
+	bool usage_printed;
+};
+
+extern const struct argp rt_argp_common;
+/* libbpf's messages only with -v */
+void rt_set_verbose(bool verbose);
+/* one "gpiolat: --MODE: ..." usage line (no exit) */
+void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* argp of a mode (its own options, then the common ones), -v, root: exit status, else 0 */
+int rt_parse(const struct argp *argp, int argc, char **argv, void *input, struct rt_env *env);
+
+/* what the run did */
+struct rt_run {
+	const char *hook; /* "tp_btf" or "raw_tp" */
+	struct bpf_link *links[RT_MAX_LINKS];
+	int nlinks;
+	pid_t child; /* the command, 0: none */
+	int child_fd; /* its go pipe */
+	int child_status; /* its wait status, -1: still running at the end (stopped) */
+	bool toggle_used;
+	__s64 seq0, seq1; /* the toggle module's batch sequence numbers before and after */
+	__u64 ran_ns;
+	bool interrupted, timed_out;
+};
+
+/*
+ * Open and configure the object (mode's callback), keep the programs of one variant (names
+ * ending in _btf, else _raw; a program on a tracepoint the kernel lacks stays off), load and
+ * attach; on failure of tp_btf the same with raw_tp. 0, or -1 and why.
+ */
+struct rt_object_ops {
+	/* after the command was forked, before anything is opened (or NULL) */
+	int (*prepared)(void *ctx, struct rt_run *run);
+	struct bpf_object *(*open)(void *ctx, char *why, size_t size);
+	int (*load)(void *ctx); /* the skeleton's __load: its maps and rodata pointers */
+	int (*setup)(void *ctx, char *why, size_t size); /* after load, before attach; or NULL */
+	void (*close)(void *ctx); /* also when nothing is open */
+	int (*read)(void *ctx); /* after detach: the maps; 0, or -1 and errno */
+	void (*print)(void *ctx, const struct rt_run *run, bool json);
+};
+/* a mode's whole run: prepare, open and attach, go, detach, read, print, clean up; exit status */
+int rt_run_mode(struct rt_env *env, const struct rt_object_ops *ops, void *ctx);
+int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, struct rt_run *run,
+		   char *why, size_t size);
+void rt_detach(struct rt_run *run);
+
+/* before attach: check the run's requests, fork the command (it waits), install the handlers */
+int rt_prepare(struct rt_env *env, struct rt_run *run);
+/* attached: start the command or the pulses, wait for the end; 0, or -1 (said why) */
+int rt_go(struct rt_env *env, struct rt_run *run);
+/* on every way out: the module idle, the command stopped and reaped */
+void rt_finish(struct rt_run *run);
+/* the "run" object of the JSON output */
+struct json_object *rt_run_json(const struct rt_env *env, const struct rt_run *run);
+void rt_run_text(FILE *f, const struct rt_env *env, const struct rt_run *run);
+
+/* histograms: the per-CPU copies summed; summary; text and JSON */
+struct rt_summary {
+	__u64 count, min, max;
+	double mean, p50, p90, p99; /* NAN when count is 0 */
+};
+void rt_hist_sum(struct rt_hist *out, const struct rt_hist *percpu, int ncpus);
+void rt_hist_summary(const struct rt_hist *h, struct rt_summary *s);
+struct json_object *rt_hist_json(const struct rt_hist *h);
+void rt_hist_text(FILE *f, const struct rt_hist *h, const char *indent);
+/* "count 12, min 1.2 us, p50 ..., max 3 us" */
+void rt_summary_text(FILE *f, const struct rt_summary *s);
+/* the slot's [low, high) in ns */
+__u64 rt_slot_low(int slot);
+__u64 rt_slot_high(int slot);
+
+#endif /* GPIOLAT_RT_COMMON_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gpiolat: the gpiolat BPF object (bpf/gpiolat.bpf.c) behind a small API: which hook, which
+ * lines (a dense index), open and load it configured, read its histograms and drop counter.
+ * Everything that sizes, fills or reads its maps is here (loader/providers/gpio_bpf.c), for the histogram
+ * mode, --self-test and --overhead alike.
+ */
+#ifndef GPIOLAT_GPIO_BPF_H
+#define GPIOLAT_GPIO_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "gpiolat.h"
+#include "core/hist.h"
+
+struct btf;
+struct bpf_program;
+struct gpiolat_bpf;
+
+/* the hooks of one GPIO set; each has a program in the object */
+enum gpio_hook {
+	GPIO_HOOK_TP,
+	GPIO_HOOK_KPROBE,
+	GPIO_HOOK_FENTRY,
+	GPIO_HOOK_MAX,
+};
+
+/* each hook: the method's name (gpiolat --tracepoint), its section, its program */
+struct gpio_hook_info {
+	const char *name, *hook, *prog;
+};
+extern const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX];
+/* can HOOK be attached here? 0, or -1 and why */
+int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size);
+
+/* a selected line: its number and (when known) chip and offset */
+struct line_sel {
+	__u32 gpio;
+	char chip[64];
+	int offset;
+};
+
+/* the traced lines: a dense index (the hists array's) -> global GPIO number */
+struct gpio_lines {
+	__u32 gpio[GPIOLAT_MAX_LINES];
+	int n;
+	/* each line's two halves as last read at rest, ncpus histograms each (gpio_bpf_read_lines) */
+	struct gpiolat_hist *rest;
+	int ncpus;
+};
+
+/*
+ * index the -l lines (nsel > 0), else every line of the system's chips (not those of a chip
+ * whose base is unknown: their sets count as drops; said on stderr when verbose); 0, or -1 and
+ * why (a -l line beyond what the maps cover)
+ */
+int gpio_lines_index(struct gpio_lines *l, const struct line_sel *sel, int nsel, bool verbose,
+		     char *why, size_t size);
+
+/* the tracepoint program whole, or a part of it (its cost breakdown: --overhead) */
+enum gpio_part {
+	GPIO_PART_ALL,
+	GPIO_PART_CLOCK, /* gpiolat_tp_clock: up to the clock read */
+	GPIO_PART_SLOT, /* gpiolat_tp_slot: up to the line's slot */
+};
+
+struct gpio_bpf_cfg {
+	enum gpio_hook hook; /* the one program loaded */
+	enum gpio_part part; /* GPIO_HOOK_TP: the whole program or a part */
+	const char *btf_path; /* --btf, or NULL */
+	__u32 desc_size; /* sizeof(struct gpio_desc); 1 for the tracepoint */
+	__u64 lin_width; /* linear buckets of this width, 0: none */
+	bool filter_lines; /* only the indexed lines (-l); else other lines count as drops */
+	__u64 period_max; /* --overhead's trust check: count periods shorter (ns); 0: none */
+	const struct gpio_lines *lines; /* sizes the maps; NULL: one line slot */
+};
+
+/*
+ * open the object with only the hook's program, configure it and load it: 0 and the skeleton
+ * (and its program), 1 when opening failed (errno), or the (negative) libbpf error of the load
+ */
+int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
+		       struct bpf_program **prog);
+/*
+ * the lines map: each indexed GPIO number -> its index + 1, no start stored: the BPF side's
+ * line filter and histogram slots; 0 or -errno
+ */
+int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l);
+
+/*
+ * every indexed line that saw a set (every -l line: nsel > 0), summed over the CPUs and the two
+ * halves, sorted by GPIO number; n or -errno. One consistent state while the programs run: the
+ * half they write is flipped, the old one read once no program that chose it runs any more, the
+ * other one is as read at the last call (nobody wrote it since).
+ */
+int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const struct line_sel *sel,
+			int nsel, struct line_result *out, int max);
+/* what gpio_bpf_read_lines() keeps, freed */
+void gpio_lines_release(struct gpio_lines *l);
+/* sets dropped: of lines that got no index at start */
+__u64 gpio_bpf_read_drops(struct gpiolat_bpf *skel);
+/* the summary of the line of index idx (its histogram summed over the CPUs); 0, or -1 */
+int gpio_bpf_line_summary(struct gpiolat_bpf *skel, __u32 idx, struct summary *sm);
+
+#endif /* GPIOLAT_GPIO_BPF_H */
