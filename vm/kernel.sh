@@ -142,7 +142,29 @@ if [ -n "$suite" ]; then
 	# the root (APT_CONFIG=/etc/apt/gpiolat-ARCH.conf: its sources, lists and architecture
 	# only), from those suites, taken only when each of their signed Release files names this
 	# release (Codename); signatures checked as always, Valid-Until not (host/rootfs.sh).
-	[ "$suite" != trixie ] || alias=stable
+	# The other name is the mirror's suite whose Release file's Codename is this release's
+	# (trixie: stable; testing: forky), found by reading the candidates' InRelease (only to pick
+	# one: what apt then fetches from it is checked as above) and kept in that apt's sources.
+	if [ -n "$q" ] && ! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+		# the release's codename as its own (signed) Release file says (testing: forky)
+		want=$(sed -n 's/^Codename: //p' "$lists"/*_dists_"${suite}"_InRelease 2>/dev/null |
+			head -n 1)
+		want=${want:-$suite}
+		alias=$(sed -n 's/^deb \[arch=[^]]*\] [^ ]* \([^ ]*\) main$/\1/p' \
+			"$root/etc/apt/gpiolat-$deb.list" 2>/dev/null | head -n 1)
+		if [ -z "$alias" ]; then
+			m=$(sed -n "s/^deb \([^ ]*\) $suite main\$/\1/p" "$root/etc/apt/sources.list")
+			for a in "$want" stable testing oldstable unstable; do
+				[ "$a" != "$suite" ] || continue
+				c=$(curl -fsS --max-time 60 "$m/dists/$a/InRelease" 2>/dev/null |
+					sed -n 's/^Codename: //p' | head -n 1)
+				if [ "$c" = "$want" ]; then
+					alias=$a
+					break
+				fi
+			done
+		fi
+	fi
 	if [ -n "$q" ] && [ -n "$alias" ] &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
 		conf=/etc/apt/gpiolat-$deb.conf
@@ -167,7 +189,7 @@ if [ -n "$suite" ]; then
 		for f in "$alists"/*_InRelease; do
 			[ -f "$f" ] || continue
 			case $(sed -n 's/^Codename: //p' "$f" | head -n 1) in
-			"$suite" | "$suite"-security) ;;
+			"$want" | "$want"-security) ;;
 			*) named= ;;
 			esac
 		done
@@ -176,6 +198,8 @@ if [ -n "$suite" ]; then
 			aptenv="env APT_CONFIG=$conf"
 		elif [ -z "$named" ]; then
 			echo "vm/kernel.sh: the mirror's $alias is no longer Debian $suite: not used" >&2
+			# (looked for again next time)
+			rm -f "$root/etc/apt/gpiolat-$deb.list"
 		fi
 	fi
 	if [ -n "$q" ] && [ -z "$aptenv" ] &&
