@@ -213,9 +213,20 @@ gpio_line() {
 		gpioinfo "$1" | sed -n -E "s/^[[:space:]]*line +$2: +[^ ]+ +\"([^\"]*)\" +([a-z]+).*/\1 \2/p"
 	fi
 }
+# toggle_dbg_line: the toggled line's line in gpiolib's debugfs, within its chip's part. How
+# lines are named there is told by that chip's header, at run time: "gpiochip0: GPIOs 512-519,
+# ..." names them by their global number (6.1 to 6.12: gpio-512), "gpiochip0: 8 GPIOs, ..." by
+# their offset in the chip (Debian testing's 7.2: gpio-0, as on every other chip)
+toggle_dbg_line() {
+	# (the chip's header ends with its label: "gpiochip0: GPIOs 512-519, parent: ..., toggle-vchip:")
+	awk -v label="$(sed -n 's/.* chip=\([^ ]*\) .*/\1/p' $D/gpio):" -v gpio="$(toggle_gpio)" \
+		-v off="$(sed -n 's/.* line=\([0-9]*\)$/\1/p' $D/gpio)" '
+		/^gpiochip/ { in_chip = ($NF == label); name = "gpio-" ($2 == "GPIOs" ? gpio : off); next }
+		in_chip && $1 == name { print; exit }' /sys/kernel/debug/gpio
+}
 # line_state: "lo" or "hi", the toggled line's level as gpiolib's debugfs shows it
 line_state() {
-	sed -n -E "s/^ *gpio-$(toggle_gpio) .* (lo|hi) *\$/\1/p" /sys/kernel/debug/gpio
+	toggle_dbg_line | sed -n -E 's/.* (lo|hi) *$/\1/p'
 }
 
 # dmesg_mark: remember how far the kernel log went; dmesg_new: the lines logged since
