@@ -16,8 +16,8 @@
 #   make shell           a shell inside the emulated target
 #
 # Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: Debian 12's 6.1,
-# its PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 12's on x86_64, Debian 13's on
-# ARM), Debian testing's newest and its RT flavour (vm/kernel.sh), or the running kernel of a board),
+# its PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 13's; on x86_64 with Debian 13's
+# user space: vm/userspace.sh), Debian testing's newest and its RT flavour (vm/kernel.sh), or the running kernel of a board),
 # ARCH=x86_64|arm|arm64 (target architecture; default: this machine's), CROSS_COMPILE, V=1 (show
 # commands), STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
 
@@ -132,6 +132,11 @@ $(DEPS_STAMP): host/deps.sh
 # vm/kernel.sh is cheap when the kernel is current: it only asks apt for the ABI.
 # a foreign architecture's target runs its own static gpiolat and utoggle (vm/init)
 target: $(TARGET_DIR)/initramfs.cpio.gz kmod $(if $(SYSROOT),loader togglers $(TARGET_DIR)/btf.stamp)
+ifeq ($(ARCH),$(HOST_ARCH))
+	@# a target on another release's root (x86_64's 6.12: Debian 13's): its user space, built
+	@# there (vm/userspace.sh; nothing for a target on the host's root)
+	$(Q)sh vm/userspace.sh $(TARGET_DIR)
+endif
 
 # a kernel without BTF of its own (armmp): a minimal one for our objects, beside the binaries
 $(TARGET_DIR)/btf.stamp: $(TARGET_DIR)/release $(BPF_OBJS) host/btf.sh

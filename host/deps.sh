@@ -1,10 +1,12 @@
 #!/bin/sh
 # Host side: install every Debian package gpiolat needs, on a fresh Debian 12 or 13 machine.
 # Fast when all is there already (one dpkg-query). Needs root (or sudo).
-# Usage: sh host/deps.sh [--build]
+# Usage: sh host/deps.sh [--build|--target]
 #   --build  only the host build (loader, togglers, BPF objects) and the host tests that need no
 #            target: no emulator, cross compilers, browser or load tools (the Debian 13 root of
 #            tests/host/test_debian13.py)
+#   --target the build's packages and what the tests run inside an x86_64 target whose root is
+#            another release's (vm/userspace.sh: Debian 13's 6.12 targets): the load and RT tools
 set -eu
 
 build="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
@@ -13,15 +15,17 @@ bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-d
 rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng chromium
 qemu-system-arm gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu libc6-dev-armhf-cross
 libc6-dev-arm64-cross debootstrap"
+target="rt-tests rtla stress-ng"
 case ${1:-} in
 --build) pkgs=$build ;;
+--target) pkgs="$build $target" ;;
 "") pkgs="$build $rest" ;;
-*) echo "usage: sh host/deps.sh [--build]" >&2; exit 2 ;;
+*) echo "usage: sh host/deps.sh [--build|--target]" >&2; exit 2 ;;
 esac
 # the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
 # apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:
 # dpkg only needs to know the architectures
-[ "${1:-}" = --build ] || for a in armhf arm64; do
+[ -n "${1:-}" ] || for a in armhf arm64; do
 	if ! dpkg --print-foreign-architectures | grep -qx $a; then
 		[ "$(id -u)" = 0 ] && dpkg --add-architecture $a || sudo dpkg --add-architecture $a
 	fi

@@ -4,14 +4,15 @@
 #   KERNEL   x86_64 (amd64)            arm (armhf: armmp)           arm64 (arm64)
 #   std      Debian 12's 6.1           Debian 12's 6.1              Debian 12's 6.1
 #   rt       Debian 12's 6.1 RT        Debian 12's 6.1 RT           Debian 12's 6.1 RT
-#   6.12     Debian 12's 6.12          Debian 13's 6.12             Debian 13's 6.12
-#   6.12-rt  Debian 12's 6.12 RT       Debian 13's 6.12 RT          Debian 13's 6.12 RT
+#   6.12     Debian 13's 6.12          Debian 13's 6.12             Debian 13's 6.12
+#   6.12-rt  Debian 13's 6.12 RT       Debian 13's 6.12 RT          Debian 13's 6.12 RT
 #   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
 #   testing-rt  its PREEMPT_RT flavour (amd64, arm64; testing has no rt-armmp)
-# Debian 12 has 6.12 for amd64 only (linux-image-6.12-amd64, bookworm-security), so on ARM
-# "6.12" is Debian 13's (trixie's linux-image-armmp, -rt-armmp, -arm64, -rt-arm64: the
-# BeagleBone class with PREEMPT_RT); x86_64's 6.12 stays Debian 12's (that target runs the
-# host's Debian 12 root).
+# "6.12" is Debian 13's (trixie's linux-image-amd64, -rt-amd64, -armmp, -rt-armmp, -arm64,
+# -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 targets are whole
+# Debian 13 systems: they run Debian 13's user space too, the root out/roots/trixie
+# (vm/userspace.sh: its bpftrace 0.23, libgpiod 2 tools, and gpiolat and the togglers built
+# there); DIR/userspace names that root. Every other x86_64 target runs the host's root.
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
 # with security updates. Debian 12's kernels come from the host's apt; another release's from
@@ -67,11 +68,7 @@ std) meta=linux-image-$flavour ;;
 rt) meta=linux-image-rt-$flavour ;;
 6.12 | 6.12-rt)
 	rt=${kernel#6.12}
-	if [ "$arch" = x86_64 ]; then
-		meta=linux-image-6.12$rt-$flavour
-	else
-		suite=trixie meta=linux-image${rt:+-rt}-$flavour
-	fi
+	suite=trixie meta=linux-image${rt:+-rt}-$flavour
 	;;
 testing) suite=testing meta=linux-image-$flavour ;;
 testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
@@ -145,7 +142,29 @@ if [ -n "$suite" ]; then
 	# the root (APT_CONFIG=/etc/apt/gpiolat-ARCH.conf: its sources, lists and architecture
 	# only), from those suites, taken only when each of their signed Release files names this
 	# release (Codename); signatures checked as always, Valid-Until not (host/rootfs.sh).
-	[ "$suite" != trixie ] || alias=stable
+	# The other name is the mirror's suite whose Release file's Codename is this release's
+	# (trixie: stable; testing: forky), found by reading the candidates' InRelease (only to pick
+	# one: what apt then fetches from it is checked as above) and kept in that apt's sources.
+	if [ -n "$q" ] && ! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
+		# the release's codename as its own (signed) Release file says (testing: forky)
+		want=$(sed -n 's/^Codename: //p' "$lists"/*_dists_"${suite}"_InRelease 2>/dev/null |
+			head -n 1)
+		want=${want:-$suite}
+		alias=$(sed -n 's/^deb \[arch=[^]]*\] [^ ]* \([^ ]*\) main$/\1/p' \
+			"$root/etc/apt/gpiolat-$deb.list" 2>/dev/null | head -n 1)
+		if [ -z "$alias" ]; then
+			m=$(sed -n "s/^deb \([^ ]*\) $suite main\$/\1/p" "$root/etc/apt/sources.list")
+			for a in "$want" stable testing oldstable unstable; do
+				[ "$a" != "$suite" ] || continue
+				c=$(curl -fsS --max-time 60 "$m/dists/$a/InRelease" 2>/dev/null |
+					sed -n 's/^Codename: //p' | head -n 1)
+				if [ "$c" = "$want" ]; then
+					alias=$a
+					break
+				fi
+			done
+		fi
+	fi
 	if [ -n "$q" ] && [ -n "$alias" ] &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
 		conf=/etc/apt/gpiolat-$deb.conf
@@ -170,7 +189,7 @@ if [ -n "$suite" ]; then
 		for f in "$alists"/*_InRelease; do
 			[ -f "$f" ] || continue
 			case $(sed -n 's/^Codename: //p' "$f" | head -n 1) in
-			"$suite" | "$suite"-security) ;;
+			"$want" | "$want"-security) ;;
 			*) named= ;;
 			esac
 		done
@@ -179,6 +198,8 @@ if [ -n "$suite" ]; then
 			aptenv="env APT_CONFIG=$conf"
 		elif [ -z "$named" ]; then
 			echo "vm/kernel.sh: the mirror's $alias is no longer Debian $suite: not used" >&2
+			# (looked for again next time)
+			rm -f "$root/etc/apt/gpiolat-$deb.list"
 		fi
 	fi
 	if [ -n "$q" ] && [ -z "$aptenv" ] &&
@@ -320,7 +341,7 @@ fi
 headers=linux-headers-$release
 
 echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
-rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf"
+rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf" "$dir/userspace"
 if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
 		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
@@ -389,9 +410,14 @@ rm -rf "$dir/deb"
 if [ -n "$root" ]; then
 	inroot depmod -b "$dir/root" "$release"
 	if [ -z "$q" ]; then
-		# the x86_64 target binds the kernel's modules over /lib/modules/RELEASE of the
-		# host's root (vm/init), which it mounts read-only: the (empty) folder must exist
+		# the x86_64 target binds the kernel's modules over /lib/modules/RELEASE of its
+		# root (vm/init), which it mounts read-only: the (empty) folder must exist
 		mkdir -p "/lib/modules/$release"
+		if [ "$suite" = trixie ]; then
+			# Debian 13's kernel on Debian 13's user space (vm/userspace.sh)
+			mkdir -p "$root/lib/modules/$release"
+			echo "$root" >"$dir/userspace"
+		fi
 	fi
 else
 	depmod -b "$dir/root" "$release"

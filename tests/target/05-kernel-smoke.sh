@@ -11,6 +11,13 @@ GPIOLAT=$PROJ/out/bin/gpiolat
 PULSES=${PULSES:-500}
 
 ok "booted: Linux $(uname -r) $(uname -m)$(uname -v | grep -o ' PREEMPT_RT')"
+# the user space this target runs (the host's root, Debian 13's for x86_64's 6.12: vm/userspace.sh,
+# or the initramfs's busybox on ARM), and the tools of it the tests use
+us=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' /etc/os-release 2>/dev/null || true)
+command -v bpftrace >/dev/null && us="$us, $(bpftrace --version 2>/dev/null)"
+command -v gpioset >/dev/null &&
+	us="$us, $(gpioset --version 2>/dev/null | sed -n '1s/^gpioset (libgpiod) /libgpiod /p')"
+echo "# user space: ${us:-the initramfs (busybox)}"
 
 # ---- the module and its chip
 check "toggle module loaded" test -d /sys/module/toggle

@@ -1,4 +1,5 @@
 #!/bin/sh
+# kernels: std 6.12
 # Target: a falling edge with no stored start is counted unmatched, never histogrammed; a
 # second rising edge keeps the first start; the tracepoint, the kprobe and the bpftrace twins
 # (ply/delta.bt, ply/dt-kprobe.bt), attached together to the same pulses, put their mode in the
@@ -34,14 +35,15 @@ if [ ! -d "$D" ]; then
 	notok "unmatched: the toggle module is loaded"
 elif host_tool gpioset; then
 	# line 1 of the module's chip is free: set it high before gpiolat starts
-	gpioset -m exit toggle-vchip 1=1
+	dev=$(vchip_dev)
+	gpio_set "$dev" 1=1
 	$GPIOLAT -l toggle-vchip:1 --csv -d 30 >"$out" 2>&1 &
 	pid=$!
 	wait_attached gpiolat_tp
-	gpioset -m exit toggle-vchip 1=0 # falling, no start: unmatched
-	gpioset -m exit toggle-vchip 1=1 # a pulse
-	gpioset -m exit toggle-vchip 1=1 # rising again: the first start is kept
-	gpioset -m exit toggle-vchip 1=0
+	gpio_set "$dev" 1=0 # falling, no start: unmatched
+	gpio_set "$dev" 1=1 # a pulse
+	gpio_set "$dev" 1=1 # rising again: the first start is kept
+	gpio_set "$dev" 1=0
 	kill -INT $pid
 	wait $pid
 	eq "SIGINT ends gpiolat with status 0" "$?" 0

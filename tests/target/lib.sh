@@ -187,9 +187,46 @@ toggle_gpio() {
 vchip_dev() {
 	gpiodetect | sed -n 's/^\(gpiochip[0-9]*\) \[toggle-vchip\].*/\1/p'
 }
+# The libgpiod tools of the target's root: 1.6 (Debian 12) or 2.x (Debian 13's root, x86_64's
+# 6.12 targets: vm/userspace.sh), whose options and output differ. Told by what the tools say
+# they are (gpioset --version: "gpioset (libgpiod) v2.2.1"), never by the distribution.
+gpiod_v2() {
+	gpioset --version 2>/dev/null | grep -q ' v2\.'
+}
+# gpio_set DEV OFFSET=VALUE: set a free line of chip DEV (gpiochipN) and exit
+gpio_set() {
+	if gpiod_v2; then gpioset -t 0 -c "$1" "$2"; else gpioset -m exit "$1" "$2"; fi
+}
+# gpio_get DEV OFFSET: a line's value, 0 or 1 (a line another user holds: an error)
+gpio_get() {
+	if gpiod_v2; then gpioget --numeric -c "$1" "$2"; else gpioget "$1" "$2"; fi
+}
+# gpio_line DEV OFFSET: "CONSUMER DIRECTION" of a line as gpioinfo shows it (1.6: line 0:
+# unnamed "toggle" output active-high [used]; 2.x: line 0: unnamed output consumer=toggle,
+# an unused line without consumer=: "unused", as 1.6 says)
+gpio_line() {
+	if gpiod_v2; then
+		gpioinfo -c "$1" | sed -n -E "/^[[:space:]]*line +$2:/{
+			s/^[[:space:]]*line +$2:[[:space:]]+[^[:space:]]+[[:space:]]+(input|output)/\1 /
+			s/^([a-z]+) .*consumer=\"?([^\"[:space:]]*).*/\2 \1/; s/^(input|output) .*/unused \1/; p; }"
+	else
+		gpioinfo "$1" | sed -n -E "s/^[[:space:]]*line +$2: +[^ ]+ +\"([^\"]*)\" +([a-z]+).*/\1 \2/p"
+	fi
+}
+# toggle_dbg_line: the toggled line's line in gpiolib's debugfs, within its chip's part. How
+# lines are named there is told by that chip's header, at run time: "gpiochip0: GPIOs 512-519,
+# ..." names them by their global number (6.1 to 6.12: gpio-512), "gpiochip0: 8 GPIOs, ..." by
+# their offset in the chip (Debian testing's 7.2: gpio-0, as on every other chip)
+toggle_dbg_line() {
+	# (the chip's header ends with its label: "gpiochip0: GPIOs 512-519, parent: ..., toggle-vchip:")
+	awk -v label="$(sed -n 's/.* chip=\([^ ]*\) .*/\1/p' $D/gpio):" -v gpio="$(toggle_gpio)" \
+		-v off="$(sed -n 's/.* line=\([0-9]*\)$/\1/p' $D/gpio)" '
+		/^gpiochip/ { in_chip = ($NF == label); name = "gpio-" ($2 == "GPIOs" ? gpio : off); next }
+		in_chip && $1 == name { print; exit }' /sys/kernel/debug/gpio
+}
 # line_state: "lo" or "hi", the toggled line's level as gpiolib's debugfs shows it
 line_state() {
-	sed -n -E "s/^ *gpio-$(toggle_gpio) .* (lo|hi) *\$/\1/p" /sys/kernel/debug/gpio
+	toggle_dbg_line | sed -n -E 's/.* (lo|hi) *$/\1/p'
 }
 
 # dmesg_mark: remember how far the kernel log went; dmesg_new: the lines logged since

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "core/btf_find.h"
 #include "core/parse.h"
 #include "core/cli.h"
 #include "core/run.h"
@@ -103,6 +104,8 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 			rt_usage_error(state, env, "--pulses and a command: one toggler at a time");
 			return EINVAL;
 		}
+		/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins) */
+		env->btf_path = btf_find(env->btf_path);
 		break;
 	case ARGP_KEY_ERROR:
 		if (!env->usage_printed && !env->help) {
