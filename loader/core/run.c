@@ -57,23 +57,8 @@ int run_bpf_stats(struct run *r)
 	return r->stats_fd < 0 ? -1 : 0;
 }
 
-struct child *run_child(struct run *r)
-{
-	int i;
-
-	for (i = 0; i < RUN_MAX_CHILDREN; i++)
-		if (!r->children[i].pid)
-			return &r->children[i];
-	return NULL;
-}
-
 void run_finish(struct run *r)
 {
-	int i;
-
-	for (i = 0; i < RUN_MAX_CHILDREN; i++)
-		if (r->children[i].pid)
-			child_stop(&r->children[i]);
 	if (r->stats_fd >= 0) {
 		close(r->stats_fd);
 		r->stats_fd = -1;

@@ -2,8 +2,7 @@
 /*
  * gpiolat: the run context (loader/core/run.c). One struct run per gpiolat process, handed by
  * pointer to every part of the mode that runs: its stop flag, its verbosity, the signals and
- * libbpf's messages, the BPF run-time statistics, and the child processes it started. It
- * replaces the modes' own globals; the only file-scope variable left is run.c's pointer to the
+ * libbpf's messages, the BPF run-time statistics. It replaces the modes' own globals; the only file-scope variable left is run.c's pointer to the
  * one run, which a signal handler and libbpf's print callback need (neither gets an argument).
  *
  * Every mode is a table of named steps (struct mode_ops, rtla's tool_ops habit) driven by one
@@ -14,21 +13,16 @@
 
 #include <signal.h>
 #include <stdbool.h>
-#include "core/child.h"
-
-#define RUN_MAX_CHILDREN 4
 
 struct run {
 	/* set only by the signal handler (SIGINT, SIGTERM, SIGHUP); read by every loop */
 	volatile sig_atomic_t stop;
 	const char *mode; /* "overhead", "wakeup", ...: "gpiolat --MODE: ..." messages */
 	bool verbose; /* -v: libbpf's messages and the mode's own */
-	bool usage_printed; /* a bad usage said once (cli_usage) */
 	int stats_fd; /* BPF_ENABLE_STATS for the whole run, or -1 */
-	struct child children[RUN_MAX_CHILDREN]; /* stopped by run_finish() */
 };
 
-/* the run of MODE: stop clear, quiet, no stats, no child; the one run signals reach */
+/* the run of MODE: stop clear, quiet, no stats; the one run signals reach */
 void run_init(struct run *r, const char *mode);
 /* SIGINT, SIGTERM and SIGHUP set r->stop (nothing else); SIGPIPE ignored (cli_signals) */
 void run_signals(struct run *r);
@@ -36,9 +30,7 @@ void run_signals(struct run *r);
 void run_libbpf_print(struct run *r);
 /* BPF_ENABLE_STATS for the rest of the run (r->stats_fd); 0, or -1 and errno */
 int run_bpf_stats(struct run *r);
-/* a free child slot of the run, or NULL when all are taken */
-struct child *run_child(struct run *r);
-/* on every way out: the children stopped, the stats fd closed */
+/* on every way out: the stats fd closed */
 void run_finish(struct run *r);
 
 /*

@@ -32,7 +32,6 @@
 
 /* what the report reads from the run (overhead.c, ov_engine.c) */
 struct opts ov = { .reps = 5, .pulses = 100 };
-int stats_fd = -1;
 struct stat_acc user_base;
 
 const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth, prov_marker,

@@ -115,7 +115,6 @@ struct method {
 extern struct run ov_run; /* its stop flag: set by SIGINT, SIGTERM, SIGHUP */
 extern struct opts ov;
 extern struct target ov_target; /* the GPIO set, or utoggle's; the instance, the child */
-extern int stats_fd; /* BPF_ENABLE_STATS, or -1 */
 bool nap(int ms);
 
 /* ov_methods.c: the table, by name, and --only */
@@ -151,6 +150,7 @@ struct context {
 	double noise_batch_iqr;
 	bool emulated;
 	double duration_s;
+	bool bpf_stats; /* BPF_ENABLE_STATS was on for the whole run */
 };
 void ov_print_text(struct row *rows, int n, const struct context *cx);
 void ov_print_json(struct row *rows, int n, const struct context *cx);

@@ -111,7 +111,7 @@ static void row_figures(struct row *r, struct probe *p)
 
 	if (probe_figures(p, &f))
 		return;
-	if (stats_fd >= 0) {
+	if (ov_run.stats_fd >= 0) {
 		r->run_cnt = f.run_cnt;
 		r->run_time_ns = f.run_time_ns;
 	}

@@ -125,7 +125,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 	       "that mean as sampled (neighbouring repetitions share a reference phase)\n",
 	       ov.pulses, ov.reps, WARMUP);
 	printf("BPF run-time stats: %s\n",
-	       stats_fd >= 0 ? "ON for the whole run (--bpf-stats): every BPF row's shift includes "
+	       cx->bpf_stats ? "ON for the whole run (--bpf-stats): every BPF row's shift includes "
 			       "their two clock reads per run" :
 			       "off (every shift without them; --bpf-stats for the run time)");
 	if (cx->floor_n)
@@ -250,7 +250,7 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	json_object_object_add(top, "resolution_ns", json_object_new_uint64(cx->resolution_ns));
 	json_object_object_add(top, "pulses_per_phase", json_object_new_int64(ov.pulses));
 	json_object_object_add(top, "repetitions", json_object_new_int(ov.reps));
-	json_object_object_add(top, "bpf_stats", json_object_new_boolean(stats_fd >= 0));
+	json_object_object_add(top, "bpf_stats", json_object_new_boolean(cx->bpf_stats));
 	json_object_object_add(top, "warmup_batches", json_object_new_int(WARMUP));
 	json_object_object_add(
 		top, "phase_statistic",

@@ -45,7 +45,6 @@
 struct run ov_run;
 struct opts ov;
 struct target ov_target = { .run = &ov_run, .instance = INSTANCE, .group = KP_SYSTEM };
-int stats_fd = -1;
 
 static void say(const char *fmt, ...)
 {
@@ -226,11 +225,6 @@ bool overhead_wanted(int argc, char **argv)
 	return cli_wanted(argc, argv, "--overhead") || cli_wanted(argc, argv, "--cleanup");
 }
 
-static int print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	return ov.verbose ? vfprintf(stderr, fmt, args) : 0;
-}
-
 /* ---- main ----------------------------------------------------------------------------------- */
 
 static void read_clock(struct context *cx)
@@ -313,7 +307,8 @@ int overhead_main(int argc, char **argv)
 		ov.reps = ov.quick ? 3 : 5;
 	if (ov.pulses < 0)
 		ov.pulses = ov.quick ? 50 : 100;
-	libbpf_set_print(print_fn);
+	ov_run.verbose = ov.verbose;
+	run_libbpf_print(&ov_run);
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: must run as root\n");
 		return EXIT_ERROR;
@@ -377,9 +372,10 @@ int overhead_main(int argc, char **argv)
 	ov_target.inst = tracefs_instance_create(INSTANCE);
 	ov_target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
 	if (ov.bpf_stats)
-		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		run_bpf_stats(&ov_run);
 	read_clock(&cx);
 	cx.emulated = sys_emulated();
+	cx.bpf_stats = ov_run.stats_fd >= 0;
 	rows = calloc(ov_nmethods, sizeof(*rows));
 	if (!rows)
 		goto out;
@@ -427,8 +423,7 @@ out:
 		toggle_stop();
 	child_stop(&ov_target.child);
 	utoggle_stop();
-	if (stats_fd >= 0)
-		close(stats_fd);
+	run_finish(&ov_run);
 	tep_free(ov_target.tep);
 	ov_target.tep = NULL;
 	tracefs_instance_free(ov_target.inst);
