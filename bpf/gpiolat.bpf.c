@@ -10,7 +10,8 @@
  *
  * Hot path, per set: one array lookup by GPIO number (the line's slot: its dense index, given
  * by the loader before attach, and its stored start), one per-CPU array lookup by that index
- * (the histogram, in the half the loader set: a bss load), one clock read. Both lookups are array lookups, which the verifier inlines
+ * (the histogram, in the half the loader set: a bss load), one clock read. Both lookups are array
+ * lookups, which the verifier inlines
  * where the kernel can; no map update or delete, no hash.
  *
  * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):

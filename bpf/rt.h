@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat: types shared by the scheduling programs (bpf/wakeup.bpf.c, bpf/gaps.bpf.c) and their
- * loaders (loader/modes/rt/wakeup.c, loader/modes/rt/gaps.c). Plain fixed-width types: one layout on 32- and
- * 64-bit targets alike.
+ * loaders (loader/modes/rt/wakeup.c, loader/modes/rt/gaps.c). Plain fixed-width types: one layout
+ * on 32- and 64-bit targets alike.
  */
 #ifndef GPIOLAT_RT_H
 #define GPIOLAT_RT_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat: the syscall-latency histogram, shared by bpf/syscall.bpf.c and the loader
- * (loader/modes/syscall/syscall_cost.c). Plain fixed-width types: one layout on 32- and 64-bit targets.
+ * (loader/modes/syscall/syscall_cost.c). Plain fixed-width types: one layout on 32- and 64-bit
+ * targets.
  */
 #ifndef GPIOLAT_SYSCALL_H
 #define GPIOLAT_SYSCALL_H

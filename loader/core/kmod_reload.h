@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat --overhead: the toggle module reloaded with mode=printk or mode=continuous (the
- * trace_printk row; --path: mode=continuous burst=1000), its parameters as loaded saved in the state directory first and put back
- * on every way out (kmod_restore) or, after a SIGKILL, by the next run (kmod_restore_saved).
+ * trace_printk row; --path: mode=continuous burst=1000), its parameters as loaded saved in the
+ * state directory first and put back on every way out (kmod_restore) or, after a SIGKILL, by
+ * the next run (kmod_restore_saved).
  */
 #ifndef GPIOLAT_KMOD_RELOAD_H
 #define GPIOLAT_KMOD_RELOAD_H

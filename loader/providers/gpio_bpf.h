@@ -2,7 +2,8 @@
 /*
  * gpiolat: the gpiolat BPF object (bpf/gpiolat.bpf.c) behind a small API: which hook, which
  * lines (a dense index), open and load it configured, read its histograms and drop counter.
- * Everything that sizes, fills or reads its maps is here (loader/providers/gpio_bpf.c), for the histogram
+ * Everything that sizes, fills or reads its maps is here (loader/providers/gpio_bpf.c), for the
+ * histogram
  * mode, --self-test and --overhead alike.
  */
 #ifndef GPIOLAT_GPIO_BPF_H

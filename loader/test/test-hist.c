@@ -8,7 +8,8 @@
  *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
  *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
- *   test-hist path text|json|csv <rows                  --path's tables (loader/modes/path/path_out.c)
+ *   test-hist path text|json|csv <rows                  --path's tables
+ * (loader/modes/path/path_out.c)
  *                                                       from rows "VAR NS NS ..." (ns per set,
  *                                                       one a repetition; VAR t_raw .. t_bash)
  *

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat --self-test (histo_mode.h): which hooks and facilities work on this system, and why not. */
+/* gpiolat --self-test (histo_mode.h): which hooks and facilities work on this system, and why not.
+ * */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,8 @@
  * gpiolat --overhead: the measurement engine (ov.h). For each method the run alternates phases
  * of exactly P pulses: reference, method, reference, ..., reference. A phase's figure is the
  * median of its batches' ns per set after the first WARMUP batches; repetition i's overhead is
- * method_i - (ref_i + ref_i+1) / 2 (loader/modes/overhead/ov_stats.c makes the row's figures of them).
+ * method_i - (ref_i + ref_i+1) / 2 (loader/modes/overhead/ov_stats.c makes the row's figures of
+ * them).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --path: files, child processes and the module's mode (loader/modes/path/path.c runs the togglers
+ * gpiolat --path: files, child processes and the module's mode (loader/modes/path/path.c runs the
+ * togglers
  * with these).
  */
 #define _GNU_SOURCE

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gpiolat: what --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c) share: their common
+ * gpiolat: what --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c) share:
+ * their common
  * options, the tp_btf-then-raw_tp load and attach, the run (a duration, the toggle module's
  * pulses, or a command started once attached), and the log-linear histograms of bpf/rt.h.
  */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat: the log-linear histograms of bpf/rt.h, for --wakeup and --gaps (loader/modes/rt/rt_common.h). */
+/* gpiolat: the log-linear histograms of bpf/rt.h, for --wakeup and --gaps
+ * (loader/modes/rt/rt_common.h). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* gpiolat --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c): their entry points. */
+/* gpiolat --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c): their entry
+ * points. */
 #ifndef GPIOLAT_WAKEUP_H
 #define GPIOLAT_WAKEUP_H
 

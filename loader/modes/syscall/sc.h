@@ -39,7 +39,7 @@
 #define PROBE_GROUP "gpiolat_sc" /* our kprobe and uprobe events */
 #define RUN_TIMEOUT_MS 120000
 
-/* ---- the reference figures (data/baseline-*.csv, embedded by loader/core/baseline_sc.c) -------- */
+/* ---- the reference figures (data/baseline-*.csv, embedded by loader/core/baseline_sc.c) ------ */
 
 extern const char notebook_csv[];
 extern const char markers_csv[];

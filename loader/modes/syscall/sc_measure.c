@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: the measurement: baseline run, method run, baseline run, ... for one method (sc.h).
+ * gpiolat --syscall-cost: the measurement: baseline run, method run, baseline run, ... for one
+ * method (sc.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: the options (argp) of --syscall-cost, --syscall-hist and --empty-raw-tp (sc.h).
+ * gpiolat --syscall-cost: the options (argp) of --syscall-cost, --syscall-hist and --empty-raw-tp
+ * (sc.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: the report, text and JSON, beside the notebook's and LTTng's figures (sc.h).
+ * gpiolat --syscall-cost: the report, text and JSON, beside the notebook's and LTTng's figures
+ * (sc.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: the worker: pinned to one CPU, it issues the syscalls in batches timed with
+ * gpiolat --syscall-cost: the worker: pinned to one CPU, it issues the syscalls in batches timed
+ * with
  * CLOCK_MONOTONIC, each through gpiolat_sc_call() (the uprobe's target) (sc.h).
  */
 #define _GNU_SOURCE
