@@ -26,7 +26,7 @@ static const struct argp_option opts[] = {
 	{ "kmod", 0x204, "FILE", 0,
 	  "the toggle.ko to reload with mode=continuous burst=1000 (default $GPIOLAT_KMOD)", 0 },
 	{ "json", 0x202, NULL, 0, "JSON on stdout", 0 },
-	{ "csv", 0x203, NULL, 0, "CSV on stdout (host/gpio-path-plot.sh draws it)", 0 },
+	{ "csv", 0x203, NULL, 0, "CSV on stdout", 0 },
 	{ "help", 'h', NULL, 0, "show this help", 0 },
 	{},
 };
