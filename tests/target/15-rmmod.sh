@@ -2,7 +2,7 @@
 # rmmod while the toggler runs, in every mode (also with events on and mid-way through a pulses
 # run): the module goes, its chip with it, and the kernel log has no warning, oops or BUG (the
 # trace_printk() NOTICE banner printed at each load is not a warning).
-# kernels: std rt
+# kernels: std rt 6.12
 . "$(dirname "$0")/lib.sh"
 
 dmesg_mark
@@ -39,11 +39,12 @@ tr_cleanup
 # a line that user space holds pins the module
 toggle_load
 dev=$(vchip_dev)
-# held: gpiolib names gpioset as line 1's consumer ("line 1: unnamed "gpioset" output ... [used]")
+# held: gpiolib names gpioset as line 1's consumer, an output (lib.sh's gpio_line, 1.6 or 2.x)
 held() {
-	gpioinfo "$dev" | grep -q '^[[:space:]]*line *1:.*"gpioset".*\[used'
+	[ "$(gpio_line "$dev" 1)" = "gpioset output" ]
 }
-gpioset --mode=signal "$dev" 1=1 &
+# gpioset holding line 1 until it is killed (1.6: --mode=signal; 2.x: its default)
+if gpiod_v2; then gpioset -c "$dev" 1=1 & else gpioset --mode=signal "$dev" 1=1 & fi
 gpid=$!
 # until it is held (at most 60 s, while gpioset lives), not a sleep
 i=0
