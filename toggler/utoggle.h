@@ -38,13 +38,6 @@ typedef struct gpiod_line gpiod_out_t;
 #define MARK "utoggle: set\n"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A probe target: a real, global symbol that every pulse goes through. */
-#ifdef __clang__
-#define __probe_target __attribute__((noinline, used))
-#else
-#define __probe_target __attribute__((noinline, noclone, used))
-#endif
-
 enum mode { MODE_IOCTL, MODE_LIBGPIOD, MODE_SYSFS };
 extern const char *const mode_names[3];
 

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "maps_offset.h"
 #include "utoggle.h"
 
 /* chip_open_path: open PATH as a GPIO chip into C; the fd, or -1 after one error line */
@@ -349,7 +350,7 @@ static inline void mark(void)
  * One pulse with the chardev v2 uAPI: set 1, then set 0. (The talk's version sets 0, then 1;
  * here a pulse is the high phase, as in the toggle module, so a pulse ends with the line low.)
  */
-__probe_target int toggle_ioctl_v2_once(int fd)
+__uprobe_target int toggle_ioctl_v2_once(int fd)
 {
 	struct gpio_v2_line_values val = { .mask = 1 };
 	int i;
@@ -367,7 +368,7 @@ __probe_target int toggle_ioctl_v2_once(int fd)
  * One pulse with libgpiod: 1.x sets the requested line (OFFSET is its offset on the chip, not
  * needed there), 2.x the line OFFSET of the request
  */
-__probe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
+__uprobe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
 {
 #ifdef UTOGGLE_LIBGPIOD2
 	mark();
@@ -388,7 +389,7 @@ __probe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
 }
 
 /* One pulse through sysfs: FD is the open value file */
-__probe_target int toggle_sysfs_once(int fd)
+__uprobe_target int toggle_sysfs_once(int fd)
 {
 	mark();
 	if (pwrite(fd, "1", 1, 0) != 1)

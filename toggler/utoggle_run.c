@@ -28,8 +28,8 @@
 #include "maps_offset.h"
 #include "utoggle.h"
 
-/* batch: N pulses; 0 or -errno */
-static int batch(struct toggler *t, long n)
+/* batch: N pulses; 0 or -errno (the uretprobe rows' return lands here: maps_offset.h) */
+static __uretprobe_caller int batch(struct toggler *t, long n)
 {
 	long i;
 	int ret = 0;
