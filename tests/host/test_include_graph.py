@@ -259,6 +259,14 @@ def test_modes_run_through_run_mode_and_never_exit(loader_graph):
     assert sorted(n for n, u in undefined.items() if "exit" in u) == []
 
 
+def test_the_histogram_parser_only_parses(loader_graph):
+    """histo_opts.c reads the command line and nothing else (issue 20): the BTF file for CO-RE
+    is looked for in the prepare step (histo.c calls btf_find), so the parser points only at
+    the command line's helpers"""
+    arrows, _ = loader_graph
+    assert sorted(arrows["histo_opts"]) == ["cli", "parse", "run"]
+
+
 def test_folders_and_layers():
     assert upward("core", "providers") and upward("core", "modes/path")
     assert upward("providers", "modes/overhead") and upward("modes/path", "modes/rt")
