@@ -243,6 +243,30 @@ def test_no_hidden_state_in_the_syscall_mode(loader_graph):
     assert {n: d for n, d in hidden.items() if d} == {}
 
 
+# the modes whose run is a struct mode_ops driven by run_mode() (core/run.h): every mode folder
+# but --overhead's (its move onto the one run sequence is another step of issue 20)
+RUN_MODES = ("modes/histogram", "modes/path", "modes/rt", "modes/syscall")
+
+
+def test_modes_run_through_run_mode_and_never_exit(loader_graph):
+    """each of these modes has a file that calls run_mode(), and none of its files calls exit():
+    a parser says --help or a bad usage by what it returns, and every way out of the run passes
+    the mode's undo step (a forked child's _exit() is another symbol)"""
+    files = {f: [n for n in sources() if folder(n) == f] for f in RUN_MODES}
+    assert all(files.values())
+    undefined = {n: symbols(n)[1] for f in RUN_MODES for n in files[f]}
+    assert [f for f in RUN_MODES if not any("run_mode" in undefined[n] for n in files[f])] == []
+    assert sorted(n for n, u in undefined.items() if "exit" in u) == []
+
+
+def test_the_histogram_parser_only_parses(loader_graph):
+    """histo_opts.c reads the command line and nothing else (issue 20): the BTF file for CO-RE
+    is looked for in the prepare step (histo.c calls btf_find), so the parser points only at
+    the command line's helpers"""
+    arrows, _ = loader_graph
+    assert sorted(arrows["histo_opts"]) == ["cli", "parse", "run"]
+
+
 def test_folders_and_layers():
     assert upward("core", "providers") and upward("core", "modes/path")
     assert upward("providers", "modes/overhead") and upward("modes/path", "modes/rt")

@@ -3,10 +3,11 @@
  * gpiolat's histogram mode (histo.h, histo_mode.h): in-kernel pulse-width histograms of GPIO
  * lines, and what the tracing costs.
  *
- * A table of steps (struct mode_ops) driven by run_mode() (core/run.h): parse; prepare (check
- * what the kernel offers, open, configure, load, an untraced phase); enable (attach, start the
- * toggling); go (the one poll loop); collect (detach, the last drain, an untraced phase); print;
- * undo on every way out. --self-test is the go step of the same table.
+ * A table of steps (struct mode_ops) driven by run_mode() (core/run.h): parse (only the command
+ * line); prepare (the BTF file found, check what the kernel offers, open, configure, load, an
+ * untraced phase); enable (attach, start the toggling); go (the one poll loop); collect (detach,
+ * the last drain, an untraced phase); print; undo on every way out. --self-test is the go step
+ * of the same table.
  */
 #include <errno.h>
 #include <poll.h>
@@ -25,6 +26,7 @@
 #include "gpiolat.skel.h"
 #include "modes/histogram/histo.h"
 #include "modes/histogram/histo_mode.h"
+#include "core/btf_find.h"
 #include "core/parse.h"
 #include "core/run.h"
 #include "core/sys.h"
@@ -170,6 +172,9 @@ static int histo_prepare(struct run *r, void *ctx)
 	__u32 desc_size;
 	int i;
 
+	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins); the
+	 * self test reports on it too */
+	env->btf_path = btf_find(env->btf_path);
 	if (env->self_test)
 		return EXIT_OK;
 	if (!sys_privileged()) {

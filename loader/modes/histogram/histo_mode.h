@@ -45,7 +45,7 @@ struct env {
 	enum unit unit;
 	enum output out;
 	bool verbose;
-	const char *btf_path;
+	const char *btf_path; /* --btf; prepare: the file found (btf_find), NULL: the kernel's */
 	bool self_test;
 	__u64 pulses; /* 0: do not drive the toggle module */
 	bool no_toggle; /* never start an idle toggle module for the run */
@@ -75,7 +75,8 @@ struct run_info {
 	bool timed_out;
 };
 
-/* histo_opts.c: argp; 0, EXIT_USAGE (the one line said), or RUN_DONE (--help said) */
+/* histo_opts.c: argp, the command line only (no file looked at); 0, EXIT_USAGE (the one line
+ * said), or RUN_DONE (--help said) */
 int histo_parse(int argc, char **argv, struct env *env);
 
 /* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */

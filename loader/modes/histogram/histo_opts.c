@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/btf_find.h"
 #include "core/run.h"
 #include "core/cli.h"
 #include "modes/histogram/histo_mode.h"
@@ -273,7 +272,5 @@ int histo_parse(int argc, char **argv, struct env *env)
 
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env))
 		return env->help ? RUN_DONE : EXIT_USAGE;
-	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins) */
-	env->btf_path = btf_find(env->btf_path);
 	return 0;
 }

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * gpiolat --syscall-cost, --syscall-hist and --empty-raw-tp, inside (docs/loader.md,
- * docs/syscall-cost.md): the methods, the options, one method's result, and the run's state
- * (struct state: what the one cleanup undoes, the stop flag). Only the sc_*.c files and
- * syscall_cost.c include it; syscall_cost.c, the mode's entry (syscall_cost.h, for main.c),
- * drives the parts below and none of them reaches up to it:
+ * docs/syscall-cost.md): the methods, the options, one method's result, the run's state
+ * (struct state: what the undo step undoes, the stop flag) and the run's context (struct sc_ctx,
+ * the CTX of its struct mode_ops). Only the sc_*.c files and syscall_cost.c include it;
+ * syscall_cost.c, the mode's entry (syscall_cost.h, for main.c), is the table of steps that
+ * run_mode() drives (core/run.h) and --syscall-cost's own steps; none of the parts below reaches
+ * up to it:
  *   sc_methods.c  the methods' table: each names its provider (loader/providers/provider.h,
  *                 shared with --overhead) and the provider's arguments
  *   sc_worker.c   the pinned worker that issues the syscalls in timed batches
  *   sc_measure.c  the alternated runs (baseline, method, baseline, ...) of one method
  *   sc_report.c   text and JSON, beside the reference figures
- *   sc_opts.c     argp; sc_hist.c: --syscall-hist and --empty-raw-tp
+ *   sc_opts.c     argp; sc_hist.c: --syscall-hist's and --empty-raw-tp's steps
  */
 #ifndef GPIOLAT_SC_H
 #define GPIOLAT_SC_H
@@ -78,6 +80,7 @@ struct env {
 	int hook; /* the histogram's hook; -1: the cheapest that loads */
 	bool bpf_stats; /* BPF_ENABLE_STATS for the whole run (two clock reads a program run) */
 	bool usage_printed;
+	bool help; /* --help said: the run ends there, with 0 */
 };
 
 /* what one method measured */
@@ -99,19 +102,48 @@ struct result {
 };
 
 /*
- * One run of the mode, handed by pointer to every part: what the one cleanup must undo, and
- * how the run is told to stop. The options are struct env (read-only once parsed).
+ * One run of the mode, handed by pointer to every part: what the undo step must undo, and how
+ * the run is told to stop. The options are struct env (read-only once parsed). The BPF stats
+ * fd is the run's (t.run->stats_fd, closed by run_mode()).
  */
 struct state {
-	const volatile sig_atomic_t *stop; /* the run's stop flag (struct run, syscall_cost.c) */
+	const volatile sig_atomic_t *stop; /* the run's stop flag (struct run, run_mode()) */
 	pid_t worker;
 	int cmd_fd, done_fd;
 	__u64 *shm; /* the worker's batch times, ns */
 	size_t shm_size;
 	bool inst_created; /* t.inst is ours: removed at the end */
 	struct target t; /* what the providers measure: the worker, our instance, the child tool */
-	int stats_fd;
 	char exe[PATH_MAX];
+};
+
+/* --syscall-hist's and --empty-raw-tp's run: the one probe each holds (sc_hist.c) */
+struct sc_hold {
+	struct probe p; /* zeroed until enable: its off and teardown then do nothing */
+	struct probe_args args; /* --empty-raw-tp's program and tracepoint */
+	struct gpiolat_hist h, prev,
+		d; /* --syscall-hist: totals, at the last print, the interval */
+	__u64 unmatched, um_prev; /* exits without a stored entry: totals, at the last print */
+	__u64 t0; /* attached, CLOCK_MONOTONIC ns */
+	struct probe_figures fig; /* --empty-raw-tp: its program's runs */
+};
+
+/*
+ * The run of the mode: the CTX of its steps (struct mode_ops, syscall_cost.c). The entry asked
+ * for (--syscall-cost, --syscall-hist, --empty-raw-tp) is a table of steps of its own, SUB: the
+ * mode's steps do what all three share and then call SUB's.
+ */
+struct sc_ctx {
+	struct env env;
+	struct state s;
+	const struct mode_ops *sub;
+	__u64 t_start; /* the process started, CLOCK_MONOTONIC ns (--syscall-hist's since_start) */
+	/* --syscall-cost */
+	struct result res[SC_NMETHODS];
+	struct stat_acc untraced;
+	char script[PATH_MAX], cpu_note[64];
+	/* --syscall-hist, --empty-raw-tp */
+	struct sc_hold hold;
 };
 
 /* sc_worker.c */
@@ -139,10 +171,10 @@ void sc_print_json(const struct env *env, struct result *res, const struct stat_
 const char *sc_default_script(const char *exe, char *buf, size_t size);
 int sc_default_cpu(void);
 bool sc_tracefs_mounted(void);
-extern const struct argp sc_argp;
+/* the command line into ENV: EXIT_OK, EXIT_USAGE (said in one line) or RUN_DONE (--help said) */
+int sc_parse_args(struct env *env, int argc, char **argv);
 
-/* sc_hist.c */
-int sc_run_hist(struct state *s, const struct env *env, __u64 t_start);
-int sc_run_empty_raw_tp(struct state *s, const struct env *env);
+/* sc_hist.c: the steps of --syscall-hist and --empty-raw-tp (CTX: struct sc_ctx) */
+extern const struct mode_ops sc_hist_ops, sc_empty_ops;
 
 #endif /* GPIOLAT_SC_H */

@@ -138,106 +138,170 @@ static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u6
 	fflush(stdout);
 }
 
-int sc_run_hist(struct state *s, const struct env *env, __u64 t_start)
-{
-	struct gpiolat_hist *h = calloc(1, sizeof(*h)), *prev = calloc(1, sizeof(*prev));
-	struct gpiolat_hist *d = calloc(1, sizeof(*d));
-	static const struct probe_args full = { .variant = SCH_FULL };
-	__u64 t0, now, deadline, next, um, um_prev = 0;
-	const char *start;
-	struct probe p;
-	char why[WHY_SIZE];
-	int err = EXIT_ERROR, hook;
+/* ---- --syscall-hist: the steps (CTX: struct sc_ctx) -------------------------------------- */
 
-	probe_init(&p, &prov_bpf_schist, &full, &s->t);
-	if (!h || !prev || !d) {
-		fprintf(stderr, "gpiolat: out of memory\n");
-		goto out;
-	}
-	s->t.hook = env->hook;
-	if (probe_setup(&p, why, sizeof(why)) || probe_on(&p, why, sizeof(why))) {
+static int hist_enable(struct run *r, void *ctx)
+{
+	static const struct probe_args full = { .variant = SCH_FULL };
+	struct sc_ctx *c = ctx;
+	char why[WHY_SIZE];
+
+	(void)r;
+	probe_init(&c->hold.p, &prov_bpf_schist, &full, &c->s.t);
+	c->s.t.hook = c->env.hook;
+	if (probe_setup(&c->hold.p, why, sizeof(why)) || probe_on(&c->hold.p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
-		goto out;
+		return EXIT_ERROR;
 	}
-	hook = p.hook;
-	start = p.start;
-	t0 = sc_mono_ns();
-	deadline = env->duration_ns ? t0 + env->duration_ns : 0;
-	next = env->interval_ns ? t0 + env->interval_ns : 0;
+	return EXIT_OK;
+}
+
+/* until -d or a signal; every -i, the interval's histogram */
+static int hist_go(struct run *r, void *ctx)
+{
+	struct sc_ctx *c = ctx;
+	struct sc_hold *h = &c->hold;
+	const struct env *env = &c->env;
+	int hook = h->p.hook;
+	__u64 now, deadline, next;
+
+	h->t0 = sc_mono_ns();
+	deadline = env->duration_ns ? h->t0 + env->duration_ns : 0;
+	next = env->interval_ns ? h->t0 + env->interval_ns : 0;
 	if (!env->json && !deadline && !next)
 		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sch_hook_names[hook]);
 	fflush(stdout);
-	while (!*s->stop) {
+	while (!r->stop) {
 		now = sc_mono_ns();
 		if (deadline && now >= deadline)
 			break;
 		if (next && now >= next) {
-			if (!hist_read(&p, h, &um)) {
-				hist_delta(d, h, prev);
-				hist_print(env, d, um - um_prev, hook, start,
-					   sc_mono_ns() - t_start, env->interval_ns / 1e9);
-				*prev = *h;
-				um_prev = um;
+			if (!hist_read(&h->p, &h->h, &h->unmatched)) {
+				hist_delta(&h->d, &h->h, &h->prev);
+				hist_print(env, &h->d, h->unmatched - h->um_prev, hook, h->p.start,
+					   sc_mono_ns() - c->t_start, env->interval_ns / 1e9);
+				h->prev = h->h;
+				h->um_prev = h->unmatched;
 			}
 			next += env->interval_ns;
 		}
 		poll(NULL, 0, 5);
 	}
-	probe_off(&p);
-	if (hist_read(&p, h, &um)) {
-		fprintf(stderr, "gpiolat: reading the histogram failed\n");
-		goto out;
-	}
-	if (env->interval_ns)
-		printf(env->json ? "" : "--- totals\n");
-	hist_print(env, h, um, hook, start, sc_mono_ns() - t_start, (sc_mono_ns() - t0) / 1e9);
-	err = EXIT_OK;
-out:
-	probe_off(&p);
-	probe_teardown(&p);
-	free(h);
-	free(prev);
-	free(d);
-	return err;
-}
-
-/* ---- --empty-raw-tp ---------------------------------------------------------------------- */
-
-int sc_run_empty_raw_tp(struct state *s, const struct env *env)
-{
-	struct probe_args any = { .progs = { "empty_raw_any" },
-				  .attach = ATTACH_RAW_TP,
-				  .events = { env->raw_tp } };
-	struct probe_figures r = {};
-	char why[WHY_SIZE];
-	__u64 deadline;
-	struct probe p;
-
-	probe_init(&p, &prov_bpf_empty, &any, &s->t);
-	if (probe_setup(&p, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: %s\n", why);
-		probe_teardown(&p);
-		return EXIT_ERROR;
-	}
-	if (probe_on(&p, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: %s (is the tracepoint there?)\n", why);
-		probe_teardown(&p);
-		return EXIT_ERROR;
-	}
-	printf("attached: an empty BPF program on raw tracepoint %s\n", env->raw_tp);
-	fflush(stdout);
-	deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
-	while (!*s->stop && (!deadline || sc_mono_ns() < deadline))
-		poll(NULL, 0, 20);
-	probe_off(&p);
-	probe_figures(&p, &r);
-	probe_teardown(&p);
-	if (s->stats_fd >= 0 && r.run_cnt)
-		printf("detached: %llu runs, mean %.1f ns per run (BPF_ENABLE_STATS)\n",
-		       (unsigned long long)r.run_cnt, (double)r.run_time_ns / r.run_cnt);
-	else
-		printf("detached: %llu runs\n", (unsigned long long)r.run_cnt);
 	return EXIT_OK;
 }
 
-/* ---- main ------------------------------------------------------------------------------- */
+/* detach, then read the totals */
+static int hist_collect(struct run *r, void *ctx)
+{
+	struct sc_hold *h = &((struct sc_ctx *)ctx)->hold;
+
+	(void)r;
+	probe_off(&h->p);
+	if (hist_read(&h->p, &h->h, &h->unmatched)) {
+		fprintf(stderr, "gpiolat: reading the histogram failed\n");
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+static int hist_print_step(struct run *r, void *ctx)
+{
+	struct sc_ctx *c = ctx;
+	struct sc_hold *h = &c->hold;
+
+	(void)r;
+	if (c->env.interval_ns)
+		printf(c->env.json ? "" : "--- totals\n");
+	hist_print(&c->env, &h->h, h->unmatched, h->p.hook, h->p.start, sc_mono_ns() - c->t_start,
+		   (sc_mono_ns() - h->t0) / 1e9);
+	return EXIT_OK;
+}
+
+/* every way out: detached, the programs unloaded (nothing, when enable never ran) */
+static void hold_undo(struct run *r, void *ctx)
+{
+	struct sc_hold *h = &((struct sc_ctx *)ctx)->hold;
+
+	(void)r;
+	probe_off(&h->p);
+	probe_teardown(&h->p);
+}
+
+const struct mode_ops sc_hist_ops = {
+	.name = "syscall-hist",
+	.enable = hist_enable,
+	.go = hist_go,
+	.collect = hist_collect,
+	.print = hist_print_step,
+	.undo = hold_undo,
+};
+
+/* ---- --empty-raw-tp: the steps (CTX: struct sc_ctx) --------------------------------------- */
+
+static int empty_enable(struct run *r, void *ctx)
+{
+	struct sc_ctx *c = ctx;
+	struct sc_hold *h = &c->hold;
+	char why[WHY_SIZE];
+
+	(void)r;
+	h->args = (struct probe_args){ .progs = { "empty_raw_any" },
+				       .attach = ATTACH_RAW_TP,
+				       .events = { c->env.raw_tp } };
+	probe_init(&h->p, &prov_bpf_empty, &h->args, &c->s.t);
+	if (probe_setup(&h->p, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: %s\n", why);
+		return EXIT_ERROR;
+	}
+	if (probe_on(&h->p, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: %s (is the tracepoint there?)\n", why);
+		return EXIT_ERROR;
+	}
+	printf("attached: an empty BPF program on raw tracepoint %s\n", c->env.raw_tp);
+	fflush(stdout);
+	return EXIT_OK;
+}
+
+/* held until -d or a signal */
+static int empty_go(struct run *r, void *ctx)
+{
+	const struct env *env = &((struct sc_ctx *)ctx)->env;
+	__u64 deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
+
+	while (!r->stop && (!deadline || sc_mono_ns() < deadline))
+		poll(NULL, 0, 20);
+	return EXIT_OK;
+}
+
+/* detach, read its runs, unload */
+static int empty_collect(struct run *r, void *ctx)
+{
+	struct sc_hold *h = &((struct sc_ctx *)ctx)->hold;
+
+	(void)r;
+	probe_off(&h->p);
+	probe_figures(&h->p, &h->fig);
+	probe_teardown(&h->p);
+	return EXIT_OK;
+}
+
+static int empty_print(struct run *r, void *ctx)
+{
+	const struct probe_figures *f = &((struct sc_ctx *)ctx)->hold.fig;
+
+	if (r->stats_fd >= 0 && f->run_cnt)
+		printf("detached: %llu runs, mean %.1f ns per run (BPF_ENABLE_STATS)\n",
+		       (unsigned long long)f->run_cnt, (double)f->run_time_ns / f->run_cnt);
+	else
+		printf("detached: %llu runs\n", (unsigned long long)f->run_cnt);
+	return EXIT_OK;
+}
+
+const struct mode_ops sc_empty_ops = {
+	.name = "empty-raw-tp",
+	.enable = empty_enable,
+	.go = empty_go,
+	.collect = empty_collect,
+	.print = empty_print,
+	.undo = hold_undo,
+};

@@ -220,7 +220,7 @@ int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
 	r->start = a.pm.start;
 	teardown(&a);
 	qsort(r->added, r->nadded, sizeof(*r->added), cmp_double);
-	r->stats = s->stats_fd >= 0;
+	r->stats = s->t.run->stats_fd >= 0;
 	r->done = true;
 	err = 0;
 	goto out;

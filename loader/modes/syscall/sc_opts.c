@@ -122,7 +122,9 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
-		exit(EXIT_OK);
+		/* said: the parse ends here, the run with 0 (sc_parse_args) */
+		env->help = true;
+		return EINVAL;
 	case O_COST:
 		env->mode = MODE_COST;
 		break;
@@ -222,7 +224,8 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_ERROR:
-		cli_key_error(state, SEE, &env->usage_printed);
+		if (!env->help)
+			cli_key_error(state, SEE, &env->usage_printed);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -277,6 +280,13 @@ bool sc_tracefs_mounted(void)
 	return found;
 }
 
-/* ---- --syscall-hist ------------------------------------------------------------------------ */
+static const struct argp sc_argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
 
-const struct argp sc_argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
+int sc_parse_args(struct env *env, int argc, char **argv)
+{
+	int err = argp_parse(&sc_argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env);
+
+	if (env->help)
+		return RUN_DONE;
+	return err ? EXIT_USAGE : EXIT_OK;
+}
