@@ -38,8 +38,9 @@
 #include "modes/syscall/sc.h"
 #include "maps_offset.h"
 
-/* every syscall of the worker goes through here: the uprobe's target, in every run alike */
-__attribute__((noinline, used)) long gpiolat_sc_call(long nr, long a, long b, long c)
+/* every syscall of the worker goes through here: the uprobe's target, in every run alike
+ * (ARM code on armhf: maps_offset.h) */
+__uprobe_target long gpiolat_sc_call(long nr, long a, long b, long c)
 {
 	return syscall(nr, a, b, c);
 }
