@@ -30,9 +30,11 @@
 #include <string.h>
 #include "modes/overhead/ov.h"
 
-/* what the report reads from the run (overhead.c, ov_engine.c) */
-struct opts ov = { .reps = 5, .pulses = 100 };
-struct stat_acc user_base;
+/* what the report reads of the run (overhead.c's context): 5 repetitions of 100 pulses */
+#define TEST_CX .clock = "test", .untraced_mean = 1000, .floor_n = 3, .pulses = 100, .reps = 5
+
+/* --baseline FILE, as the run holds it */
+static struct user_csv user;
 
 const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth, prov_marker,
 	prov_kprobe_events, prov_uprobe_events, prov_function, prov_graph, prov_printk,
@@ -145,7 +147,7 @@ static int coverage(char **v)
 static int trust(int argc, char **argv)
 {
 	static struct row r;
-	struct context cx = { .clock = "test", .untraced_mean = 1000, .floor_n = 3 };
+	struct context cx = { TEST_CX };
 	double burst;
 	int i;
 
@@ -210,13 +212,15 @@ static int trust_sim(char **v)
 static int report(int argc, char **argv)
 {
 	static struct row rows[64];
-	struct context cx = { .clock = "test", .untraced_mean = 1000, .floor_n = 3 };
+	struct context cx = { TEST_CX };
 	char why[512], name[40];
 	const struct method *m;
 	int i, n = 0;
 
-	if (argc < 2 || (strcmp(argv[1], "-") && baseline_load(argv[1], why, sizeof(why))))
+	if (argc < 2 || (strcmp(argv[1], "-") && baseline_load(&user, argv[1], why, sizeof(why))))
 		return 2;
+	cx.user_csv = user.text;
+	cx.user_csv_path = user.path;
 	for (i = 2; i < argc && n < 64; i++, n++) {
 		struct row *r = &rows[n];
 
@@ -260,11 +264,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "trust-sim") && argc == 7)
 		return trust_sim(argv + 2);
 	if (!strcmp(argv[1], "baseline") && argc == 3) {
-		if (baseline_load(argv[2], why, sizeof(why))) {
+		if (baseline_load(&user, argv[2], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
-		printf("ok %s\n", user_csv_path);
+		printf("ok %s\n", user.path);
 		return 0;
 	}
 	if (!strcmp(argv[1], "only") && argc == 3) {
@@ -281,12 +285,12 @@ int main(int argc, char **argv)
 		char against[128];
 		double v;
 
-		if (baseline_load(argv[2], why, sizeof(why))) {
+		if (baseline_load(&user, argv[2], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
-		if (baseline_find(user_csv, argv[3], "overhead", &v, NULL, NULL, 0) ||
-		    baseline_against(user_csv, argv[3], "overhead", against, sizeof(against)))
+		if (baseline_find(user.text, argv[3], "overhead", &v, NULL, NULL, 0) ||
+		    baseline_against(user.text, argv[3], "overhead", against, sizeof(against)))
 			return 1;
 		printf("%.1f %s\n", v, against);
 		return 0;
@@ -296,11 +300,11 @@ int main(int argc, char **argv)
 		double v;
 		int b;
 
-		if (argc == 5 && baseline_load(argv[4], why, sizeof(why))) {
+		if (argc == 5 && baseline_load(&user, argv[4], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
-		b = baseline_beside(argc == 5 ? user_csv : baseline_csv, argv[2], argv[3], &v,
+		b = baseline_beside(argc == 5 ? user.text : baseline_csv, argv[2], argv[3], &v,
 				    against, sizeof(against));
 		if (b < 0)
 			return 1;

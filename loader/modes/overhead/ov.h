@@ -1,25 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gpiolat --overhead, inside (docs/loader.md, docs/overhead.md): the run's options and state,
- * a row of results, and the methods. Only the ov_*.c files and overhead.c include it. A method
- * names its provider (loader/providers/provider.h: one struct of named callbacks per kind of
- * method, shared with --syscall-cost) and the provider's arguments. ov_methods.c holds the
- * table, the lookup by name and --only; ov_engine.c the alternated phases that measure one
- * method; ov_utoggle.c the user rows' pulse source; ov_report.c prints the rows.
+ * gpiolat --overhead, inside (docs/loader.md, docs/overhead.md): the run's options and its
+ * context (struct ov, overhead_main's, handed by pointer: the mode keeps no state of its own at
+ * file scope), a row of results, and the methods. Only the ov_*.c files and overhead.c include
+ * it. A method names its provider (loader/providers/provider.h: one struct of named callbacks
+ * per kind of method, shared with --syscall-cost) and the provider's arguments.
+ *
+ * The files, arrows only downward: overhead.c (the mode_ops steps, main.c's entry) over
+ * ov_report.c (prints the rows) and ov_engine.c (the alternated phases that measure one
+ * method), the engine over ov_utoggle.c (the user rows' pulse source); ov_methods.c (the table,
+ * the lookup by name and --only), ov_stats.c and ov_baseline.c below them; this header at the
+ * bottom. None of them points back at overhead.c.
  */
 #ifndef GPIOLAT_OV_H
 #define GPIOLAT_OV_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "core/child.h"
 #include "core/hist.h"
-#include "core/run.h"
-#include "providers/provider.h"
-
 #include "core/cli.h"
+#include "core/run.h"
+#include "core/sys.h"
+#include "providers/provider.h"
 
 #define INSTANCE "gpiolat"
 #define KP_SYSTEM "gpiolat"
@@ -111,12 +119,6 @@ struct method {
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
 };
 
-/* the run (overhead.c) */
-extern struct run ov_run; /* its stop flag: set by SIGINT, SIGTERM, SIGHUP */
-extern struct opts ov;
-extern struct target ov_target; /* the GPIO set, or utoggle's; the instance, the child */
-bool nap(int ms);
-
 /* ov_methods.c: the table, by name, and --only */
 extern const struct method ov_methods[];
 extern const int ov_nmethods;
@@ -127,21 +129,13 @@ bool only_selected(const char *only, const struct method *m);
 int only_check(const char *only, char *bad, size_t size);
 const char *ref_label(const struct method *m);
 
-/* ov_engine.c: the alternated phases */
-extern struct stat_acc user_base;
-extern double base_phase[MAX_BASE_PHASES];
-extern int nbase_phase;
-extern double untraced_guess;
-int ov_phase(double *med, __u64 *nb, __u64 *np);
-void ov_measure(const struct method *m, struct row *r);
-
 /* ov_stats.c: pure functions of the rows (unit-tested) */
 void row_stats(struct row *r);
 int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts);
 void trust_check(struct row *r);
 const char *trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
 
-/* ov_report.c */
+/* ov_report.c: the report of the rows, with what the run says of itself (CX) */
 struct context {
 	char clock[128];
 	__u64 resolution_ns;
@@ -151,18 +145,63 @@ struct context {
 	bool emulated;
 	double duration_s;
 	bool bpf_stats; /* BPF_ENABLE_STATS was on for the whole run */
+	long long pulses; /* per phase */
+	int reps; /* per method */
+	struct stat_acc user_base; /* the user rows' untraced phases (utoggle) */
+	const char *user_csv, *user_csv_path; /* --baseline: its text and name, or NULL */
 };
 void ov_print_text(struct row *rows, int n, const struct context *cx);
 void ov_print_json(struct row *rows, int n, const struct context *cx);
 
 /* ov_baseline.c: --baseline FILE.csv */
-extern char *user_csv;
-extern const char *user_csv_path;
-int baseline_load(const char *path, char *why, size_t size);
+struct user_csv {
+	char *text; /* the file's text, CRLF made LF; NULL: no --baseline */
+	const char *path;
+};
+/* FILE checked into U (U->text: the caller's to free); 0, or -1 and what is wrong in why */
+int baseline_load(struct user_csv *u, const char *path, char *why, size_t size);
 
-/* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov_target) */
-int utoggle_start(char *why);
-int utoggle_phase(double *med, __u64 *nb, __u64 *np);
-void utoggle_stop(void);
+/*
+ * The run's context (overhead_main's): what every part of the mode reads and writes, handed
+ * by pointer. Below the engine, utoggle and the report; overhead.c fills it.
+ */
+struct ov {
+	struct run *run; /* the stop flag, verbosity, BPF stats */
+	struct opts o;
+	struct target target; /* the GPIO set, or utoggle's; the instance, the child */
+	struct user_csv user; /* --baseline */
+	/* utoggle --control (ov_utoggle.c): its process, pipes, executable and traced function */
+	struct utoggle {
+		pid_t pid;
+		FILE *to, *from;
+		char exe[PATH_MAX];
+		unsigned long off;
+	} ut;
+	/* the engine's (ov_engine.c) */
+	struct stat_acc user_base; /* the user rows' untraced phases (utoggle) */
+	double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the noise floor */
+	int nbase_phase;
+	double untraced_guess; /* the last warm-up phase: the untraced set before any method, ns */
+	struct toggle_batch batch[MAX_PHASE_BATCHES]; /* a phase's batches */
+	double batch_ns[MAX_PHASE_BATCHES]; /* their ns per set */
+	/* overhead.c's */
+	struct context cx;
+	struct row *rows;
+	int nrows;
+	struct timespec t0; /* the run's start: cx.duration_s */
+	bool started; /* tracefs touched: undo puts it back */
+	bool done; /* --help, --list said: nothing to run */
+	bool failed; /* undo could not put tracefs back: the run's status is EXIT_ERROR */
+};
+
+/* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov->target) */
+int utoggle_start(struct ov *ov, char *why);
+int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
+void utoggle_stop(struct ov *ov);
+
+/* ov_engine.c: the alternated phases (above utoggle) */
+bool nap(struct ov *ov, int ms); /* sleep MS; false when the run is to stop */
+int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
+void ov_measure(struct ov *ov, const struct method *m, struct row *r);
 
 #endif /* GPIOLAT_OV_H */

@@ -12,9 +12,6 @@
 #include "modes/overhead/ov.h"
 #include "core/statedir.h"
 
-char *user_csv; /* the file's text, CRLF made LF */
-const char *user_csv_path;
-
 static bool number(const char *f, bool empty_ok)
 {
 	char *end;
@@ -29,11 +26,12 @@ static bool number(const char *f, bool empty_ok)
 
 /*
  * the columns of data/baseline-klinger-elce2023.csv: method,kind,value,unit,sd,kernel,against,
- * note; '#' lines are comments. 0, or -1 and what is wrong (FILE:LINE: ...) in why
+ * note; '#' lines are comments. 0 and U its text and path, or -1 (U as it was) and what is
+ * wrong (FILE:LINE: ...) in why
  */
-int baseline_load(const char *path, char *why, size_t size)
+int baseline_load(struct user_csv *u, const char *path, char *why, size_t size)
 {
-	char *text = file_slurp(path), *line, *next, *f[9], *p;
+	char *text = file_slurp(path), *line, *next, *f[9], *p, *user_csv;
 	int ln = 0, rows = 0, n;
 
 	if (!text) {
@@ -90,13 +88,17 @@ int baseline_load(const char *path, char *why, size_t size)
 			continue;
 		}
 		free(text);
+		free(user_csv);
 		return -1;
 	}
 	free(text);
 	if (!rows) {
 		snprintf(why, size, "%s: no rows (only comments or empty)", path);
+		free(user_csv);
 		return -1;
 	}
-	user_csv_path = path;
+	free(u->text); /* an earlier --baseline: the last one counts */
+	u->text = user_csv;
+	u->path = path;
 	return 0;
 }

@@ -7,38 +7,40 @@
  * them).
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include "modes/overhead/ov.h"
 #include "core/engine.h"
 #include "core/sys.h"
 
-struct stat_acc user_base; /* the user-space rows' untraced phases (utoggle) */
-double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the noise floor */
-int nbase_phase;
-double untraced_guess; /* the last warm-up phase: the untraced set before any method, ns */
-
 _Static_assert(MAX_REPS == PROBE_MAX_PHASES, "a row keeps every phase a provider counts");
 
-static bool wait_idle(void)
+bool nap(struct ov *ov, int ms)
+{
+	poll(NULL, 0, ms);
+	return !ov->run->stop;
+}
+
+static bool wait_idle(struct ov *ov)
 {
 	while (toggle_enabled() == 1)
-		if (!nap(POLL_MS))
+		if (!nap(ov, POLL_MS))
 			return false;
 	return true;
 }
 
-/* one phase of ov.pulses pulses: the median ns per set over its batches after the warm-up */
-int ov_phase(double *med, __u64 *nb, __u64 *np)
+/* one phase of o.pulses pulses: the median ns per set over its batches after the warm-up */
+int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
 {
-	static struct toggle_batch b[MAX_PHASE_BATCHES];
-	static double v[MAX_PHASE_BATCHES];
+	struct toggle_batch *b = ov->batch;
+	double *v = ov->batch_ns;
 	__s64 seq0 = toggle_last_seq();
 	int i, n, m = 0;
 
-	if (toggle_start_pulses(ov.pulses))
+	if (toggle_start_pulses(ov->o.pulses))
 		return -1;
-	if (!wait_idle()) {
+	if (!wait_idle(ov)) {
 		toggle_stop();
 		return -1;
 	}
@@ -56,6 +58,7 @@ int ov_phase(double *med, __u64 *nb, __u64 *np)
 
 /* one method's alternation: its row, its reference method, the phases' running figures */
 struct ov_alt {
+	struct ov *ov;
 	const struct method *m, *ref;
 	struct probe pm, pref; /* the method's provider at work, its reference's */
 	struct row *r;
@@ -68,8 +71,8 @@ static int alt_phase(void *ctx, double *fig)
 	struct ov_alt *a = ctx;
 
 	if (a->m->kind == KIND_USER)
-		return utoggle_phase(fig, &a->r->batches, &a->r->pulses);
-	return ov_phase(fig, &a->r->batches, &a->r->pulses);
+		return utoggle_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
+	return ov_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
 }
 
 static int alt_on(void *ctx, int rep)
@@ -100,19 +103,19 @@ static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
 	alt_stat_add(&a->r->st, i, b0, mv, b1);
 	stat_add(&a->refs, b0);
 	if (a->m->kind == KIND_USER)
-		stat_add(&user_base, b0);
-	else if (!strcmp(a->r->against, "untraced") && nbase_phase < MAX_BASE_PHASES)
-		base_phase[nbase_phase++] = b0;
+		stat_add(&a->ov->user_base, b0);
+	else if (!strcmp(a->r->against, "untraced") && a->ov->nbase_phase < MAX_BASE_PHASES)
+		a->ov->base_phase[a->ov->nbase_phase++] = b0;
 }
 
 /* the BPF rows' figures of their program: run time, histogram, the trust check's phases */
-static void row_figures(struct row *r, struct probe *p)
+static void row_figures(struct ov *ov, struct row *r, struct probe *p)
 {
 	struct probe_figures f = {};
 
 	if (probe_figures(p, &f))
 		return;
-	if (ov_run.stats_fd >= 0) {
+	if (ov->run->stats_fd >= 0) {
 		r->run_cnt = f.run_cnt;
 		r->run_time_ns = f.run_time_ns;
 	}
@@ -135,15 +138,15 @@ static void row_figures(struct row *r, struct probe *p)
 static void measure(struct ov_alt *a);
 
 /* the alternation for one method (loader/core/engine.c), on its target */
-void ov_measure(const struct method *m, struct row *r)
+void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 {
 	const struct method *ref = m->against ? method_by_name(m->against) : NULL;
-	struct ov_alt a = { .m = m, .ref = ref, .r = r };
+	struct ov_alt a = { .ov = ov, .m = m, .ref = ref, .r = r };
 
-	ov_target.kind = m->kind == KIND_USER ? TGT_USER_PULSE : TGT_GPIO_PULSE;
-	ov_target.untraced_ns = untraced_guess;
-	probe_init(&a.pm, m->prov, &m->a, &ov_target);
-	probe_init(&a.pref, ref ? ref->prov : NULL, ref ? &ref->a : NULL, &ov_target);
+	ov->target.kind = m->kind == KIND_USER ? TGT_USER_PULSE : TGT_GPIO_PULSE;
+	ov->target.untraced_ns = ov->untraced_guess;
+	probe_init(&a.pm, m->prov, &m->a, &ov->target);
+	probe_init(&a.pref, ref ? ref->prov : NULL, ref ? &ref->a : NULL, &ov->target);
 	snprintf(r->name, sizeof(r->name), "%s", m->name);
 	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
 	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
@@ -151,10 +154,10 @@ void ov_measure(const struct method *m, struct row *r)
 	r->series = m->series;
 	r->k = m->a.k;
 	r->bpf = m->trust;
-	if (m->kind == KIND_USER && utoggle_start(r->why))
+	if (m->kind == KIND_USER && utoggle_start(ov, r->why))
 		return;
 	measure(&a);
-	utoggle_stop();
+	utoggle_stop(ov);
 }
 
 static void measure(struct ov_alt *a)
@@ -162,8 +165,8 @@ static void measure(struct ov_alt *a)
 	const struct method *m = a->m, *ref = a->ref;
 	struct row *r = a->r;
 	struct alternation alt = {
-		.reps = ov.reps,
-		.stop = &ov_run.stop,
+		.reps = a->ov->o.reps,
+		.stop = &a->ov->run->stop,
 		.ctx = a,
 		.reference = alt_phase,
 		.on = alt_on,
@@ -205,11 +208,11 @@ static void measure(struct ov_alt *a)
 	r->ref_mean = a->refs.mean;
 	row_stats(r);
 	if (r->bpf)
-		row_figures(r, &a->pm);
+		row_figures(a->ov, r, &a->pm);
 	goto out;
 fail:
 	snprintf(r->why, WHY, "%s",
-		 ov_run.stop ? "interrupted" : "the toggle module's phase failed");
+		 a->ov->run->stop ? "interrupted" : "the toggle module's phase failed");
 out:
 	probe_off(&a->pm);
 	probe_teardown(&a->pm);

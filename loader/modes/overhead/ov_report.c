@@ -26,8 +26,8 @@ static int talk_figure(const struct row *r, double *v, char *against, size_t siz
  * --baseline: the user's own figure for row R, by our method's name, else the talk's row it
  * stands for; under the same rule. Its row (NULL: none) and, in *beside, whether it stands.
  */
-static const char *user_figure(const struct row *r, double *v, char *against, size_t size,
-			       bool *beside)
+static const char *user_figure(const char *user_csv, const struct row *r, double *v, char *against,
+			       size_t size, bool *beside)
 {
 	int b = baseline_beside(user_csv, r->name, r->against, v, against, size);
 	const char *row = r->name;
@@ -45,7 +45,8 @@ static const char *user_figure(const struct row *r, double *v, char *against, si
  * somewhere): a pulse row, no measured row of ours by that name (or talk row), or another
  * reference than our row's.
  */
-static void user_left_out(const struct row *rows, int n, char *why, size_t size)
+static void user_left_out(const char *user_csv, const struct row *rows, int n, char *why,
+			  size_t size)
 {
 	char f[8][128], against[64];
 	const struct row *mine;
@@ -62,7 +63,8 @@ static void user_left_out(const struct row *rows, int n, char *why, size_t size)
 		for (i = 0; i < n; i++) {
 			if (!rows[i].measured)
 				continue;
-			urow = user_figure(&rows[i], &v, against, sizeof(against), &beside);
+			urow = user_figure(user_csv, &rows[i], &v, against, sizeof(against),
+					   &beside);
 			if (urow && !strcmp(urow, f[0])) {
 				mine = &rows[i];
 				stood |= beside;
@@ -123,7 +125,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 	       "%d repetitions; a phase = median ns per set of its batches after %d warm-up "
 	       "batches; overhead = method - mean of the adjacent references; 95 %% CI of "
 	       "that mean as sampled (neighbouring repetitions share a reference phase)\n",
-	       ov.pulses, ov.reps, WARMUP);
+	       cx->pulses, cx->reps, WARMUP);
 	printf("BPF run-time stats: %s\n",
 	       cx->bpf_stats ? "ON for the whole run (--bpf-stats): every BPF row's shift includes "
 			       "their two clock reads per run" :
@@ -134,18 +136,19 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       cx->untraced_mean, cx->floor_n, cx->floor_sd);
 	else
 		printf("untraced: no untraced phases in this selection (no noise floor)\n");
-	if (user_base.n)
+	if (cx->user_base.n)
 		printf("untraced ioctl toggler (utoggle, GPIO_V2_LINE_SET_VALUES_IOCTL, "
 		       "clock_gettime CLOCK_MONOTONIC): %.1f ns per set (mean of %llu phases, sd "
 		       "%.1f ns); the user rows' reference\n",
-		       user_base.mean, (unsigned long long)user_base.n, stat_sd(&user_base));
+		       cx->user_base.mean, (unsigned long long)cx->user_base.n,
+		       stat_sd(&cx->user_base));
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
 		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
 		       tsd);
-	if (user_csv)
+	if (cx->user_csv)
 		printf("yours (--baseline %s): your scope's figures, by our method's name or the "
 		       "talk's row\n",
-		       user_csv_path);
+		       cx->user_csv_path);
 	printf("%%ref: the overhead as %% of the row's own reference (its 'against' phases' mean "
 	       "ns per set); talk: its figure only where it measured the same kind of method "
 	       "against the same reference\n");
@@ -171,12 +174,12 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 			printf("- (its %s is against %s)", r->talk, *against ? against : "nothing");
 		else
 			printf("-");
-		urow = user_figure(r, &uv, uagainst, sizeof(uagainst), &ubeside);
+		urow = user_figure(cx->user_csv, r, &uv, uagainst, sizeof(uagainst), &ubeside);
 		if (urow && ubeside)
 			printf("  yours: %.0f ns (%s, against %s)", uv, urow, uagainst);
 		printf("\n");
 	}
-	user_left_out(rows, n, left, sizeof(left));
+	user_left_out(cx->user_csv, rows, n, left, sizeof(left));
 	if (*left)
 		printf("yours left out (a figure stands beside a row only when measured against the "
 		       "same reference): %s\n",
@@ -248,8 +251,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	json_object_object_add(top, "emulated", json_object_new_boolean(cx->emulated));
 	json_object_object_add(top, "clock", json_object_new_string(cx->clock));
 	json_object_object_add(top, "resolution_ns", json_object_new_uint64(cx->resolution_ns));
-	json_object_object_add(top, "pulses_per_phase", json_object_new_int64(ov.pulses));
-	json_object_object_add(top, "repetitions", json_object_new_int(ov.reps));
+	json_object_object_add(top, "pulses_per_phase", json_object_new_int64(cx->pulses));
+	json_object_object_add(top, "repetitions", json_object_new_int(cx->reps));
 	json_object_object_add(top, "bpf_stats", json_object_new_boolean(cx->bpf_stats));
 	json_object_object_add(top, "warmup_batches", json_object_new_int(WARMUP));
 	json_object_object_add(
@@ -258,16 +261,18 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	json_object_object_add(top, "untraced_ns_per_set", json_num(cx->untraced_mean));
 	json_object_object_add(top, "noise_floor_sd_ns", json_num(cx->floor_sd));
 	json_object_object_add(top, "noise_floor_phases", json_object_new_int(cx->floor_n));
-	if (user_base.n) {
-		json_object_object_add(top, "user_untraced_ns_per_set", json_num(user_base.mean));
+	if (cx->user_base.n) {
+		json_object_object_add(top, "user_untraced_ns_per_set",
+				       json_num(cx->user_base.mean));
 		json_object_object_add(top, "user_noise_floor_sd_ns",
-				       json_num(stat_sd(&user_base)));
+				       json_num(stat_sd(&cx->user_base)));
 		json_object_object_add(top, "user_untraced_phases",
-				       json_object_new_uint64(user_base.n));
+				       json_object_new_uint64(cx->user_base.n));
 	}
 	json_object_object_add(top, "duration_s", json_object_new_double(cx->duration_s));
-	if (user_csv_path)
-		json_object_object_add(top, "user_baseline", json_object_new_string(user_csv_path));
+	if (cx->user_csv_path)
+		json_object_object_add(top, "user_baseline",
+				       json_object_new_string(cx->user_csv_path));
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		struct json_object *j = json_object_new_object(), *d;
@@ -305,7 +310,7 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		for (k = 0; k < r->reps; k++)
 			json_object_array_add(d, json_object_new_double(r->diff[k]));
 		json_object_object_add(j, "differences_ns", d);
-		urow = user_figure(r, &v, against, sizeof(against), &ubeside);
+		urow = user_figure(cx->user_csv, r, &v, against, sizeof(against), &ubeside);
 		if (urow && ubeside) {
 			struct json_object *t = json_object_new_object();
 
@@ -410,8 +415,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(top, "methods", a);
-	user_left_out(rows, n, left, sizeof(left));
-	if (user_csv_path)
+	user_left_out(cx->user_csv, rows, n, left, sizeof(left));
+	if (cx->user_csv_path)
 		json_object_object_add(top, "user_baseline_left_out",
 				       *left ? json_object_new_string(left) : NULL);
 	f = json_object_new_object();

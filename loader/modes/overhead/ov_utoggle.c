@@ -2,7 +2,7 @@
 /*
  * gpiolat --overhead, the user rows' pulse source (ov.h): utoggle --control, the talk's
  * user-space toggler, runs the phases (its own untraced phases are the reference) while the
- * method's provider traces it: its process, executable and traced function are ov_target's.
+ * method's provider traces it: its process, executable and traced function are ov->target's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,13 +30,6 @@
 #define UT_PRIO "60"
 #define UT_LINES 8
 
-static struct {
-	pid_t pid;
-	FILE *to, *from;
-	char exe[PATH_MAX];
-	unsigned long off;
-} ut = { .pid = -1 };
-
 static int utoggle_path(char *path, size_t size)
 {
 	const char *env = getenv("GPIOLAT_UTOGGLE");
@@ -62,33 +55,35 @@ static int utoggle_path(char *path, size_t size)
 	return sys_find_program("utoggle", path, size) ? 0 : -1;
 }
 
-void utoggle_stop(void)
+void utoggle_stop(struct ov *ov)
 {
+	struct utoggle *ut = &ov->ut;
 	int i;
 
-	if (ut.to)
-		fclose(ut.to); /* EOF: it releases the line and exits */
-	ut.to = NULL;
-	if (ut.pid > 0) {
-		for (i = 0; i < 250 && waitpid(ut.pid, NULL, WNOHANG) == 0; i++)
+	if (ut->to)
+		fclose(ut->to); /* EOF: it releases the line and exits */
+	ut->to = NULL;
+	if (ut->pid > 0) {
+		for (i = 0; i < 250 && waitpid(ut->pid, NULL, WNOHANG) == 0; i++)
 			poll(NULL, 0, 20);
 		if (i == 250) {
-			kill(ut.pid, SIGKILL);
-			waitpid(ut.pid, NULL, 0);
+			kill(ut->pid, SIGKILL);
+			waitpid(ut->pid, NULL, 0);
 		}
 	}
-	ut.pid = -1;
-	if (ut.from)
-		fclose(ut.from);
-	ut.from = NULL;
-	ov_target.pid = 0;
-	ov_target.off = 0;
-	ov_target.marker_ok = ov_target.marker = false;
+	ut->pid = -1;
+	if (ut->from)
+		fclose(ut->from);
+	ut->from = NULL;
+	ov->target.pid = 0;
+	ov->target.off = 0;
+	ov->target.marker_ok = ov->target.marker = false;
 }
 
-/* start utoggle --control on the first free line 1..7 of toggle-vchip: ov_target traces it */
-int utoggle_start(char *why)
+/* start utoggle --control on the first free line 1..7 of toggle-vchip: ov->target traces it */
+int utoggle_start(struct ov *ov, char *why)
 {
+	struct utoggle *ut = &ov->ut;
 	char path[PATH_MAX], lstr[8], *marker = NULL, *line = NULL;
 	size_t cap = 0;
 	int in[2], out[2], l;
@@ -101,8 +96,8 @@ int utoggle_start(char *why)
 			 "GPIOLAT_UTOGGLE)");
 		return -1;
 	}
-	if (ov_target.inst) {
-		char *f = tracefs_instance_get_file(ov_target.inst, "trace_marker");
+	if (ov->target.inst) {
+		char *f = tracefs_instance_get_file(ov->target.inst, "trace_marker");
 
 		if (f && asprintf(&marker, "--trace-marker=%s", f) < 0)
 			marker = NULL;
@@ -116,8 +111,8 @@ int utoggle_start(char *why)
 		}
 		fflush(NULL);
 		parent = getpid();
-		ut.pid = fork();
-		if (ut.pid == 0) {
+		ut->pid = fork();
+		if (ut->pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGTERM);
 			if (getppid() !=
 			    parent /* gone before the prctl (a subreaper may have us) */)
@@ -136,33 +131,33 @@ int utoggle_start(char *why)
 		}
 		close(in[0]);
 		close(out[1]);
-		if (ut.pid < 0) {
+		if (ut->pid < 0) {
 			close(in[1]);
 			close(out[0]);
 			snprintf(why, WHY, "fork: %s", strerror(errno));
 			break;
 		}
-		ut.to = fdopen(in[1], "w");
-		ut.from = fdopen(out[0], "r");
-		len = ut.from ? getline(&line, &cap, ut.from) : -1;
-		if (len > 0 && sscanf(line, "ready pid=%*d exe=%4095s probe=%*s offset=%lx", ut.exe,
-				      &ut.off) == 2) {
-			ov_target.pid = ut.pid;
-			ov_target.exe = ut.exe;
-			ov_target.off = ut.off;
-			ov_target.fn = "toggle_ioctl_v2_once";
-			ov_target.marker_ok = marker;
+		ut->to = fdopen(in[1], "w");
+		ut->from = fdopen(out[0], "r");
+		len = ut->from ? getline(&line, &cap, ut->from) : -1;
+		if (len > 0 && sscanf(line, "ready pid=%*d exe=%4095s probe=%*s offset=%lx",
+				      ut->exe, &ut->off) == 2) {
+			ov->target.pid = ut->pid;
+			ov->target.exe = ut->exe;
+			ov->target.off = ut->off;
+			ov->target.fn = "toggle_ioctl_v2_once";
+			ov->target.marker_ok = marker;
 			free(line);
 			free(marker);
 			return 0;
 		}
-		utoggle_stop();
+		utoggle_stop(ov);
 		if (len > 0)
 			line[strcspn(line, "\n")] = '\0';
 		snprintf(why, WHY, "utoggle on line %d of toggle-vchip: %.180s", l,
-			 len > 0     ? line :
-			 ov_run.stop ? "interrupted" :
-				       "no answer");
+			 len > 0       ? line :
+			 ov->run->stop ? "interrupted" :
+					 "no answer");
 		if (len <= 0 || !strstr(line, "busy"))
 			break;
 	}
@@ -172,8 +167,9 @@ int utoggle_start(char *why)
 }
 
 /* one phase of o.pulses pulses of utoggle: the median ns per set after the warm-up batches */
-int utoggle_phase(double *med, __u64 *nb, __u64 *np)
+int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
 {
+	struct utoggle *ut = &ov->ut;
 	char *line = NULL, *p, *end;
 	double *v = NULL;
 	size_t cap = 0;
@@ -181,11 +177,11 @@ int utoggle_phase(double *med, __u64 *nb, __u64 *np)
 	long batches, i, m = 0;
 	int err = -1;
 
-	if (!ut.to ||
-	    fprintf(ut.to, "run %lld%s\n", ov.pulses, ov_target.marker ? " marker" : "") < 0 ||
-	    fflush(ut.to))
+	if (!ut->to ||
+	    fprintf(ut->to, "run %lld%s\n", ov->o.pulses, ov->target.marker ? " marker" : "") < 0 ||
+	    fflush(ut->to))
 		return -1;
-	if (getline(&line, &cap, ut.from) <= 0 ||
+	if (getline(&line, &cap, ut->from) <= 0 ||
 	    sscanf(line, "phase pulses=%lld batches=%ld", &pulses, &batches) != 2 ||
 	    !(p = strstr(line, "ns_per_set=")) || batches <= WARMUP)
 		goto out;

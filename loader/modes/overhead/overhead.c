@@ -42,26 +42,16 @@
 #include "core/statedir.h"
 #include "core/sys.h"
 
-struct run ov_run;
-struct opts ov;
-struct target ov_target = { .run = &ov_run, .instance = INSTANCE, .group = KP_SYSTEM };
-
-static void say(const char *fmt, ...)
+static void say(const struct ov *ov, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ov.json)
+	if (ov->o.json)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
-}
-
-bool nap(int ms)
-{
-	poll(NULL, 0, ms);
-	return !ov_run.stop;
 }
 
 #define SEE "gpiolat --overhead --help"
@@ -112,42 +102,46 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	struct ov *ctx = state->input;
+	struct opts *o = &ctx->o;
 	long long v;
 	int i;
 
 	switch (key) {
 	case 'h':
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --overhead");
-		exit(EXIT_OK);
+		/* said: the parse ends here, the run with 0 (overhead_parse) */
+		ctx->done = true;
+		return EINVAL;
 	case OPT_OVERHEAD:
-		ov.overhead = true;
+		o->overhead = true;
 		break;
 	case OPT_CLEANUP:
-		ov.cleanup = true;
+		o->cleanup = true;
 		break;
 	case OPT_QUICK:
-		ov.quick = true;
+		o->quick = true;
 		break;
 	case OPT_JSON:
-		ov.json = true;
+		o->json = true;
 		break;
 	case 'v':
-		ov.verbose = true;
+		o->verbose = true;
 		break;
 	case OPT_BTF:
-		ov.btf_path = arg;
+		o->btf_path = arg;
 		break;
 	case OPT_ONLY:
-		ov.only = arg;
+		o->only = arg;
 		break;
 	case OPT_BPF_STATS:
-		ov.bpf_stats = true;
+		o->bpf_stats = true;
 		break;
 	case OPT_BASELINE: {
 		char why[WHY + PATH_MAX];
 
-		if (baseline_load(arg, why, sizeof(why))) {
-			cli_usage(SEE, &ov.usage_printed, "%s", why);
+		if (baseline_load(&ctx->user, arg, why, sizeof(why))) {
+			cli_usage(SEE, &o->usage_printed, "%s", why);
 			return EINVAL;
 		}
 		break;
@@ -156,12 +150,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		struct stat st;
 
 		if (access(arg, R_OK) || stat(arg, &st)) {
-			cli_usage(SEE, &ov.usage_printed, "cannot read the module '%s': %s", arg,
+			cli_usage(SEE, &o->usage_printed, "cannot read the module '%s': %s", arg,
 				  strerror(errno));
 			return EINVAL;
 		}
 		if (!S_ISREG(st.st_mode)) {
-			cli_usage(SEE, &ov.usage_printed, "the module '%s' is not a file", arg);
+			cli_usage(SEE, &o->usage_printed, "the module '%s' is not a file", arg);
 			return EINVAL;
 		}
 		if (kmod_set_file(arg))
@@ -173,37 +167,38 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			printf("%-26s %-8s %s%s\n", ov_methods[i].name,
 			       kind_name(ov_methods[i].kind), ref_label(&ov_methods[i]),
 			       ov_methods[i].a.part ? " (a part: only when --only names it)" : "");
-		exit(EXIT_OK);
+		ctx->done = true; /* said, as --help */
+		return EINVAL;
 	case OPT_REPS:
 		if (parse_count(arg, 2, MAX_REPS, &v)) {
-			cli_usage(SEE, &ov.usage_printed, "bad repetition count '%s': want 2 to %d",
+			cli_usage(SEE, &o->usage_printed, "bad repetition count '%s': want 2 to %d",
 				  arg, MAX_REPS);
 			return EINVAL;
 		}
-		ov.reps = v;
+		o->reps = v;
 		break;
 	case OPT_PULSES:
 		if (parse_count(arg, 20, 20000, &v)) {
-			cli_usage(SEE, &ov.usage_printed,
+			cli_usage(SEE, &o->usage_printed,
 				  "bad pulses per phase '%s': want 20 to 20000", arg);
 			return EINVAL;
 		}
-		ov.pulses = v;
+		o->pulses = v;
 		break;
 	case ARGP_KEY_ARG:
-		cli_usage(SEE, &ov.usage_printed, "unexpected argument '%s'", arg);
+		cli_usage(SEE, &o->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
-		if (ov.overhead && ov.cleanup) {
-			cli_usage(SEE, &ov.usage_printed,
+		if (o->overhead && o->cleanup) {
+			cli_usage(SEE, &o->usage_printed,
 				  "--overhead and --cleanup exclude each other");
 			return EINVAL;
 		}
-		if (ov.only) {
+		if (o->only) {
 			char bad[80];
 
-			if (only_check(ov.only, bad, sizeof(bad))) {
-				cli_usage(SEE, &ov.usage_printed,
+			if (only_check(o->only, bad, sizeof(bad))) {
+				cli_usage(SEE, &o->usage_printed,
 					  "--only: '%s' selects no method (--list shows them; a "
 					  "part is named whole, never by a prefix)",
 					  bad);
@@ -212,7 +207,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_ERROR:
-		cli_key_error(state, SEE, &ov.usage_printed);
+		if (!ctx->done)
+			cli_key_error(state, SEE, &o->usage_printed);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -249,7 +245,7 @@ static void read_clock(struct context *cx)
  * trace_printk row reloads it itself), and depth 10 for the kprobes series (kprobes-k probes
  * toggle_chain_1..k, which a set only enters at depth 10). 0, or -1 and why.
  */
-static int module_state_check(char *why)
+static int module_state_check(const struct ov *ov, char *why)
 {
 	char *mode = file_slurp("/sys/module/toggle/parameters/mode");
 	char *depth = file_slurp("/sys/kernel/debug/toggle/depth");
@@ -258,7 +254,7 @@ static int module_state_check(char *why)
 
 	for (i = 0; i < ov_nmethods; i++)
 		if (ov_methods[i].series && !strcmp(ov_methods[i].series, "kprobes") &&
-		    only_selected(ov.only, &ov_methods[i]))
+		    only_selected(ov->o.only, &ov_methods[i]))
 			chain = true;
 	if (!mode || !depth) {
 		snprintf(why, WHY, "cannot read the toggle module's mode and depth");
@@ -283,32 +279,66 @@ static int module_state_check(char *why)
 	return err;
 }
 
-int overhead_main(int argc, char **argv)
+/* ---- the run: parse, prepare, go, collect, print, undo (core/run.h) -------------------------- */
+
+static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 {
 	static const struct argp argp = { .options = opts, .parser = parse_arg };
-	struct context cx = {};
-	struct row *rows = NULL;
-	struct stat_acc fl = {};
-	struct timespec t0, t1;
-	bool found, kfound = false;
-	char why[WHY];
-	int i, n = 0, err = EXIT_ERROR;
+	struct ov *ov = c;
+	int err;
 
-	run_init(&ov_run, "overhead");
-	ov.reps = -1;
-	ov.pulses = -1;
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, NULL))
+	ov->run = r;
+	ov->target.run = r;
+	ov->o.reps = -1;
+	ov->o.pulses = -1;
+	err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, ov);
+	if (ov->done)
+		return RUN_DONE; /* --help, --list: said, exit 0 */
+	if (err)
 		return EXIT_USAGE;
-	ov.btf_path = btf_find(ov.btf_path);
-	ov_target.btf_path = ov.btf_path;
+	ov->o.btf_path = btf_find(ov->o.btf_path);
+	ov->target.btf_path = ov->o.btf_path;
 	/* ns to 0.1 ns and R^2 to 4 digits alike */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
-	if (ov.reps < 0)
-		ov.reps = ov.quick ? 3 : 5;
-	if (ov.pulses < 0)
-		ov.pulses = ov.quick ? 50 : 100;
-	ov_run.verbose = ov.verbose;
-	run_libbpf_print(&ov_run);
+	if (ov->o.reps < 0)
+		ov->o.reps = ov->o.quick ? 3 : 5;
+	if (ov->o.pulses < 0)
+		ov->o.pulses = ov->o.quick ? 50 : 100;
+	r->verbose = ov->o.verbose;
+	return EXIT_OK;
+}
+
+/* --cleanup: every mode's leftovers (--overhead's, --syscall-cost's, study/microbench.sh's) */
+static int cleanup(void)
+{
+	bool found, other = false;
+	char why[WHY];
+	int i;
+
+	i = cleanup_others(&other, why, sizeof(why));
+	if (cleanup_all(&found, why, sizeof(why)) || i) {
+		fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", why);
+		return EXIT_ERROR;
+	}
+	printf("gpiolat: %s%s\n",
+	       found || other ? "removed the leftovers of an earlier run" : "nothing to clean up",
+	       tracefs_file_exists(NULL, "kprobe_events") ?
+		       "" :
+		       " (this kernel has no kprobe events: none to look for)");
+	return RUN_DONE;
+}
+
+/*
+ * root and tracefs; --cleanup ends here. Else: an earlier run's leftovers removed, the module
+ * checked (idle, burst mode, depth), our instance made, the clock read
+ */
+static int overhead_prepare(struct run *r, void *c)
+{
+	struct ov *ov = c;
+	bool found, kfound = false;
+	char why[WHY];
+	int i;
+
 	if (!sys_privileged()) {
 		fprintf(stderr, "gpiolat: must run as root\n");
 		return EXIT_ERROR;
@@ -317,23 +347,8 @@ int overhead_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: tracefs is not available (not mounted and cannot be)\n");
 		return EXIT_ERROR;
 	}
-	if (ov.cleanup) {
-		bool other = false;
-
-		/* every mode's: --overhead's, --syscall-cost's, study/microbench.sh's */
-		i = cleanup_others(&other, why, sizeof(why));
-		if (cleanup_all(&found, why, sizeof(why)) || i) {
-			fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", why);
-			return EXIT_ERROR;
-		}
-		printf("gpiolat: %s%s\n",
-		       found || other ? "removed the leftovers of an earlier run" :
-					"nothing to clean up",
-		       tracefs_file_exists(NULL, "kprobe_events") ?
-			       "" :
-			       " (this kernel has no kprobe events: none to look for)");
-		return EXIT_OK;
-	}
+	if (ov->o.cleanup)
+		return cleanup();
 	/* a run killed in its trace_printk row may have left the module unloaded or changed */
 	i = state_dir_open(false, why, sizeof(why));
 	if (i < 0) {
@@ -342,97 +357,171 @@ int overhead_main(int argc, char **argv)
 	}
 	if (i > 0 && kmod_restore_saved(&kfound))
 		return EXIT_ERROR;
-	if (!toggle_present() || toggle_gpio(&ov_target.gpio)) {
+	if (!toggle_present() || toggle_gpio(&ov->target.gpio)) {
 		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
 		return EXIT_ERROR;
 	}
 	if (toggle_enabled() != 0) {
 		/* a SIGKILLed run's last pulses end by themselves */
-		for (i = 0; i < 100 && toggle_enabled() == 1; i++)
-			nap(50);
+		for (i = 0; i < 100 && toggle_enabled() == 1 && nap(ov, 50); i++)
+			;
 		if (toggle_enabled() != 0) {
 			fprintf(stderr, "gpiolat: the toggle module is toggling (echo 0 > "
 					"/sys/kernel/debug/toggle/enable first)\n");
 			return EXIT_ERROR;
 		}
 	}
-	if (module_state_check(why)) {
+	if (module_state_check(ov, why)) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
-	run_signals(&ov_run);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_MONOTONIC, &ov->t0);
 	if (cleanup_all(&found, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n", why);
 		return EXIT_ERROR;
 	}
-	if ((found || kfound) && !ov.json)
+	ov->started = true; /* from here on, undo puts everything back */
+	if ((found || kfound) && !ov->o.json)
 		printf("gpiolat: removed the leftovers of an earlier run\n");
-	ov_target.inst = tracefs_instance_create(INSTANCE);
-	ov_target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
-	if (ov.bpf_stats)
-		run_bpf_stats(&ov_run);
-	read_clock(&cx);
-	cx.emulated = sys_emulated();
-	cx.bpf_stats = ov_run.stats_fd >= 0;
-	rows = calloc(ov_nmethods, sizeof(*rows));
-	if (!rows)
-		goto out;
+	ov->target.inst = tracefs_instance_create(INSTANCE);
+	ov->target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
+	if (ov->o.bpf_stats)
+		run_bpf_stats(r);
+	read_clock(&ov->cx);
+	ov->cx.emulated = sys_emulated();
+	ov->cx.bpf_stats = r->stats_fd >= 0;
+	ov->rows = calloc(ov_nmethods, sizeof(*ov->rows));
+	return ov->rows ? EXIT_OK : EXIT_ERROR;
+}
+
+/* the warm-up phases, then each method selected, in the table's order */
+static int overhead_go(struct run *r, void *c)
+{
+	struct ov *ov = c;
+	struct row *row;
+	int i;
+
 	/* warm-up phases, not kept: the first phases after start settle (seen under emulation) */
 	for (i = 0; i < WARMUP_PHASES; i++) {
 		double d;
 		__u64 a = 0, b = 0;
 
-		if (ov_phase(&d, &a, &b)) {
+		if (ov_phase(ov, &d, &a, &b)) {
 			fprintf(stderr, "gpiolat: the toggle module's warm-up phase failed\n");
-			goto out;
+			return EXIT_ERROR;
 		}
-		untraced_guess = d;
+		ov->untraced_guess = d;
 	}
-	for (i = 0; i < ov_nmethods && !ov_run.stop; i++) {
-		if (!only_selected(ov.only, &ov_methods[i]))
+	for (i = 0; i < ov_nmethods && !r->stop; i++) {
+		if (!only_selected(ov->o.only, &ov_methods[i]))
 			continue;
-		say("  %-26s ", ov_methods[i].name);
-		ov_measure(&ov_methods[i], &rows[n]);
-		if (rows[n].measured)
-			say("%+9.1f ns per set (95 %% CI +-%.1f, %d reps)\n", rows[n].mean,
-			    rows[n].ci, rows[n].reps);
+		row = &ov->rows[ov->nrows++];
+		say(ov, "  %-26s ", ov_methods[i].name);
+		ov_measure(ov, &ov_methods[i], row);
+		if (row->measured)
+			say(ov, "%+9.1f ns per set (95 %% CI +-%.1f, %d reps)\n", row->mean,
+			    row->ci, row->reps);
 		else
-			say("not available: %s\n", rows[n].why);
-		n++;
+			say(ov, "not available: %s\n", row->why);
 	}
-	if (ov_run.stop) {
+	if (r->stop) {
 		fprintf(stderr, "gpiolat: interrupted: everything put back as found\n");
-		goto out;
+		return EXIT_ERROR;
 	}
-	for (i = 0; i < nbase_phase; i++)
-		stat_add(&fl, base_phase[i]);
-	cx.untraced_mean = fl.mean;
-	cx.floor_sd = stat_sd(&fl);
-	cx.floor_n = fl.n;
+	return EXIT_OK;
+}
+
+/* the noise floor, the duration, and what the report says of the run */
+static int overhead_collect(struct run *r, void *c)
+{
+	struct ov *ov = c;
+	struct stat_acc fl = {};
+	struct timespec t1;
+	int i;
+
+	(void)r;
+	for (i = 0; i < ov->nbase_phase; i++)
+		stat_add(&fl, ov->base_phase[i]);
+	ov->cx.untraced_mean = fl.mean;
+	ov->cx.floor_sd = stat_sd(&fl);
+	ov->cx.floor_n = fl.n;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	cx.duration_s = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (ov.json)
-		ov_print_json(rows, n, &cx);
+	ov->cx.duration_s = t1.tv_sec - ov->t0.tv_sec + (t1.tv_nsec - ov->t0.tv_nsec) / 1e9;
+	ov->cx.pulses = ov->o.pulses;
+	ov->cx.reps = ov->o.reps;
+	ov->cx.user_base = ov->user_base;
+	ov->cx.user_csv = ov->user.text;
+	ov->cx.user_csv_path = ov->user.path;
+	return EXIT_OK;
+}
+
+static int overhead_print(struct run *r, void *c)
+{
+	struct ov *ov = c;
+
+	(void)r;
+	if (ov->o.json)
+		ov_print_json(ov->rows, ov->nrows, &ov->cx);
 	else
-		ov_print_text(rows, n, &cx);
-	err = EXIT_OK;
-out:
+		ov_print_text(ov->rows, ov->nrows, &ov->cx);
+	return EXIT_OK;
+}
+
+/* every way out: the module stopped, utoggle gone, tracefs put back as found */
+static void overhead_undo(struct run *r, void *c)
+{
+	struct ov *ov = c;
+	char why[WHY];
+	bool found;
+
+	(void)r;
+	if (!ov->started)
+		return;
 	if (toggle_enabled() == 1)
 		toggle_stop();
-	child_stop(&ov_target.child);
-	utoggle_stop();
-	run_finish(&ov_run);
-	tep_free(ov_target.tep);
-	ov_target.tep = NULL;
-	tracefs_instance_free(ov_target.inst);
-	ov_target.inst = NULL;
+	child_stop(&ov->target.child);
+	utoggle_stop(ov);
+	run_finish(r);
+	tep_free(ov->target.tep);
+	ov->target.tep = NULL;
+	tracefs_instance_free(ov->target.inst);
+	ov->target.inst = NULL;
 	if (cleanup_all(&found, why, sizeof(why))) {
 		fprintf(stderr,
 			"gpiolat: could not put tracefs back as found (gpiolat --cleanup)\n");
-		err = EXIT_ERROR;
+		ov->failed = true;
 	}
-	free(rows);
+}
+
+static const struct mode_ops overhead_ops = {
+	.name = "overhead",
+	.parse = overhead_parse,
+	.prepare = overhead_prepare,
+	.go = overhead_go,
+	.collect = overhead_collect,
+	.print = overhead_print,
+	.undo = overhead_undo,
+};
+
+int overhead_main(int argc, char **argv)
+{
+	struct ov *ov = calloc(1, sizeof(*ov));
+	struct run run;
+	int err;
+
+	if (!ov) {
+		fprintf(stderr, "gpiolat: out of memory\n");
+		return EXIT_ERROR;
+	}
+	ov->target.instance = INSTANCE;
+	ov->target.group = KP_SYSTEM;
+	ov->ut.pid = -1;
+	err = run_mode(&run, &overhead_ops, ov, argc, argv);
+	if (ov->failed && err == EXIT_OK)
+		err = EXIT_ERROR; /* the run measured, but tracefs is not as found */
+	free(ov->rows);
+	free(ov->user.text);
+	free(ov);
 	return err;
 }
