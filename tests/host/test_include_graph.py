@@ -29,9 +29,6 @@ OBJS = os.path.join(ROOT, "out", "build", "loader")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)\.h"', re.M)
 # objdump -t: "0000000000000000 l     O .bss\t0000000000000004 exiting"
 DATA = re.compile(r"^\S+ .{6}O (\.data(?!\.rel\.ro)\S*|\.bss\S*)\s+\S+ (\S+)$", re.M)
-# the one file-scope mutable variable left in the --syscall-cost mode: its signal handler's flag
-# (a handler gets no argument to find a context by; it sets this, the run reads it by pointer)
-SIGNAL_FLAG = {"syscall_cost": {"stop_requested"}}
 # the file-scope mutable variables the whole loader may keep, and why:
 ALLOWED = {
     # the one run of the process (core/run.c), for the two callbacks that get no argument to find
@@ -233,14 +230,11 @@ def test_syscall_mode_parts_point_only_downward(loader_graph):
 
 def test_no_hidden_state_in_the_syscall_mode(loader_graph):
     _, data = loader_graph
-    hidden = {n: sorted(d - SIGNAL_FLAG.get(n, set())) for n, d in data.items()
-              if syscall_mode(n)}
-    assert {n: d for n, d in hidden.items() if d} == {}
+    assert {n: sorted(d) for n, d in data.items() if syscall_mode(n) and d} == {}
 
 
-# the modes whose run is a struct mode_ops driven by run_mode() (core/run.h): every mode folder
-# but --overhead's (its move onto the one run sequence is another step of issue 20)
-RUN_MODES = ("modes/histogram", "modes/path", "modes/rt", "modes/syscall")
+# every mode's run is a struct mode_ops driven by run_mode() (core/run.h)
+RUN_MODES = ("modes/histogram", "modes/overhead", "modes/path", "modes/rt", "modes/syscall")
 
 
 def test_modes_run_through_run_mode_and_never_exit(loader_graph):
