@@ -9,10 +9,11 @@
 #   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
 #   testing-rt  its PREEMPT_RT flavour (amd64, arm64; testing has no rt-armmp)
 # "6.12" is Debian 13's (trixie's linux-image-amd64, -rt-amd64, -armmp, -rt-armmp, -arm64,
-# -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 targets are whole
-# Debian 13 systems: they run Debian 13's user space too, the root out/roots/trixie
-# (vm/userspace.sh: its bpftrace 0.23, libgpiod 2 tools, and gpiolat and the togglers built
-# there); DIR/userspace names that root. Every other x86_64 target runs the host's root.
+# -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 and testing targets
+# are whole systems of their release: they run its user space too, the root out/roots/trixie or
+# out/roots/testing (vm/userspace.sh: its bpftrace, libgpiod 2 tools, and gpiolat and the
+# togglers built there); DIR/userspace names that root. Debian 12's x86_64 targets run the
+# host's root.
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
 # with security updates. Debian 12's kernels come from the host's apt; another release's from
@@ -413,11 +414,9 @@ if [ -n "$root" ]; then
 		# the x86_64 target binds the kernel's modules over /lib/modules/RELEASE of its
 		# root (vm/init), which it mounts read-only: the (empty) folder must exist
 		mkdir -p "/lib/modules/$release"
-		if [ "$suite" = trixie ]; then
-			# Debian 13's kernel on Debian 13's user space (vm/userspace.sh)
-			mkdir -p "$root/lib/modules/$release"
-			echo "$root" >"$dir/userspace"
-		fi
+		# the release's kernel on the release's user space (vm/userspace.sh)
+		mkdir -p "$root/lib/modules/$release"
+		echo "$root" >"$dir/userspace"
 	fi
 else
 	depmod -b "$dir/root" "$release"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Host side: the user space of an x86_64 target that runs another Debian release's root
 # (vm/kernel.sh writes KERNELDIR/userspace, naming that root: Debian 13's 6.12 targets run
-# out/roots/trixie). Usage: vm/userspace.sh KERNELDIR
+# out/roots/trixie, testing's out/roots/testing). Usage: vm/userspace.sh KERNELDIR
 #
 # In that root (host/inroot.sh): what the target runs is installed (sh host/deps.sh --target:
 # the build's packages with bpftrace, the libgpiod tools, rt-tests, rtla, stress-ng), then
