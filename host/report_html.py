@@ -333,12 +333,13 @@ def summary_section(ov):
 # why an icount histogram is one bar (issue 18.6), in the histogram section when it is
 ICOUNT_BARS = (
     "<p class=note id=icount-bars>These pulses were counted in TIMING=icount, where the "
-    "guest's clock counts instructions: every pulse executes the same instructions, so every "
-    "pulse has the same width, and each method's histogram is one bar (its curve one step). The "
-    "bar's position, and the shift per set, is the figure: what the method adds, in "
-    "instructions. The spread is zero by construction, not a measurement of jitter: nothing "
-    "here can vary. To see jitter, run <code>TIMING=real make bpf-histograms</code> (the host's "
-    "clock, with its noise) or measure on hardware.</p>")
+    "guest's clock counts instructions. Every pulse executes the same instructions, so every "
+    "pulse has the same instruction-counted width, and each method's histogram is one bar (its "
+    "curve one step). The bar's position is the figure (the pulse with the method's runs in "
+    "it), and so is the shift per set (what the method adds). The spread is zero, or a "
+    "nanosecond, by construction: it is not a measurement of jitter. Jitter needs "
+    "<code>TIMING=real make bpf-histograms</code> (the host's clock, with its noise) or "
+    "hardware.</p>")
 
 
 def histogram_section(hd):

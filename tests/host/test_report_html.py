@@ -458,10 +458,11 @@ def test_icount_histograms_say_why_each_is_one_bar(tmp_path):
     sec = hist_section("icount")
     note = sec[sec.index("<p class=note id=icount-bars>"):]
     note = note[:note.index("</p>")]
-    for words in ("every pulse executes the same instructions", "one bar",
-                  "position, and the shift per set, is the figure",
-                  "zero by construction, not a measurement of jitter", "TIMING=real",
-                  "hardware"):
+    for words in ("Every pulse executes the same instructions",
+                  "the same instruction-counted width", "one bar",
+                  "The bar's position is the figure", "and so is the shift per set",
+                  "by construction: it is not a measurement of jitter",
+                  "Jitter needs <code>TIMING=real", "hardware"):
         assert words in note, words
     assert "a nanosecond is one guest instruction" in sec
     for timing in ("real", None):
