@@ -8,7 +8,8 @@
 #                        T=NAME one test by name (T=30-gpiolat-counts KERNEL=6.12, T=test_report;
 #                        tests/README)
 #   make bpf-histograms  the main job: in-kernel pulse-width histograms, out/results/
-#                        (on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native builds for it)
+#                        (emulated: TIMING=icount by default, TIMING=real for the host's clock,
+#                        docs/timing.md; on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native)
 #   make overhead-report what each tracing method costs per GPIO set, out/results/overhead.*
 #   make rt-report       standard vs PREEMPT_RT: wakeup latency, gaps, cyclictest, out/results/rt.*
 #   make bench           gpiolat's own cost natively (syscall histogram vs empty, bpftrace)
@@ -288,6 +289,8 @@ test-host: all
 test-target: all target
 	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh target
 
+# every part of the study, then the page; the emulated target in TIMING=icount unless TIMING=real
+# (the RT part in real time always): host/bpf-histograms.sh
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Host side: the main job, `make bpf-histograms`: every part of the study, each at a size chosen
-# for about 5 minutes on a 2-core machine (339 s measured: docs/bench.md), then the one page,
+# for about 5 minutes on a 2-core machine (in TIMING=icount 273 s quiet, 470-511 s at a load of
+# 3-7: docs/bench.md), then the one page,
 # out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
 # The parts (STUDIES, in this order; each in a run of its own, never while another measures):
@@ -22,10 +23,12 @@
 # e.g. `make bpf-histograms CHIP=gpio-96-127 LINE=6`.
 # Environment: TARGET (emulated|native; default: native when this machine has a gpiochip),
 # KERNEL (std|rt|6.12|6.12-rt, emulated target), LINEAR_NS (the histograms' bucket width), the
-# sizes above, and vm/run's ARCH and TIMING (real|icount: the emulated target's clock,
-# docs/timing.md), which reach every vm/run but the rt part's: that one is about time the CPU
-# does not spend executing (wakeups, sleeps), so it runs in TIMING=real, on RT_ARCH (default:
-# this machine's architecture, whose Debian 12 kernels have a PREEMPT_RT flavour).
+# sizes above, and vm/run's ARCH and TIMING (the emulated target's clock, docs/timing.md:
+# icount, the default here: instruction-counted, deterministic, idle costs no wall time; real:
+# the guest's clock follows the host's, vm/run's own default), which reach every vm/run but the
+# rt part's: that one is about time the CPU does not spend executing (wakeups, sleeps), so it
+# runs in TIMING=real always, on RT_ARCH (default: this machine's architecture, whose Debian 12
+# kernels have a PREEMPT_RT flavour).
 # Each part's wall time and the load average around it: out/results/study.json (on the page).
 set -eu
 cd "$(dirname "$0")/.."
@@ -46,6 +49,20 @@ emulated | native) ;;
 	exit 2
 	;;
 esac
+
+# the emulated target's clock: instruction-counted unless asked otherwise (docs/bench.md "The
+# default is TIMING=icount"); a board has its own clock
+if [ "$TARGET" = emulated ]; then
+	TIMING=${TIMING:-icount}
+	case $TIMING in
+	real | icount) ;;
+	*)
+		echo "bpf-histograms: TIMING must be real or icount, not '$TIMING'" >&2
+		exit 2
+		;;
+	esac
+	export TIMING
+fi
 
 PARTS="syscall-cost histograms overhead path bench-gpio rt"
 STUDIES=${STUDIES:-$PARTS}
@@ -115,6 +132,8 @@ part_histograms() {
 	if [ "$TARGET" = emulated ]; then
 		env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
 			LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
+		# the clock these widths were counted in: the page explains icount's one-bar histograms
+		echo "$TIMING" >"$raw/timing.txt"
 	else
 		# the study's -l: the toggled line as CHIP:OFFSET (a bare number would be a global one)
 		env LINE="$CHIP:$LINE" PULSES="$pulses" LINEAR_NS="${LINEAR_NS:-}" \

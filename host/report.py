@@ -379,13 +379,22 @@ def run(argv):
     if os.path.exists(os.path.join(raw, "uname.txt")):
         with open(os.path.join(raw, "uname.txt")) as f:
             uname = f.read().strip()
+    # the emulated target's clock, as host/bpf-histograms.sh ran it (real or icount); none
+    # natively or when the raw folder was made otherwise
+    timing = None
+    if emulated and os.path.exists(os.path.join(raw, "timing.txt")):
+        with open(os.path.join(raw, "timing.txt")) as f:
+            timing = f.read().strip()
+        if timing not in ("real", "icount"):
+            raise results.BadResults(f"{os.path.join(raw, 'timing.txt')}: '{timing[:40]}' is "
+                                     "not real or icount")
     report = {
         "tool": "gpiolat",
         "report": "bpf-histograms",
         "format": 1,
         "generated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "target": {"uname": uname, "emulated": emulated},
-        "caveat": results.caveat() if emulated else None,
+        "target": {"uname": uname, "emulated": emulated, "timing": timing},
+        "caveat": results.caveat(timing) if emulated else None,
         "histograms": recs,
         "unavailable": unavailable,
     }
@@ -394,7 +403,7 @@ def run(argv):
         f.write("\n")
     text = [f"gpiolat bpf-histograms, {report['generated']}", f"target: {uname}"]
     if emulated:
-        text.append("NOTE: " + results.caveat())
+        text.append("NOTE: " + results.caveat(timing))
     for rec in recs:
         text += [""] + text_block(rec)
     for u in unavailable:
@@ -403,7 +412,7 @@ def run(argv):
         f.write("\n".join(text) + "\n")
     csv = [f"# gpiolat bpf-histograms, {report['generated']}, target: {uname}"]
     if emulated:
-        csv.append("# " + results.caveat())
+        csv.append("# " + results.caveat(timing))
     for rec in recs:
         csv += ["", ""] + csv_block(rec)
     with open(os.path.join(outdir, "histograms.csv"), "w") as f:

@@ -330,6 +330,18 @@ def summary_section(ov):
     return "".join(out)
 
 
+# why an icount histogram is one bar (issue 18.6), in the histogram section when it is
+ICOUNT_BARS = (
+    "<p class=note id=icount-bars>These pulses were counted in TIMING=icount, where the "
+    "guest's clock counts instructions. Every pulse executes the same instructions, so every "
+    "pulse has the same instruction-counted width, and each method's histogram is one bar (its "
+    "curve one step). The bar's position is the figure (the pulse with the method's runs in "
+    "it), and so is the shift per set (what the method adds). The spread is zero, or a "
+    "nanosecond, by construction: it is not a measurement of jitter. Jitter needs "
+    "<code>TIMING=real make bpf-histograms</code> (the host's clock, with its noise) or "
+    "hardware.</p>")
+
+
 def histogram_section(hd):
     title = "Pulse widths: every hook and tool on the same pulses"
     if hd is None:
@@ -339,7 +351,10 @@ def histogram_section(hd):
     emulated = hd.get("target", {}).get("emulated")
     out.append(f"<p>Target: <code>{esc(hd.get('target', {}).get('uname'))}</code>; "
                f"generated {esc(hd.get('generated'))}.</p>")
-    out.append(caveat_box(emulated))
+    timing = hd.get("target", {}).get("timing")
+    out.append(caveat_box(emulated, timing))
+    if emulated and timing == "icount":
+        out.append(ICOUNT_BARS)
     fig = cdf_figure(hd["histograms"])
     if fig:
         out.append(f"<figure>{fig}<figcaption>Cumulative distribution of the pulse width "

@@ -113,7 +113,13 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
     assert [p["part"] for p in doc["parts"]] == PARTS
     for p in doc["parts"]:
         assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
-    assert doc["timing"] == "real" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
+    # the emulated target's default clock: icount (docs/bench.md), real only for the RT part
+    assert doc["timing"] == "icount" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
+    for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
+            calls(lines, "bench_gpio.py"):
+        assert field(ln, "TIMING") == "icount", ln
+    (rt,) = calls(lines, "rt-report.sh")
+    assert field(rt, "TIMING") == "real", rt
     for part in PARTS:
         assert f"bpf-histograms: {part} in " in r.stderr and "load average" in r.stderr
     assert "the whole study in" in r.stdout and "load average" in r.stdout
@@ -161,6 +167,20 @@ def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
     assert any(ln.startswith(f"make -s loader ARCH={HOST_ARCH} ") for ln in lines), lines
     doc = json.loads((proj / "out" / "results" / "study.json").read_text())
     assert (doc["timing"], doc["arch"], doc["rt_arch"]) == ("icount", "arm", HOST_ARCH)
+
+
+def test_timing_real_still_selects_real_time_and_a_bad_timing_is_a_usage_error(proj):
+    r, lines = run(proj, TIMING="real")
+    assert r.returncode == 0, r.stderr
+    for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
+            calls(lines, "bench_gpio.py") + calls(lines, "rt-report.sh"):
+        assert field(ln, "TIMING") == "real", ln
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert doc["timing"] == "real"
+    assert "TIMING=real" in r.stdout
+    r, lines = run(proj, TIMING="fast")
+    assert r.returncode == 2 and lines == [], lines
+    assert r.stderr.count("\n") == 1 and "TIMING must be real or icount" in r.stderr, r.stderr
 
 
 def test_studies_picks_parts_and_rejects_unknown_ones(proj):

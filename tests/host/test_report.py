@@ -132,6 +132,19 @@ def test_report_files_from_a_raw_folder(tmp_path):
     assert "bpftrace-delta-toggle-vchip-0.png" in pngs
     assert not [p for p in pngs if "0x" in p or "ff" in p], pngs
     assert (out / "gpiolat-tracepoint-toggle-vchip-0.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert doc["target"]["timing"] is None
+    # the clock host/bpf-histograms.sh ran the target in: kept, and the caveat says what an
+    # icount nanosecond is; anything else in its file is one error line
+    (raw / "timing.txt").write_text("icount\n")
+    subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"), str(raw), str(out)],
+                   check=True, capture_output=True, text=True)
+    doc = json.loads((out / "histograms.json").read_text())
+    assert doc["target"]["timing"] == "icount" and doc["caveat"] == results.caveat("icount")
+    assert "one guest instruction" in (out / "histograms.txt").read_text()
+    (raw / "timing.txt").write_text("fast\n")
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "report.py"), str(raw),
+                        str(out)], capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "timing.txt" in r.stderr
 
 
 def test_no_raw_results_is_one_clear_error(tmp_path):

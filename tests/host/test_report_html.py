@@ -439,3 +439,33 @@ def test_the_study_line_names_mode_parts_wall_times_and_load(tmp_path):
                    timeout=60)
     page = (res / "report.html").read_text()
     assert "TIMING=real" in page and "one guest instruction" not in page
+
+
+def test_icount_histograms_say_why_each_is_one_bar(tmp_path):
+    """issue 18.6: in TIMING=icount every pulse has the same instruction-counted width; the
+    histogram section says so (position is the figure, zero spread is no jitter), in icount
+    only"""
+    def hist_section(timing):
+        res = tmp_path / f"results-{timing}"
+        res.mkdir()
+        doc = fixture("histograms.json")
+        doc["target"]["timing"] = timing
+        (res / "histograms.json").write_text(json.dumps(doc))
+        subprocess.run([sys.executable, SCRIPT, str(res)], check=True, capture_output=True,
+                       timeout=60)
+        return section((res / "report.html").read_text(), "histograms")
+
+    sec = hist_section("icount")
+    note = sec[sec.index("<p class=note id=icount-bars>"):]
+    note = note[:note.index("</p>")]
+    for words in ("Every pulse executes the same instructions",
+                  "the same instruction-counted width", "one bar",
+                  "The bar's position is the figure", "and so is the shift per set",
+                  "by construction: it is not a measurement of jitter",
+                  "Jitter needs <code>TIMING=real", "hardware"):
+        assert words in note, words
+    assert "a nanosecond is one guest instruction" in sec
+    for timing in ("real", None):
+        sec = hist_section(timing)
+        assert "icount-bars" not in sec and "same instructions" not in sec
+        assert "one guest instruction" not in sec
