@@ -12,6 +12,10 @@
 #   path          gpiolat --path --json (PATH_ARGS): gpio-path.json
 #   bench-gpio    gpiolat's own GPIO programs against the empty program and the tools,
 #                 host/bench_gpio.py (BENCH_ARGS): bench-gpio.json (emulated target only)
+#   observer      the emulated oscilloscope (docs/timing.md): gpiolat --overhead --json
+#                 (OBSERVER_ARGS) on the ARM target's PL061 line, qemu logging every edge with
+#                 the host's clock (VM_TRACE), in TIMING=real (that clock is the guest's only
+#                 there), host/pl061_trace.py: observer.json (emulated target only)
 #   rt            standard vs PREEMPT_RT, host/rt-report.sh (RT_KERNELS, RT_PULSES,
 #                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}
 # The sizes below are the main command's; the bigger runs are the parts by name (make
@@ -64,7 +68,7 @@ if [ "$TARGET" = emulated ]; then
 	export TIMING
 fi
 
-PARTS="syscall-cost histograms overhead path bench-gpio rt"
+PARTS="syscall-cost histograms overhead path bench-gpio observer rt"
 STUDIES=${STUDIES:-$PARTS}
 for s in $STUDIES; do
 	case " $PARTS " in
@@ -84,6 +88,8 @@ overhead_args=${OVERHEAD_ARGS:---quick}
 path_args=${PATH_ARGS:--r 3 -p 5000 -s 200}
 bench_args=${BENCH_ARGS:---passes 1 --reps 3 --pulses 50}
 syscall_args=${SYSCALL_ARGS:---rounds 3}
+observer_args=${OBSERVER_ARGS:---reps 5 --only \
+bpf-gpiolat-tracepoint,bpf-empty-tracepoint,bpf-gpiolat-kprobe}
 rt_kernels=${RT_KERNELS:-std rt}
 rt_arch=${RT_ARCH:-$host_arch}
 
@@ -174,6 +180,23 @@ part_bench_gpio() {
 		python3 host/bench_gpio.py $bench_args
 }
 
+part_observer() {
+	if [ "$TARGET" = native ]; then
+		echo "bpf-histograms: observer traces the emulated PL061 from qemu: not on a board" >&2
+		return 0
+	fi
+	# qemu's trace of the PL061 (VM_TRACE: an absolute path, in the project folder) stamps
+	# each edge with the host's clock: the guest's clock only in real time (docs/timing.md)
+	make -s all target ARCH=arm KERNEL=std
+	rm -f "$results"/observer.*
+	# shellcheck disable=SC2086
+	run_to "$results/observer.overhead.json" env TIMING=real ARCH=arm KERNEL=std VM_NOMAKE=1 \
+		TOGGLE_ARGS="chip=9030000.pl061 line=0" VM_TRACE="$PWD/$results/observer.trace" \
+		vm/run ./gpiolat --overhead --json $observer_args </dev/null
+	run_to "$results/observer.json" python3 host/pl061_trace.py "$results/observer.trace" \
+		--overhead "$results/observer.overhead.json" --json
+}
+
 part_rt() {
 	# time-based (wakeups, sleeps, idle): real time always (docs/timing.md)
 	env TIMING=real TARGET="$TARGET" ARCH="$rt_arch" RT_KERNELS="$rt_kernels" \
@@ -212,6 +235,7 @@ env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="${KERNEL:-std}" TIMING="
 	RT_ARCH="$rt_arch" WALL_S=$((end - start)) LOAD_START="$load_start" LOAD_END="$(load)" \
 	PULSES="$pulses" OVERHEAD_ARGS="$overhead_args" PATH_ARGS="$path_args" \
 	BENCH_ARGS="$bench_args" SYSCALL_ARGS="$syscall_args" RT_KERNELS="$rt_kernels" \
+	OBSERVER_ARGS="$observer_args" \
 	python3 -c '
 import json, os, sys
 e = os.environ
@@ -226,7 +250,8 @@ json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
            "load_start": load(e["LOAD_START"]), "load_end": load(e["LOAD_END"]),
            "sizes": {"pulses": int(e["PULSES"]), "overhead_args": e["OVERHEAD_ARGS"],
                      "path_args": e["PATH_ARGS"], "bench_args": e["BENCH_ARGS"],
-                     "syscall_args": e["SYSCALL_ARGS"], "rt_kernels": e["RT_KERNELS"]},
+                     "syscall_args": e["SYSCALL_ARGS"], "rt_kernels": e["RT_KERNELS"],
+                     "observer_args": e["OBSERVER_ARGS"]},
            "parts": parts}, sys.stdout)
 print()
 ' "$log" >"$results/study.json"

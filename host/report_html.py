@@ -30,6 +30,7 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
 OTHER_STUDIES = [
     ("rt.json", "rt", report_html_rt.rt_section),
     ("bench-gpio.json", "bench-gpio", report_html_sections.bench_gpio_section),
+    ("observer.json", "observer", report_html_sections.observer_section),
     ("syscall-cost.json", "syscall-cost", report_html_sections.syscall_cost_section),
 ]
 BadResults = results.BadResults
@@ -469,8 +470,9 @@ def page(resdir):
             "widths</a>, <a href=#overhead>overhead matrix</a>, <a href=#fits>per additional "
             "event/kprobe</a>, <a href=#gpio-path>GPIO path</a>, <a href=#self-test>self-test</a>, "
             "<a href=#rt>standard vs PREEMPT_RT</a>, <a href=#bench-gpio>gpiolat's own "
-            "programs</a>, <a href=#syscall-cost>syscall cost</a>. Sources: histograms.json, "
-            "overhead.json, gpio-path.json, rt.json, bench-gpio.json, syscall-cost.json "
+            "programs</a>, <a href=#observer>the outside observer</a>, <a href=#syscall-cost>"
+            "syscall cost</a>. Sources: histograms.json, overhead.json, gpio-path.json, "
+            "rt.json, bench-gpio.json, observer.json, syscall-cost.json "
             "(docs/output-format.md, docs/overhead.md).</p>")
     gp = load(os.path.join(resdir, "gpio-path.json"), "path")
     study = load(os.path.join(resdir, "study.json"), "study")
@@ -493,7 +495,7 @@ def main(argv):
     resdir = argv[1]
     out = argv[2] if len(argv) == 3 else os.path.join(resdir, "report.html")
     studies = ("histograms.json", "overhead.json", "gpio-path.json", "rt.json",
-               "bench-gpio.json", "syscall-cost.json")
+               "bench-gpio.json", "observer.json", "syscall-cost.json")
     if not any(os.path.exists(os.path.join(resdir, f)) for f in studies):
         print(f"report_html.py: no study's results in {resdir} ({', '.join(studies)}): run "
               "make bpf-histograms first", file=sys.stderr)

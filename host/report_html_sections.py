@@ -215,6 +215,59 @@ def bench_gpio_section(doc, rh):
     return "".join(out)
 
 
+# ---- host/pl061_trace.py --overhead --json: the outside observer, the emulated oscilloscope --
+def verdict_cell(j, rh):
+    """one comparison of two clocks (pl061_trace.judge, the loader's rule): its verdict, the
+    mean difference, its sd and the limit it was held to"""
+    if j.get("verdict") == "not judged":
+        return f"not judged ({j.get('phases')} phases)"
+    return (f"{rh.esc(j['verdict'])}: {j['difference_ns']:+.1f} ns (sd {j['difference_sd_ns']}, "
+            f"{j['phases']} phases; limit {j['limit_ns']} ns)")
+
+
+def observer_section(doc, rh):
+    title = "The outside observer: qemu's trace of the PL061 line (the emulated oscilloscope)"
+    if doc is None:
+        return rh.not_run("observer", title, "no observer.json in the results (make "
+                          "bpf-histograms writes it, STUDIES=observer for that part alone: one "
+                          "boot of the emulated ARM target in real time).")
+    out = [f"<section id=observer><h2>{rh.esc(title)}</h2>", rh.caveat_box(True),
+           f"<p>The talk timed the GPIO line with an oscilloscope, a clock outside the system "
+           f"it measured. Here qemu is that clock: it logs every change of the emulated PL061's "
+           f"output (line {doc['line']}), outside the guest, with {rh.esc(doc['clock'])}. One "
+           f"gpiolat --overhead run on that line ({doc['pulses']} pulses, "
+           f"{doc['pulses_per_phase']} a phase) is seen from three clocks: the observer (each "
+           "batch's first register write to its last), the toggle module's batch clock and "
+           "gpiolat's program's own periods (in the guest). Traced ns per set of each BPF "
+           "row's method phases; each pair compared by the loader's trust rule (99.9 % "
+           "interval of the mean difference plus the allowance for what a clock provably "
+           "excludes, docs/overhead.md \"Trust\"). The observer's clock is the host's, so this "
+           "part runs in TIMING=real and carries the host's noise (docs/timing.md); a "
+           "too-noisy verdict says the noise, not the clocks, decides. In real time the clocks "
+           "do not span the same work: the module's batch clock includes each batch's first "
+           "pulse after its rest, which qemu runs far slower than the rest, the program's "
+           "periods exclude it, and the observer, from the first register write, sits between "
+           "(docs/overhead.md, \"Trust\"); a DISAGREE here is that emulation cost. The "
+           "deterministic check of the guest's two clocks is the icount one, in the overhead "
+           "matrix above.</p>",
+           "<table><thead><tr><th>row</th><th>observer ns per set (sd, phases)</th><th>module"
+           "</th><th>program</th><th>observer - module</th><th>observer - program</th>"
+           "<th>in the guest</th></tr></thead><tbody>"]
+    for r in doc["rows"]:
+        prog = r["program_ns_per_set"]
+        sd = r.get("observer_sd_ns")
+        out.append(f"<tr><td>{rh.esc(r['method'])}</td><td class=num>"
+                   f"{r['observer_ns_per_set']:.1f} ns ({'-' if sd is None else sd}, "
+                   f"{len(r['observer_phases_ns'])})</td><td class=num>"
+                   f"{r['module_ns_per_set']:.1f} ns</td><td class=num>"
+                   f"{'-' if prog is None else f'{prog:.1f} ns'}</td>"
+                   f"<td>{verdict_cell(r['observer_vs_module'], rh)}</td>"
+                   f"<td>{verdict_cell(r['observer_vs_program'], rh)}</td>"
+                   f"<td>{rh.esc(r['verdict_in_guest'] or '-')}</td></tr>")
+    out.append("</tbody></table></section>")
+    return "".join(out)
+
+
 # ---- gpiolat --syscall-cost --json: what each method adds to one syscall, natively ----------
 def ns1(v):
     return "-" if v is None else f"{v:.1f} ns"

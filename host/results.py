@@ -61,6 +61,13 @@ KINDS = {
                                   "summary": dict}),
     "rt": ("host/rt_report.py", {"emulated": bool, "kernels": list},
            "kernels", {"kernel": str, "info": dict}),
+    "observer": ("host/pl061_trace.py --overhead",
+                 {"clock": str, "line": int, "pulses": int, "pulses_per_phase": int,
+                  "rows": list},
+                 "rows", {"method": str, "observer_ns_per_set": NUM, "observer_phases_ns": list,
+                          "module_ns_per_set": NUM, "program_ns_per_set": None,
+                          "observer_vs_module": dict, "observer_vs_program": dict,
+                          "verdict_in_guest": None}),
     "study": ("host/bpf-histograms.sh", {"target": str, "parts": list},
               "parts", {"part": str, "wall_s": NUM}),
 }
@@ -153,6 +160,8 @@ def kind_of(doc):
         return "histograms"
     if tool == "gpiolat rt-report":
         return "rt"
+    if tool == "host/pl061_trace.py --overhead":
+        return "observer"
     return None
 
 

@@ -2,8 +2,9 @@
 settings, and what it leaves behind, in a copy of the project whose every tool is a stub that
 logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
 
-The page's nine sections come from six files; the main command runs the six parts that write
+The page's ten sections come from seven files; the main command runs the seven parts that write
 them (issue 18.5), the time-based RT part always in real time on this machine's architecture,
+the outside observer in real time on the ARM target (its clock is the host's),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
 average (study.json). The whole run's figures are measured in docs/bench.md, not here.
 """
@@ -17,7 +18,7 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 HOST_ARCH = subprocess.run(["uname", "-m"], capture_output=True, text=True).stdout.strip()
 HOST_ARCH = {"aarch64": "arm64"}.get(HOST_ARCH, HOST_ARCH)
-PARTS = ["syscall-cost", "histograms", "overhead", "path", "bench-gpio", "rt"]
+PARTS = ["syscall-cost", "histograms", "overhead", "path", "bench-gpio", "observer", "rt"]
 
 # every stub: one line "NAME ARGS | TIMING= ARCH= KERNEL= ..." in $STUB_LOG; FAIL_ON makes the
 # stub whose line contains it exit 1
@@ -26,7 +27,7 @@ line="$STUB_NAME $* | TIMING=${TIMING:-} ARCH=${ARCH:-} KERNEL=${KERNEL:-} TARGE
 line="$line TOGGLE_ARGS=${TOGGLE_ARGS:-} RT_KERNELS=${RT_KERNELS:-} PULSES=${PULSES:-}"
 line="$line GAP_PULSES=${GAP_PULSES:-} LOOPS=${LOOPS:-} SECONDS_EACH=${SECONDS_EACH:-}"
 line="$line OVERHEAD_ARGS=${OVERHEAD_ARGS:-} OVERHEAD_NOREPORT=${OVERHEAD_NOREPORT:-}"
-line="$line RESULTS=${RESULTS:-}"
+line="$line RESULTS=${RESULTS:-} VM_TRACE=${VM_TRACE:-}"
 echo "$line" >>"$STUB_LOG"
 case "$line" in *"${FAIL_ON:-@@none@@}"*) exit 1 ;; esac
 """
@@ -44,11 +45,11 @@ def proj(tmp_path):
     p = tmp_path / "proj"
     (p / "host").mkdir(parents=True)
     shutil.copy(os.path.join(ROOT, "host", "bpf-histograms.sh"), p / "host")
-    stub(p / "vm" / "run", "vm/run", 'case "$*" in *--path*) echo "{}" ;; esac\n')
+    stub(p / "vm" / "run", "vm/run", 'case "$*" in *--path* | *--overhead*) echo "{}" ;; esac\n')
     stub(p / "host" / "overhead-report.sh", "overhead-report.sh")
     stub(p / "host" / "rt-report.sh", "rt-report.sh")
     # python3 host/X.py: python runs them, so stubs in Python that call the logger
-    for name in ("report.py", "bench_gpio.py"):
+    for name in ("report.py", "bench_gpio.py", "pl061_trace.py"):
         stub(p / "host" / f"{name}.sh", name)
         (p / "host" / name).write_text(
             "import os, subprocess, sys\n"
@@ -58,6 +59,8 @@ def proj(tmp_path):
     bin_ = tmp_path / "bin"
     stub(bin_ / "make", "make")
     stub(bin_ / "id", "id", "echo 0\n")
+    stub(bin_ / "insmod", "insmod")
+    stub(bin_ / "rmmod", "rmmod")
     return p
 
 
@@ -87,7 +90,8 @@ def part_of(line):
     """which part a logged call belongs to"""
     for key, part in (("--syscall-cost", "syscall-cost"), ("study/histograms.sh", "histograms"),
                       ("overhead-report.sh", "overhead"), ("--path", "path"),
-                      ("bench_gpio.py", "bench-gpio"), ("rt-report.sh", "rt")):
+                      ("bench_gpio.py", "bench-gpio"), ("./gpiolat --overhead", "observer"),
+                      ("pl061_trace.py", "observer"), ("rt-report.sh", "rt")):
         if key in line.split(" | ")[0]:
             return part
     return None
@@ -114,10 +118,11 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
     for p in doc["parts"]:
         assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
     # the emulated target's default clock: icount (docs/bench.md), real only for the RT part
+    # and the outside observer (their clocks are the host's)
     assert doc["timing"] == "icount" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
-        assert field(ln, "TIMING") == "icount", ln
+        assert field(ln, "TIMING") == ("real" if part_of(ln) == "observer" else "icount"), ln
     (rt,) = calls(lines, "rt-report.sh")
     assert field(rt, "TIMING") == "real", rt
     for part in PARTS:
@@ -160,7 +165,8 @@ def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
     assert r.returncode == 0, r.stderr
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
-        assert (field(ln, "TIMING"), field(ln, "ARCH")) == ("icount", "arm"), ln
+        if part_of(ln) != "observer":
+            assert (field(ln, "TIMING"), field(ln, "ARCH")) == ("icount", "arm"), ln
     (rt,) = calls(lines, "rt-report.sh")
     assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("real", HOST_ARCH)
     # the host's loader for the native syscall cost
@@ -205,3 +211,30 @@ def test_a_failing_part_stops_the_study_and_leaves_no_partial_file(proj):
     # nothing after it ran, and no page claims a whole study
     assert not any(part_of(ln) in ("bench-gpio", "rt") for ln in lines)
     assert not (res / "study.json").exists()
+
+
+def test_the_observer_traces_the_pl061_in_real_time(proj):
+    """the emulated oscilloscope: qemu stamps the PL061's edges with the host's clock, which is
+    the guest's only in real time, so that part runs TIMING=real on the ARM target (whatever the
+    study's TIMING and ARCH), the module on the PL061's line 0, the trace in the project folder
+    by an absolute path (qemu's cwd is not ours), and pl061_trace.py reads that trace with that
+    run's JSON"""
+    for timing in ("icount", "real"):
+        r, lines = run(proj, TIMING=timing, STUDIES="observer")
+        assert r.returncode == 0, r.stderr
+        (vm,) = calls(lines, "vm/run")
+        res = proj / "out" / "results"
+        assert "./gpiolat --overhead --json --reps 5 --only bpf-gpiolat-tracepoint," in vm
+        assert (field(vm, "TIMING"), field(vm, "ARCH"), field(vm, "KERNEL")) == \
+            ("real", "arm", "std"), vm
+        assert field(vm, "TOGGLE_ARGS") == "chip=9030000.pl061"
+        assert field(vm, "VM_TRACE") == str(res / "observer.trace")
+        (tr,) = calls(lines, "pl061_trace.py")
+        assert tr.split(" | ")[0].split()[1:] == [
+            "out/results/observer.trace", "--overhead", "out/results/observer.overhead.json",
+            "--json"], tr
+        assert any(ln.startswith("make -s all target ARCH=arm KERNEL=std ") for ln in lines)
+        assert (res / "observer.json").exists() and not list(res.glob("*.tmp"))
+    # on a board there is no qemu to trace it: said, and nothing run
+    r, lines = run(proj, TARGET="native", STUDIES="observer", CHIP="c", LINE="1")
+    assert "not on a board" in r.stderr and not calls(lines, "vm/run"), r.stderr

@@ -1,7 +1,8 @@
 """host/report_html.py: the one page of results, built from canned results in the studies' own
 formats (tests/host/data/report: histograms.json by host/report.py from the raw files of a real
 emulated study/histograms.sh PULSES=200, kept in raw/; overhead.json from a real emulated
-make overhead-report OVERHEAD_ARGS=--quick; both made by tests/host/data/regen.sh; rt.json,
+make overhead-report OVERHEAD_ARGS=--quick; observer.json from a real emulated observer part
+(the ARM target's PL061 traced by qemu, real time); all three made by tests/host/data/regen.sh; rt.json,
 bench-gpio.json and syscall-cost.json made by tests/host/data/report/make-fixtures.py, which
 says how), checked as text and in a real browser.
 
@@ -32,7 +33,7 @@ CHROMIUM = shutil.which("chromium")
 
 
 ALL = ("histograms.json", "overhead.json", "gpio-path.json", "raw", "rt.json", "bench-gpio.json",
-       "syscall-cost.json")
+       "observer.json", "syscall-cost.json")
 
 
 def fixture(name):
@@ -175,6 +176,7 @@ def test_studies_that_did_not_run_say_so(tmp_path):
     assert "Not run: no gpio-path.json" in page
     # each names the command that writes its file
     for sid, cmd in (("rt", "make rt-report"), ("bench-gpio", "make bench-gpio"),
+                     ("observer", "STUDIES=observer"),
                      ("syscall-cost", "gpiolat --syscall-cost --json")):
         sec = section(page, sid)
         assert f"<p class=notrun>Not run: no {sid}.json" in sec and cmd in sec, sec
@@ -410,10 +412,10 @@ STUDY = {"target": "emulated", "arch": "arm", "kernel": "std", "timing": "icount
 
 
 def test_the_main_commands_results_leave_no_section_not_run(tmp_path):
-    """every file the main command writes (issue 18.5): nine sections, none "Not run" """
+    """every file the main command writes (issue 18.5): ten sections, none "Not run" """
     page = build(tmp_path).read_text()
     assert "Not run" not in page and "class=notrun" not in page
-    assert len(re.findall(r"<section id=[\w-]+><h2>", page)) == 9
+    assert len(re.findall(r"<section id=[\w-]+><h2>", page)) == 10
 
 
 def test_the_study_line_names_mode_parts_wall_times_and_load(tmp_path):
@@ -469,3 +471,28 @@ def test_icount_histograms_say_why_each_is_one_bar(tmp_path):
         sec = hist_section(timing)
         assert "icount-bars" not in sec and "same instructions" not in sec
         assert "one guest instruction" not in sec
+
+
+def test_the_outside_observer_beside_the_guests_clocks(tmp_path):
+    """the emulated oscilloscope's section: every BPF row of observer.json (a real run) with the
+    observer's, the module's and the program's ns per set, both comparisons' verdicts with their
+    difference and limit, and the verdict in the guest; the caveat and the clock named"""
+    doc = fixture("observer.json")
+    sec = section(build(tmp_path).read_text(), "observer")
+    assert "class=caveat" in sec and report_html.esc(doc["clock"]) in sec
+    assert f"{doc['pulses']} pulses" in sec and "TIMING=real" in sec
+    assert doc["rows"]
+    for r in doc["rows"]:
+        cells = row_of(sec, r["method"])
+        assert cells[1].startswith(f"{r['observer_ns_per_set']:.1f} ns (") and \
+            cells[1].endswith(f", {len(r['observer_phases_ns'])})"), cells
+        assert cells[2] == f"{r['module_ns_per_set']:.1f} ns"
+        prog = r["program_ns_per_set"]
+        assert cells[3] == ("-" if prog is None else f"{prog:.1f} ns")
+        for cell, j in ((cells[4], r["observer_vs_module"]), (cells[5], r["observer_vs_program"])):
+            if j["verdict"] == "not judged":
+                assert cell == f"not judged ({j['phases']} phases)"
+            else:
+                assert cell.startswith(f"{j['verdict']}: {j['difference_ns']:+.1f} ns") and \
+                    f"limit {j['limit_ns']} ns" in cell, cell
+        assert cells[6] == (r["verdict_in_guest"] or "-")

@@ -6,8 +6,10 @@
 # (about 5 min under emulation), through host/overhead.py as make overhead-report does, into
 # tests/host/data/report/overhead.json; gpiolat --wakeup, --path and --gaps (the module
 # reloaded mode=continuous, as study/rt.sh does) into tests/host/data/loader/, read by
-# tests/host/test_results.py; then make-fixtures.py, which derives rt.json's overhead
-# subset and bench-gpio.json from it. Usage: sh tests/host/data/regen.sh
+# tests/host/test_results.py; the outside observer as make bpf-histograms runs it (the ARM
+# target's PL061 traced by qemu, real time, about 30 s: host/bpf-histograms.sh part_observer)
+# into tests/host/data/report/observer.json; then make-fixtures.py, which derives rt.json's
+# overhead subset and bench-gpio.json from it. Usage: sh tests/host/data/regen.sh
 # Environment: KERNEL (default std), OVERHEAD_ARGS (default "--quick").
 set -eu
 cd "$(dirname "$0")/../../.."
@@ -44,6 +46,13 @@ KERNEL=${KERNEL:-std} ARCH=x86_64 VM_NOMAKE=1 VM_TIMEOUT=1800 \
 	vm/run ./gpiolat --overhead --json ${OVERHEAD_ARGS:---quick} </dev/null >"$tmp/raw.json"
 python3 host/overhead.py "$tmp/raw.json" "$tmp/results" >/dev/null
 cp "$tmp/results/overhead.json" "$data/overhead.json"
+make -s all target KERNEL=std ARCH=arm
+TIMING=real ARCH=arm KERNEL=std VM_NOMAKE=1 TOGGLE_ARGS="chip=9030000.pl061 line=0" \
+	VM_TRACE="$PWD/$rawtmp/pl061.trace" vm/run ./gpiolat --overhead --json --reps 5 \
+	--only bpf-gpiolat-tracepoint,bpf-empty-tracepoint,bpf-gpiolat-kprobe </dev/null \
+	>"$tmp/observer-overhead.json"
+python3 host/pl061_trace.py "$rawtmp/pl061.trace" --overhead "$tmp/observer-overhead.json" \
+	--json >"$data/observer.json"
 PYTHONDONTWRITEBYTECODE=1 python3 "$data/make-fixtures.py"
 echo "regen: $data/overhead.json from $(git describe --always --dirty 2>/dev/null || echo '?')," \
 	"and the fixtures derived from it"
