@@ -1,7 +1,6 @@
 #!/bin/sh
 # Host side: the main job, `make bpf-histograms`: every part of the study, each at a size chosen
-# for about 5 minutes on a 2-core machine (in TIMING=icount 273 s quiet, 470-511 s at a load of
-# 3-7: docs/bench.md), then the one page,
+# for about 5 minutes on a 2-core machine (in TIMING=icount 305 s quiet, every part; docs/bench.md), then the one page,
 # out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
 # The parts (STUDIES, in this order; each in a run of its own, never while another measures):
