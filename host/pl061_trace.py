@@ -216,22 +216,25 @@ def overhead(path, line, ov_json):
     return out
 
 
+def judgement(j):
+    """one comparison of two clocks (judge()) in words: its verdict, the mean difference, its sd
+    and the limit it was held to; the text output and the page's observer section say it so"""
+    if j["verdict"] == "not judged":
+        return f"not judged ({j['phases']} phases)"
+    return (f"{j['verdict']}: {j['difference_ns']:+.1f} ns (sd {j['difference_sd_ns']}, "
+            f"{j['phases']} phases; limit {j['limit_ns']} ns)")
+
+
 def overhead_text(res):
     lines = [f"qemu's PL061 line {res['line']} (outside the guest; {res['clock']}; emulated): "
              f"{res['pulses']} pulses, {res['pulses_per_phase']} a phase; traced ns per set of "
              f"each BPF row's method phases"]
     for r in res["rows"]:
-        a, b = r["observer_vs_module"], r["observer_vs_program"]
-
-        def fig(j):
-            if j["verdict"] == "not judged":
-                return f"not judged ({j['phases']} phases)"
-            return (f"{j['verdict']} ({j['difference_ns']:+.1f}, sd {j['difference_sd_ns']}, "
-                    f"limit {j['limit_ns']})")
+        a, b = judgement(r["observer_vs_module"]), judgement(r["observer_vs_program"])
         lines.append(f"  {r['method']:<24} observer {r['observer_ns_per_set']} (sd "
                      f"{r['observer_sd_ns']}, {len(r['observer_phases_ns'])} phases), module "
                      f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set'] or '-'} | "
-                     f"observer - module: {fig(a)} | observer - program: {fig(b)} | in the "
+                     f"observer - module: {a} | observer - program: {b} | in the "
                      f"guest: {r['verdict_in_guest']}")
     lines.append("note: emulated (qemu) timings, not real hardware")
     return "\n".join(lines)

@@ -216,16 +216,8 @@ def bench_gpio_section(doc, rh):
 
 
 # ---- host/pl061_trace.py --overhead --json: the outside observer, the emulated oscilloscope --
-def verdict_cell(j, rh):
-    """one comparison of two clocks (pl061_trace.judge, the loader's rule): its verdict, the
-    mean difference, its sd and the limit it was held to"""
-    if j.get("verdict") == "not judged":
-        return f"not judged ({j.get('phases')} phases)"
-    return (f"{rh.esc(j['verdict'])}: {j['difference_ns']:+.1f} ns (sd {j['difference_sd_ns']}, "
-            f"{j['phases']} phases; limit {j['limit_ns']} ns)")
-
-
 def observer_section(doc, rh):
+    from pl061_trace import judgement
     title = "The outside observer: qemu's trace of the PL061 line (the emulated oscilloscope)"
     if doc is None:
         return rh.not_run("observer", title, "no observer.json in the results (make "
@@ -261,8 +253,8 @@ def observer_section(doc, rh):
                    f"{len(r['observer_phases_ns'])})</td><td class=num>"
                    f"{r['module_ns_per_set']:.1f} ns</td><td class=num>"
                    f"{'-' if prog is None else f'{prog:.1f} ns'}</td>"
-                   f"<td>{verdict_cell(r['observer_vs_module'], rh)}</td>"
-                   f"<td>{verdict_cell(r['observer_vs_program'], rh)}</td>"
+                   f"<td>{rh.esc(judgement(r['observer_vs_module']))}</td>"
+                   f"<td>{rh.esc(judgement(r['observer_vs_program']))}</td>"
                    f"<td>{rh.esc(r['verdict_in_guest'] or '-')}</td></tr>")
     out.append("</tbody></table></section>")
     return "".join(out)
