@@ -238,6 +238,10 @@ def test_real_runs_6_1_against_7_2_icount():
     rb = {m["method"]: m for m in json.load(open(b))["methods"] if m["measured"]}
     assert {x["method"] for x in res["rows"]} == set(ra) & set(rb)
     assert len(res["rows"]) >= 30
+    for r in list(ra.values()) + list(rb.values()):
+        # what each interval is made of, as the loader wrote it: ci95_ns = t95(df) se_ns
+        assert r["ci95_ns"] == pytest.approx(benchstat.t95(r["df"]) * r["se_ns"], rel=1e-4,
+                                             abs=1e-9), r
     for x in res["rows"]:
         m = x["method"]
         assert x["a"]["mean"] == ra[m]["overhead_ns"] and x["b"]["mean"] == rb[m]["overhead_ns"]
