@@ -29,6 +29,7 @@ line each).
 import argparse
 import json
 import math
+import signal
 import sys
 
 import results  # host/results.py: the files' model, the caveat
@@ -289,6 +290,7 @@ def main(argv):
         print(f"compare: {args.a} and {args.b} have no measured row in common", file=sys.stderr)
         return 1
     doc["a"]["file"], doc["b"]["file"] = args.a, args.b
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
     if args.json:
         print(json.dumps(doc, indent=1))
     else:
