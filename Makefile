@@ -14,6 +14,7 @@
 #   make rt-report       standard vs PREEMPT_RT: wakeup latency, gaps, cyclictest, out/results/rt.*
 #   make bench           gpiolat's own cost natively (syscall histogram vs empty, bpftrace)
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
+#   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
 #   make shell           a shell inside the emulated target
 #
 # Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: Debian 12's 6.1,
@@ -116,7 +117,7 @@ TOGGLERS := $(BIN)/utoggle $(TOGGLER_PROGS:%=$(BIN)/%) $(TOGGLER_SCRIPTS)
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench \
+.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
 	rt-report dist \
 	shell clean format
 .DELETE_ON_ERROR:
@@ -216,14 +217,14 @@ $(BUILD)/loader/core/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
 $(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hist.o core/baseline.o \
-	core/jsonout.o core/jit.o modes/path/path_out.o core/baseline_path.o)
+	core/jsonout.o core/jit.o core/sys.o modes/path/path_out.o core/baseline_path.o)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
 TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_baseline.o \
 	modes/overhead/ov_methods.o core/hist.o core/baseline.o \
-	core/jsonout.o core/jit.o core/statedir.o modes/overhead/ov_report.o)
+	core/jsonout.o core/jit.o core/sys.o core/statedir.o modes/overhead/ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
@@ -326,6 +327,12 @@ endif
 bench-gpio: all target
 	$(Q)KERNEL=$(KERNEL) RESULTS=$(RESULTS) python3 host/bench_gpio.py $(BENCH_ARGS)
 	$(Q)$(MAKE) -s report
+
+# two runs of one study side by side, row by row: B - A, its 95 % interval, its verdict, and
+# where the runs are not like with like (host/compare.py, docs/compare.md); COMPARE_ARGS=--json
+compare:
+	$(if $(and $(A),$(B)),,$(error make compare A=FILE.json B=FILE.json: two files needed))
+	$(Q)python3 host/compare.py $(COMPARE_ARGS) $(A) $(B)
 
 # the toggle module's cycle micro-benchmark in the emulated target (study/microbench.sh)
 microbench: all target

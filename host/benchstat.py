@@ -1,5 +1,6 @@
-"""Statistics shared by make bench and make bench-gpio: means of repetitions that share their
-reference phases, and ratios of two such means with an interval.
+"""Statistics shared by make bench, make bench-gpio and host/compare.py: means of repetitions
+that share their reference phases, ratios of two such means with an interval, and the
+difference of two independent runs' means (welch()).
 
 Every figure the loaders give is a repetition i: traced_i - (ref_i + ref_i+1) / 2, and repetition
 i+1 reuses ref_i+1. So consecutive repetitions are correlated (positively: a high shared
@@ -91,3 +92,15 @@ def fmt_ratio(a, b, target=None):
                                        " (within the interval of it)" if lo <= target else
                                        " (the whole interval above it)")
     return f"{s} (target <= {target}x: {'met' if met else 'NOT met'}{sure})", met
+
+
+def welch(se_a, df_a, se_b, df_b):
+    """the standard error of mean_b - mean_a for two independent means with standard errors
+    se_a, se_b of df_a, df_b degrees of freedom, and its Welch-Satterthwaite degrees of freedom
+    (rounded down, at least 1, as loader/core/hist.c's alt_se): (se, df). Both exact (se 0,
+    the instruction-counted clock): (0.0, None), the difference is exact"""
+    va, vb = se_a * se_a, se_b * se_b
+    if va + vb == 0:
+        return 0.0, None
+    q = (va * va / df_a if va else 0.0) + (vb * vb / df_b if vb else 0.0)
+    return math.sqrt(va + vb), max(1, math.floor((va + vb) ** 2 / q))

@@ -9,6 +9,7 @@ import math
 import os
 import re
 
+import compare
 import rt_report
 
 SECTIONS = {
@@ -135,6 +136,39 @@ def wakeup_figure(ks, rh):
     return rh.svg(W, H, body, "wakeup latency of the toggler per kernel, idle and loaded")
 
 
+def compared(ks, rh):
+    """the first two kernels' overhead subsets compared row by row (host/compare.py): B - A,
+    its 95 % interval and verdict, like with like; "" when either has none"""
+    if len(ks) < 2 or not ks[0].get("overhead") or not ks[1].get("overhead"):
+        return ""
+    a, b = ks[0], ks[1]
+    res = compare.compare("overhead", a["overhead"], b["overhead"])
+    if not res["rows"]:
+        return ""
+    out = [f"<p>The overhead subset compared, A = {rh.esc(a['kernel'])}, B = "
+           f"{rh.esc(b['kernel'])} (host/compare.py, docs/compare.md): B - A in ns per set, "
+           "its 95 % interval by Welch's t from each row's own standard error, higher or lower "
+           "when the interval excludes 0, ~ when it holds 0; an exact difference (both rows "
+           "repeat exactly, TIMING=icount) is its own interval."]
+    if res["differs"]:
+        out.append(" The runs differ in: " + rh.esc("; ".join(
+            f"{d['what']} ({d['a']} vs {d['b']})" for d in res["differs"])) + ".")
+    if not res["like_with_like"]:
+        out.append(" <b>Not like with like</b>: the two runs' clocks differ; no difference "
+                   "is given.")
+    out.append("</p><table><thead><tr><th>method</th><th>against</th><th>A</th><th>B</th>"
+               "<th>B - A</th><th>95 % interval</th><th>verdict</th></tr></thead><tbody>")
+    for r in res["rows"]:
+        against, d, iv, verdict = compare.cells(r)
+        out.append(f"<tr><td>{rh.esc(r['method'])}</td><td>{rh.esc(against)}</td>"
+                   f"<td class=num>{compare.f1(r['a']['mean'])} ± {compare.f1(r['a']['ci95'])}"
+                   f"</td><td class=num>{compare.f1(r['b']['mean'])} ± "
+                   f"{compare.f1(r['b']['ci95'])}</td><td class=num>{d}</td>"
+                   f"<td class=num>{rh.esc(iv)}</td><td>{rh.esc(verdict)}</td></tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def rt_section(doc, rh):
     title = "Standard vs PREEMPT_RT kernel"
     if doc is None:
@@ -155,7 +189,7 @@ def rt_section(doc, rh):
            "the talk's untraced pulse of 6.1.26 beside the standard kernel, of 6.1.26-rt8 "
            "beside the RT one, its method overheads (measured on -rt8) beside the RT column "
            "only, ADI's cyclictest figures only when the load is its own (docs/rt.md).</p>",
-           table(ks, rows, notes, rh)]
+           table(ks, rows, notes, rh), compared(ks, rh)]
     fig = wakeup_figure(ks, rh)
     if fig:
         cav = f" {rh.esc(doc.get('caveat'))}." if emulated and doc.get("caveat") else ""

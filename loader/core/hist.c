@@ -92,7 +92,7 @@ void alt_stat_add(struct alt_stat *s, int rep, double before, double fig, double
 }
 
 /* the mean difference's standard error as sampled (hist.h), and its degrees of freedom */
-static double alt_se(const struct alt_stat *s, long *df)
+double alt_se(const struct alt_stat *s, long *df)
 {
 	double n = s->t.n, vt, vb, v, q;
 

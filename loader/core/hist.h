@@ -76,6 +76,10 @@ struct alt_stat {
 
 /* repetition REP (0, 1, ... in order): its reference before, its phase, its reference after */
 void alt_stat_add(struct alt_stat *s, int rep, double before, double fig, double after);
+/* the mean difference's standard error as sampled and its Welch-Satterthwaite degrees of
+ * freedom (NAN: n < 2); what the intervals below are made of (JSON se_ns and df: two runs'
+ * rows compared combine them, host/compare.py) */
+double alt_se(const struct alt_stat *s, long *df);
 /* half-widths of the 95 % and 99.9 % intervals of the mean difference (NAN: n < 2) */
 double alt_ci95(const struct alt_stat *s);
 double alt_ci999(const struct alt_stat *s);

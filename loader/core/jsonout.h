@@ -14,7 +14,12 @@
 struct json_object *json_num(double v);
 /* O on one line of stdout (JSON_C_TO_STRING_PLAIN, or FLAGS), then freed */
 void json_print_put(struct json_object *o, int flags);
-/* {"tool": TOOL, "mode": MODE (when given), "format": 1, "bpf_jit": jit_state()} */
+/* {"kernel", "version", "machine" (uname), "userspace" (os-release's PRETTY_NAME or null),
+ * "emulated", "timing" ("icount" or "real": vm/run's GPIOLAT_TIMING emulated, else "real"; null
+ * when emulated and unsaid)} */
+struct json_object *json_target(void);
+/* {"tool": TOOL, "mode": MODE (when given), "format": 1, "bpf_jit": jit_state(),
+ * "target": json_target()} */
 struct json_object *json_doc(const char *tool, const char *mode);
 
 enum ref_keys {

@@ -31,6 +31,8 @@ def kind_for(path):
         return "histogram"
     if name.startswith("bpftrace-"):
         return None
+    if name.startswith("overhead-"):  # tests/host/data/compare/: two runs' gpiolat --overhead
+        return "overhead"
     return BY_NAME[name]
 
 

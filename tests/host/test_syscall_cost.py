@@ -8,12 +8,15 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 GPIOLAT = os.environ.get("GPIOLAT", os.path.join(ROOT, "gpiolat"))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+import benchstat  # noqa: E402
 OUR_PROGS = ("sc_btf_", "sc_raw_", "sc_tp_", "empty_btf_", "empty_raw_", "empty_tp_",
              "empty_kprobe", "empty_uprobe", "empty_fexit_")
 TRACEFS = "/sys/kernel/tracing"
@@ -119,6 +122,28 @@ def test_completes(cost):
     assert cost["bpf_stats"] is False
     assert method(cost, "bpf-hist")["bpf"]["run_cnt"] == 0
     assert len(method(cost, "bpf-hist")["added_ns_per_syscall"]["rounds_ns"]) == 4
+
+
+def test_the_document_says_its_target_and_each_rows_standard_error(cost):
+    """what two runs compared need (host/compare.py): where it ran, and what each interval is
+    made of (ci95_ns = t95(df) se_ns, the loader's one quantile table, host/benchstat.py's); an
+    exact check: the loader computes both from the same sums"""
+    t = cost["target"]
+    u = os.uname()
+    assert (t["kernel"], t["version"], t["machine"]) == (u.release, u.version, u.machine)
+    assert t["emulated"] is cost["emulated"]
+    # natively the hardware's clock; on a host that is itself a VM, vm/run's TIMING is unsaid
+    assert t["timing"] == ("real" if not t["emulated"] else None)
+    with open("/etc/os-release") as f:
+        pretty = [ln.split("=", 1)[1].strip().strip('"') for ln in f
+                  if ln.startswith("PRETTY_NAME=")]
+    assert t["userspace"] == (pretty[0] if pretty else None)
+    for name in ("control", "bpf-empty-tp-btf", "bpf-hist"):
+        a = method(cost, name)["added_ns_per_syscall"]
+        assert a["se_ns"] >= 0 and 1 <= a["df"] <= 2 * a["rounds"] - 1, a
+        # both printed to 0.1 ns (main.c's JSON number format): within their rounding
+        t95 = benchstat.t95(a["df"])
+        assert abs(a["ci95_ns"] - t95 * a["se_ns"]) <= 0.05 + 0.05 * t95 + 1e-9, a
 
 
 def test_bpf_stats_when_asked(cost_stats):

@@ -65,6 +65,8 @@ struct row {
 	struct alt_stat st; /* the phases as sampled: the intervals (hist.h) */
 	double mean, ci, sd; /* sd: of the differences */
 	double ci999; /* the 99.9 % CI: what a test's control check uses (1 in 1000 fails) */
+	double se; /* the mean's standard error as sampled, of df degrees of freedom (alt_se) */
+	long df;
 	double med; /* median of the repetitions */
 	double low; /* the lowest repetition */
 	double ref_mean; /* mean of the reference phases, ns per set */

@@ -297,6 +297,9 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		json_object_object_add(j, "ci95_ns", json_num(r->ci));
 		json_object_object_add(j, "ci999_ns", json_num(r->ci999));
 		json_object_object_add(j, "sd_ns", json_num(r->sd));
+		/* what ci95_ns is made of: t95(df) se_ns (two runs compared: host/compare.py) */
+		json_object_object_add(j, "se_ns", json_num(r->se));
+		json_object_object_add(j, "df", isnan(r->se) ? NULL : json_object_new_int64(r->df));
 		/* every figure of a row against its one reference: the % too */
 		json_object_object_add(j, "percent_of_reference",
 				       r->ref_mean > 0 ? json_num(100 * r->mean / r->ref_mean) :

@@ -15,6 +15,8 @@ void row_stats(struct row *r)
 	/* the repetitions share their reference phases: the interval of the mean as sampled */
 	r->ci = alt_ci95(&r->st);
 	r->ci999 = alt_ci999(&r->st);
+	r->df = 0;
+	r->se = alt_se(&r->st, &r->df);
 	if (r->reps > 0) {
 		double v[MAX_REPS];
 

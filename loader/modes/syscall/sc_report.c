@@ -160,6 +160,8 @@ void sc_print_json(const struct env *env, struct result *res, const struct stat_
 {
 	struct json_object *o, *a, *m, *ad, *u, *refs, *bpf, *rd;
 	struct utsname un;
+	double se;
+	long df = 0;
 	__u64 k;
 	int i;
 
@@ -203,6 +205,11 @@ void sc_print_json(const struct env *env, struct result *res, const struct stat_
 			json_object_object_add(ad, "ci95_ns", json_num(alt_ci95(&r->rounds)));
 			json_object_object_add(ad, "ci999_ns", json_num(alt_ci999(&r->rounds)));
 			json_object_object_add(ad, "sd_rounds_ns", json_num(stat_sd(&r->rounds.d)));
+			/* what ci95_ns is made of (two runs compared: host/compare.py) */
+			se = alt_se(&r->rounds, &df);
+			json_object_object_add(ad, "se_ns", json_num(se));
+			json_object_object_add(ad, "df",
+					       isnan(se) ? NULL : json_object_new_int64(df));
 			json_object_object_add(ad, "p50_ns",
 					       json_num(sc_quantile(r->added, r->nadded, 0.50)));
 			json_object_object_add(ad, "p90_ns",

@@ -9,7 +9,9 @@
 # tests/host/test_results.py; the outside observer as make bpf-histograms runs it (the ARM
 # target's PL061 traced by qemu, real time, about 30 s: host/bpf-histograms.sh part_observer)
 # into tests/host/data/report/observer.json; then make-fixtures.py, which derives rt.json's
-# overhead subset and bench-gpio.json from it. Usage: sh tests/host/data/regen.sh
+# overhead subset and bench-gpio.json from it; then regen-compare.sh (two --overhead runs,
+# 6.1 and testing's newest in TIMING=icount, into tests/host/data/compare/).
+# Usage: sh tests/host/data/regen.sh
 # Environment: KERNEL (default std), OVERHEAD_ARGS (default "--quick").
 set -eu
 cd "$(dirname "$0")/../../.."
@@ -54,5 +56,7 @@ TIMING=real ARCH=arm KERNEL=std VM_NOMAKE=1 TOGGLE_ARGS="chip=9030000.pl061 line
 python3 host/pl061_trace.py "$rawtmp/pl061.trace" --overhead "$tmp/observer-overhead.json" \
 	--json >"$data/observer.json"
 PYTHONDONTWRITEBYTECODE=1 python3 "$data/make-fixtures.py"
+# two runs compared (host/compare.py): 6.1 and testing's newest, x86_64, TIMING=icount
+sh tests/host/data/regen-compare.sh
 echo "regen: $data/overhead.json from $(git describe --always --dirty 2>/dev/null || echo '?')," \
 	"and the fixtures derived from it"

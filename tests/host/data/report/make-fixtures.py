@@ -145,7 +145,9 @@ def syscall_cost_json():
     def added(mean, ci, p50, p99, rounds=10, batches=200):
         rng = [mean + ci * (i - 4.5) / 4.5 for i in range(rounds)]
         return {"mean_ns": mean, "ci95_ns": ci, "ci999_ns": round(ci * 1.9, 1),
-                "sd_rounds_ns": round(ci / 0.72, 1), "p50_ns": p50,
+                "sd_rounds_ns": round(ci / 0.72, 1),
+                "se_ns": round(ci / 2.262, 2), "df": rounds - 1,  # ci95 = t95(9) se
+                "p50_ns": p50,
                 "p90_ns": round((p50 + p99) / 3, 1), "p99_ns": p99, "rounds": rounds,
                 "rounds_ns": [round(x, 1) for x in rng], "batches": batches,
                 "traced_mean_ns": round(246.0 + mean, 1)}
