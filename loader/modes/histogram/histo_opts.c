@@ -52,6 +52,11 @@ enum {
 	OPT_USAGE,
 	OPT_SYSCALL_COST,
 	OPT_BPF_STATS,
+	OPT_MODE_PATH,
+	OPT_MODE_WAKEUP,
+	OPT_MODE_GAPS,
+	OPT_MODE_SYSCALL_HIST,
+	OPT_MODE_EMPTY_RAW_TP,
 };
 
 static const struct argp_option opts[] = {
@@ -95,13 +100,23 @@ static const struct argp_option opts[] = {
 	{ "help", 'h', NULL, 0, "show this help", 4 },
 	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
 	{ "version", 'V', NULL, 0, "show the version", 4 },
-	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
-	  "what each tracing method adds to a syscall, natively (gpiolat --syscall-cost --help)",
-	  5 },
+	{ NULL, 0, NULL, 0, "Other modes (each has its own options: gpiolat --MODE --help):", 5 },
 	{ "overhead", 0x1ff, NULL, 0,
-	  "what each tracing method adds to a GPIO set (gpiolat --overhead --help); --cleanup "
-	  "removes what an interrupted run left",
+	  "what each tracing method adds to a GPIO set; --cleanup removes what an interrupted "
+	  "run left",
 	  5 },
+	{ "path", OPT_MODE_PATH, NULL, 0,
+	  "the GPIO path decomposed: one set by each toggler, from a register write to bash", 5 },
+	{ "wakeup", OPT_MODE_WAKEUP, NULL, 0,
+	  "how long traced tasks wait from their wakeup to running", 5 },
+	{ "gaps", OPT_MODE_GAPS, NULL, 0,
+	  "the gaps between a line's sets, each long one attributed to what ran instead", 5 },
+	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
+	  "what each tracing method adds to a syscall, natively", 5 },
+	{ "syscall-hist", OPT_MODE_SYSCALL_HIST, NULL, 0,
+	  "only the syscall-latency histogram of all threads (--syscall-cost --help)", 5 },
+	{ "empty-raw-tp", OPT_MODE_EMPTY_RAW_TP, "TRACEPOINT", 0,
+	  "hold an empty BPF program on a raw tracepoint (--syscall-cost --help)", 5 },
 	{},
 };
 
