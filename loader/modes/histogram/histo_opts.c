@@ -46,7 +46,6 @@ enum {
 	OPT_CSV,
 	OPT_BTF,
 	OPT_SELF_TEST,
-	OPT_PULSES,
 	OPT_NO_TOGGLE,
 	OPT_UNTRACED,
 	OPT_USAGE,
@@ -72,7 +71,7 @@ static const struct argp_option opts[] = {
 	{ "duration", 'd', "TIME", 0, "stop after TIME (default: Ctrl-C, or the end of --pulses)",
 	  2 },
 	{ "interval", 'i', "TIME", 0, "print the histograms of each interval of TIME", 2 },
-	{ "pulses", OPT_PULSES, "N", 0,
+	{ "pulses", 'p', "N", 0,
 	  "with the toggle module: issue exactly N pulses after attaching, wait for them, stop",
 	  2 },
 	{ "no-toggle", OPT_NO_TOGGLE, NULL, 0,
@@ -241,7 +240,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_BPF_STATS:
 		env->bpf_stats = true;
 		break;
-	case OPT_PULSES:
+	case 'p':
 		if (parse_count(arg, 1, 1000000000LL, &n)) {
 			cli_usage(SEE, &env->usage_printed,
 				  "bad pulse count '%s': want 1 to 1000000000", arg);
