@@ -355,7 +355,7 @@ def study_note(doc, rh):
            f"{rh.esc(sz.get('syscall_args'))}</code>; standard vs PREEMPT_RT on "
            f"{rh.esc(sz.get('rt_kernels'))} ({rh.esc(doc.get('rt_arch'))}, real time). Each "
            "part runs bigger by name (make overhead-report, make rt-report, make bench-gpio; "
-           "README).</p>"]
+           "docs/getting-started.md).</p>"]
     if emulated and timing == "icount":
         # the one caveat's icount clause (host/results.py), and where it does not hold
         out.append("<p class=caveat>TIMING=icount: in every emulated section but standard vs "
