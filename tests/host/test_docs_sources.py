@@ -68,3 +68,14 @@ def test_the_check_sees_a_figure_without_a_source():
     assert unsourced("Measured:\n\n| row | measured |\n|---|---|\n| a | 2 ns |\n")
     assert unsourced("Measured 12 times, no unit: 3 and 4.\n") == []
     assert unsourced("```\nmeasured 12 ns\n```\n") == []
+
+
+def test_the_readme_pictures_are_real_small_pngs():
+    text = open(os.path.join(ROOT, "README.md")).read()
+    pics = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+    assert pics, "README.md shows no picture of the page"
+    for pic in pics:
+        with open(os.path.join(ROOT, pic), "rb") as f:
+            data = f.read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", pic
+        assert 20000 < len(data) < 200 * 1024, (pic, len(data))

@@ -1,7 +1,7 @@
 """No text a user reads cites the project's issue tracker (they have no such tracker): no
-"issue N", "issue N's", "#N" issue reference or "the issue's" in any tracked file: the pages,
-the program's output and help, the docs, the README, the scripts and the tests alike (history
-belongs in git)."""
+tracker number (the word with a number after it, a number in parentheses after a hash) nor the
+word's possessive in any tracked file: the pages, the program's output and help, the docs, the
+README, the scripts and the tests alike (history belongs in git)."""
 import os
 import re
 import subprocess
@@ -37,7 +37,7 @@ def test_no_file_cites_an_issue_number():
 
 
 def test_the_pattern_finds_what_it_should():
-    for s in ("see " + WORD + " 13", WORD.title() + " 18 measured", "(#27)",
+    for s in ("see " + WORD + " 13", WORD.title() + " 18 measured", "(" + "#27)",
               "the " + WORD + "'s two commands", WORD + " #4"):
         assert CITE.search(s), s
     for s in ("a worker " + WORD + "s 1-byte reads", "it " + WORD + "s 20000 pulses",
