@@ -310,7 +310,7 @@ bench: | $(DEPS_STAMP)
 	$(Q)python3 host/bench.py $(OUT)/static/bin/gpiolat
 
 # one archive to copy to a board (static binaries, BTF where the kernel has none, toggle.ko and
-# its sources, ply/, study/, README "On a board"): out/dist/gpiolat-ARCH.tar.gz
+# its sources, ply/, study/, docs/board.md as its README): out/dist/gpiolat-ARCH.tar.gz
 ifeq ($(ARCH),$(HOST_ARCH))
 DIST_BIN := $(OUT)/static/bin
 dist: | $(DEPS_STAMP)

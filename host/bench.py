@@ -9,7 +9,7 @@ an empty BPF program on the same hook and the same two tracepoints (the floor), 
 bpftrace script that builds the same histogram (ply/syscall-hist.bt), and ply's when ply is on
 PATH; its parts (programs of their own) for the breakdown. Ratios of the ns added per syscall
 with 95 % intervals (host/benchstat.py: Fieller, counting the reference runs that consecutive
-rounds share) against the targets of issue 13. Then, in runs of their own with --bpf-stats, the
+rounds share) against the project's speed targets (docs/bench.md). Then, in runs of their own with --bpf-stats, the
 BPF run time per program run (stats on: said where printed). The loader: start to first
 histogram and peak RSS (the default hook, raw_tp, tp_btf), binary size. Figures, never
 pass/fail (exit status 1 only when a measurement could not be made).

@@ -14,8 +14,8 @@ ply/delta.ply (when ply is on the target's PATH), and the tracepoint program's p
 read alone; the clock read and the line's slot, no histogram). Each row: mean shift of the
 pulse width per GPIO set over its repetitions (a repetition: the row's phase minus the mean of
 the untraced phases around it), with a 95 % interval that counts the reference phases shared by
-consecutive repetitions (host/benchstat.py). Ratios with Fieller intervals; the targets of
-issue 13; where one is missed, the breakdown. The pooled run is saved in
+consecutive repetitions (host/benchstat.py). Ratios with Fieller intervals; the project's speed
+targets (docs/bench.md); where one is missed, the breakdown. The pooled run is saved in
 out/results/bench-gpio.json; --from prints such a file, or a saved --overhead JSON, the same way
 (e.g. the figures from before). Figures, never pass/fail: exit status 1 only when the run could
 not be made.

@@ -18,7 +18,7 @@
 #   rt            standard vs PREEMPT_RT, host/rt-report.sh (RT_KERNELS, RT_PULSES,
 #                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}
 # The sizes below are the main command's; the bigger runs are the parts by name (make
-# overhead-report, make rt-report, make bench-gpio, README "The study, bigger").
+# overhead-report, make rt-report, make bench-gpio, docs/getting-started.md, "The study, bigger").
 #
 # On a machine without GPIO (or with TARGET=emulated) the target parts boot the emulated
 # target; on a board with GPIO they run natively: the toggle module is built for the running

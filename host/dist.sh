@@ -6,7 +6,7 @@
 # for a kernel without BTF of its own, which gpiolat finds beside itself). The archive has them
 # in bin/, toggle.ko for each Debian kernel of ARCH made here (kmod/RELEASE/toggle.ko) and the
 # module's sources (kmod/: build it on the board against its own headers), ply/, study/, and a
-# README.md made of the top README's "On a board" section, with the size of each binary.
+# README.md made of docs/board.md (without its title), with the size of each binary.
 set -eu
 
 arch=${1:?usage: host/dist.sh ARCH BINDIR OUTPUT}
@@ -41,8 +41,8 @@ cp -r "$proj/ply" "$proj/study" "$d/"
 		echo "- \`${f#"$d"/}\`: $(wc -c <"$f") bytes"
 	done
 	echo
-	# the top README's section, to the next section
-	sed -n '/^## On a board$/,/^## /p' "$proj/README.md" | sed '$d'
+	# docs/board.md, its title made a section of this README
+	sed '1s/^# .*/## On a board/' "$proj/docs/board.md"
 } >"$d/README.md"
 mkdir -p "$(dirname "$out")"
 tar -C "$tmp" -czf "$out.tmp" "$name"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Host side: turn `gpiolat --overhead --json` into the overhead report.
 
-    host/overhead.py RAW.json OUTDIR
+    host/overhead.py RAW.json OUTDIR [real|icount]
+
+The third argument is the emulated target's clock as vm/run ran it (TIMING, docs/timing.md):
+with icount, the caveat says what its nanosecond is, as the page's does.
 
 Writes OUTDIR/overhead.json (the raw document, plus the host's notes), overhead.csv (one row
 per method, #-commented header: gnuplot reads it as it is), overhead.txt (the table) and
@@ -26,11 +29,11 @@ def fmt(v, spec=".1f"):
     return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else format(v, spec)
 
 
-def table(d):
+def table(d, timing=None):
     out = []
     out.append("gpiolat --overhead: what each tracing method adds to one GPIO set")
     if d["emulated"]:
-        out.append(results.caveat())
+        out.append(results.caveat(timing))
     out.append(f"clock: {d['clock']} (resolution {d['resolution_ns']} ns)")
     out.append(f"phases of {d['pulses_per_phase']} pulses, {d['repetitions']} repetitions, "
                f"{d['warmup_batches']} warm-up batches dropped per phase; phase statistic: "
@@ -105,8 +108,8 @@ def table(d):
     return "\n".join(out) + "\n"
 
 
-def csv(d):
-    lines = ["# gpiolat --overhead" + ("; " + results.caveat() if d["emulated"] else ""),
+def csv(d, timing=None):
+    lines = ["# gpiolat --overhead" + ("; " + results.caveat(timing) if d["emulated"] else ""),
              f"# clock: {d['clock']}",
              "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
     for r in d["methods"]:
@@ -142,9 +145,10 @@ plot '{csv_path}' using 4:5:xtic(1) title "in-system (95 % CI)", \\
 
 
 def main():
-    if len(sys.argv) != 3:
-        print("usage: host/overhead.py RAW.json OUTDIR", file=sys.stderr)
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["real"], ["icount"]):
+        print("usage: host/overhead.py RAW.json OUTDIR [real|icount]", file=sys.stderr)
         sys.exit(2)
+    timing = sys.argv[3] if len(sys.argv) == 4 else None
     try:
         d = results.load(sys.argv[1], "overhead", missing_ok=False)
     except results.BadResults as e:
@@ -152,14 +156,15 @@ def main():
     out = sys.argv[2]
     os.makedirs(out, exist_ok=True)
     if d["emulated"]:
-        d["caveat"] = results.caveat()
+        d["caveat"] = results.caveat(timing)
+        d["timing"] = timing
     with open(os.path.join(out, "overhead.json"), "w") as f:
         json.dump(d, f, indent=1)
-    text = table(d)
+    text = table(d, timing)
     with open(os.path.join(out, "overhead.txt"), "w") as f:
         f.write(text)
     with open(os.path.join(out, "overhead.csv"), "w") as f:
-        f.write(csv(d))
+        f.write(csv(d, timing))
     plot(os.path.join(out, "overhead.csv"), os.path.join(out, "overhead.png"), d["emulated"])
     sys.stdout.write(text)
 

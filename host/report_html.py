@@ -331,7 +331,7 @@ def summary_section(ov):
     return "".join(out)
 
 
-# why an icount histogram is one bar (issue 18.6), in the histogram section when it is
+# why an icount histogram is one bar, in the histogram section when it is
 ICOUNT_BARS = (
     "<p class=note id=icount-bars>These pulses were counted in TIMING=icount, where the "
     "guest's clock counts instructions. Every pulse executes the same instructions, so every "

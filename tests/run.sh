@@ -296,7 +296,7 @@ elif [ "$what" = all ] || [ "$what" = target ]; then
 			run_target $kernel "$t"
 		done
 	done
-	# standard vs PREEMPT_RT on the talk's board class (issue 17), once, when both of its
+	# standard vs PREEMPT_RT on the talk's board class, once, when both of its
 	# kernels are in the tier (and so were built above)
 	if in_tier arm-6.12 && in_tier arm-6.12-rt; then
 		run_compare tests/compare/rt-armhf.sh

@@ -21,16 +21,35 @@ __asm__(".section .rodata\n"
 	".size baseline_csv, . - baseline_csv\n"
 	".previous\n");
 
-/* split one CSV field off *p (no quoting in this file); NULL at the end of the line */
+/*
+ * split one CSV field off *p into buf; NULL at the end of the line. RFC 4180 quoting: a field
+ * in double quotes may hold commas, and "" stands for one quote; a row is one line.
+ */
 static const char *csv_field(const char **p, char *buf, size_t size)
 {
 	const char *s = *p;
-	size_t n = strcspn(s, ",\n");
+	size_t n = 0;
 
 	if (!*s || *s == '\n')
 		return NULL;
-	snprintf(buf, size, "%.*s", (int)n, s);
-	*p = s + n + (s[n] == ',');
+	if (*s == '"') {
+		for (s++; *s && *s != '\n'; s++) {
+			if (*s == '"' && s[1] != '"') {
+				s++;
+				break;
+			}
+			s += *s == '"';
+			if (n + 1 < size)
+				buf[n++] = *s;
+		}
+		s += strcspn(s, ",\n");
+	} else {
+		for (; *s && *s != ',' && *s != '\n'; s++)
+			if (n + 1 < size)
+				buf[n++] = *s;
+	}
+	buf[n] = '\0';
+	*p = s + (*s == ',');
 	return buf;
 }
 

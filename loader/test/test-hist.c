@@ -7,6 +7,8 @@
  *                                                       "unmatched N" adds unmatched edges,
  *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
+ *   test-hist csvrows FILE                              every data row of FILE as the loader
+ *                                                       splits it: its 8 fields, tab-separated
  *   test-hist t FROM TO                                 "df t95 t999" for df FROM..TO
  *   test-hist path text|json|csv <rows                  --path's tables
  * (loader/modes/path/path_out.c)
@@ -76,6 +78,27 @@ static int path(const char *fmt)
 	return 0;
 }
 
+/* the data rows of a CSV file as baseline_nth() splits them */
+static int csv_rows(const char *file)
+{
+	static char text[1 << 16];
+	char f[8][128];
+	size_t n;
+	FILE *in;
+	int i, k;
+
+	in = fopen(file, "r");
+	if (!in)
+		return 1;
+	n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = '\0';
+	for (i = 0; !baseline_nth(text, i, f); i++)
+		for (k = 0; k < 8; k++)
+			printf("%s%c", f[k], k == 7 ? '\n' : '\t');
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct line_result lr = {
@@ -97,6 +120,8 @@ int main(int argc, char **argv)
 		printf("%g %g %s\n", val, sd, note);
 		return 0;
 	}
+	if (!strcmp(argv[1], "csvrows") && argc == 3)
+		return csv_rows(argv[2]);
 	if (!strcmp(argv[1], "path") && argc == 3)
 		return path(argv[2]);
 	if (!strcmp(argv[1], "t") && argc == 4) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host side: the talk's comparison on its board class (issue 17, points 5 and 7), once, at a
+# Host side: the talk's comparison on its board class (standard vs PREEMPT_RT), once, at a
 # small size: standard vs PREEMPT_RT on Debian 13's armhf 6.12 (targets arm-6.12 and
 # arm-6.12-rt), each measured by the study's own target part (study/rt.sh) in the deterministic
 # mode (TIMING=icount, docs/timing.md: sleeps cost no wall time, a phase's figure repeats), then

@@ -3,7 +3,7 @@ settings, and what it leaves behind, in a copy of the project whose every tool i
 logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
 
 The page's ten sections come from seven files; the main command runs the seven parts that write
-them (issue 18.5), the time-based RT part always in real time on this machine's architecture,
+them, the time-based RT part always in real time on this machine's architecture,
 the outside observer in real time on the ARM target (its clock is the host's),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
 average (study.json). The whole run's figures are measured in docs/bench.md, not here.

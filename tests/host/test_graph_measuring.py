@@ -1,4 +1,4 @@
-"""The measuring modes' providers (issue 20, item 3): loader/providers/ is below the modes. No
+"""The measuring modes' providers: loader/providers/ is below the modes. No
 provider includes a mode's header or uses a mode's symbol (arrows only downward: modes ->
 providers -> core), none keeps mutable state at file scope (what a provider holds is its
 struct probe's, handed by pointer), and every provider is in the one model (a struct provider

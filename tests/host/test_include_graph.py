@@ -1,4 +1,4 @@
-"""The loader's file graph (issue 20: no include cycle, no upward arrow, no hidden state), for
+"""The loader's file graph (no include cycle, no upward arrow, no hidden state), for
 the whole loader.
 
 A file A points at a file B when A includes B's header (loader/X/B.h beside loader/X/B.c), or
@@ -249,7 +249,7 @@ def test_modes_run_through_run_mode_and_never_exit(loader_graph):
 
 
 def test_the_histogram_parser_only_parses(loader_graph):
-    """histo_opts.c reads the command line and nothing else (issue 20): the BTF file for CO-RE
+    """histo_opts.c reads the command line and nothing else: the BTF file for CO-RE
     is looked for in the prepare step (histo.c calls btf_find), so the parser points only at
     the command line's helpers"""
     arrows, _ = loader_graph

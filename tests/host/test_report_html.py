@@ -412,7 +412,7 @@ STUDY = {"target": "emulated", "arch": "arm", "kernel": "std", "timing": "icount
 
 
 def test_the_main_commands_results_leave_no_section_not_run(tmp_path):
-    """every file the main command writes (issue 18.5): ten sections, none "Not run" """
+    """every file the main command writes: ten sections, none "Not run" """
     page = build(tmp_path).read_text()
     assert "Not run" not in page and "class=notrun" not in page
     assert len(re.findall(r"<section id=[\w-]+><h2>", page)) == 10
@@ -444,7 +444,7 @@ def test_the_study_line_names_mode_parts_wall_times_and_load(tmp_path):
 
 
 def test_icount_histograms_say_why_each_is_one_bar(tmp_path):
-    """issue 18.6: in TIMING=icount every pulse has the same instruction-counted width; the
+    """in TIMING=icount every pulse has the same instruction-counted width; the
     histogram section says so (position is the figure, zero spread is no jitter), in icount
     only"""
     def hist_section(timing):

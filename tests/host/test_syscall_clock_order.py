@@ -1,4 +1,4 @@
-"""The syscall histogram's clock reads sit where its comments say (issue 19, point 22).
+"""The syscall histogram's clock reads sit where its comments say.
 
 sys_enter must read the clock last, sys_exit first: a map lookup or update after the start's
 clock read (or before the end's) lands inside the syscall being measured. The programs are

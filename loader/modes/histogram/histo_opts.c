@@ -46,12 +46,16 @@ enum {
 	OPT_CSV,
 	OPT_BTF,
 	OPT_SELF_TEST,
-	OPT_PULSES,
 	OPT_NO_TOGGLE,
 	OPT_UNTRACED,
 	OPT_USAGE,
 	OPT_SYSCALL_COST,
 	OPT_BPF_STATS,
+	OPT_MODE_PATH,
+	OPT_MODE_WAKEUP,
+	OPT_MODE_GAPS,
+	OPT_MODE_SYSCALL_HIST,
+	OPT_MODE_EMPTY_RAW_TP,
 };
 
 static const struct argp_option opts[] = {
@@ -67,7 +71,7 @@ static const struct argp_option opts[] = {
 	{ "duration", 'd', "TIME", 0, "stop after TIME (default: Ctrl-C, or the end of --pulses)",
 	  2 },
 	{ "interval", 'i', "TIME", 0, "print the histograms of each interval of TIME", 2 },
-	{ "pulses", OPT_PULSES, "N", 0,
+	{ "pulses", 'p', "N", 0,
 	  "with the toggle module: issue exactly N pulses after attaching, wait for them, stop",
 	  2 },
 	{ "no-toggle", OPT_NO_TOGGLE, NULL, 0,
@@ -95,13 +99,23 @@ static const struct argp_option opts[] = {
 	{ "help", 'h', NULL, 0, "show this help", 4 },
 	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
 	{ "version", 'V', NULL, 0, "show the version", 4 },
-	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
-	  "what each tracing method adds to a syscall, natively (gpiolat --syscall-cost --help)",
-	  5 },
+	{ NULL, 0, NULL, 0, "Other modes (each has its own options: gpiolat --MODE --help):", 5 },
 	{ "overhead", 0x1ff, NULL, 0,
-	  "what each tracing method adds to a GPIO set (gpiolat --overhead --help); --cleanup "
-	  "removes what an interrupted run left",
+	  "what each tracing method adds to a GPIO set; --cleanup removes what an interrupted "
+	  "run left",
 	  5 },
+	{ "path", OPT_MODE_PATH, NULL, 0,
+	  "the GPIO path decomposed: one set by each toggler, from a register write to bash", 5 },
+	{ "wakeup", OPT_MODE_WAKEUP, NULL, 0,
+	  "how long traced tasks wait from their wakeup to running", 5 },
+	{ "gaps", OPT_MODE_GAPS, NULL, 0,
+	  "the gaps between a line's sets, each long one attributed to what ran instead", 5 },
+	{ "syscall-cost", OPT_SYSCALL_COST, NULL, 0,
+	  "what each tracing method adds to a syscall, natively", 5 },
+	{ "syscall-hist", OPT_MODE_SYSCALL_HIST, NULL, 0,
+	  "only the syscall-latency histogram of all threads (--syscall-cost --help)", 5 },
+	{ "empty-raw-tp", OPT_MODE_EMPTY_RAW_TP, "TRACEPOINT", 0,
+	  "hold an empty BPF program on a raw tracepoint (--syscall-cost --help)", 5 },
 	{},
 };
 
@@ -226,7 +240,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_BPF_STATS:
 		env->bpf_stats = true;
 		break;
-	case OPT_PULSES:
+	case 'p':
 		if (parse_count(arg, 1, 1000000000LL, &n)) {
 			cli_usage(SEE, &env->usage_printed,
 				  "bad pulse count '%s': want 1 to 1000000000", arg);

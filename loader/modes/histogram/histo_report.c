@@ -179,8 +179,9 @@ void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const 
 		printf("reference: the talk has no figure for a BPF program on %s",
 		       gpio_hooks[m].hook);
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &ev, &ev_sd, NULL, 0))
-		printf("; untraced pulse %s (sd %s)\n", fmt_time(d, sizeof(d), ev, UNIT_NS),
-		       fmt_time(e, sizeof(e), ev_sd, UNIT_NS));
+		printf("; the talk's own untraced pulse (tracing configured, off; not this run's) "
+		       "%s (sd %s)\n",
+		       fmt_time(d, sizeof(d), ev, UNIT_NS), fmt_time(e, sizeof(e), ev_sd, UNIT_NS));
 	else
 		printf("\n");
 	printf("BPF JIT: %s\n", jit_state());

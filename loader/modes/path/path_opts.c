@@ -18,7 +18,7 @@ static const struct argp_option opts[] = {
 	{ "pulses", 'p', "N", 0, "pulses per phase of the kernel and C togglers (default 20000)",
 	  0 },
 	{ "shell-pulses", 's', "N", 0, "pulses of a shell run (default 500)", 0 },
-	{ "user-line", 'u', "OFFSET", 0,
+	{ "user-line", 0x205, "OFFSET", 0,
 	  "line of the module's chip for the user-space togglers (default: the module's + 1)", 0 },
 	{ "only", 'o', "LIST", 0,
 	  "these togglers only, each must run: raw,subsys,ioctl,libgpiod,sysfs,mmap,sh,bash", 0 },
@@ -96,7 +96,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 			       EINVAL;
 		o->sh_pulses = v;
 		break;
-	case 'u':
+	case 0x205:
 		if (parse_count(arg, 0, 1023, &v))
 			return usage_error(o, "--user-line: want an offset 0 to 1023, got", arg),
 			       EINVAL;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "modes/path/path_mode.h"
+#include "core/baseline.h"
 #include "core/hist.h"
 #include "core/jsonout.h"
 
@@ -48,15 +49,16 @@ static struct stat_acc acc_of(const double *x, int n)
 	return s;
 }
 
-/* the post's rate for a row, kHz, or NAN */
+/* the post's rate for a row, kHz, or NAN (its CSV: toggler,rate,unit,note) */
 static double post_khz(enum path_row row)
 {
-	const char *l = bbb_post_csv, *key = post_key[row];
-	size_t k = key ? strlen(key) : 0;
+	const char *key = post_key[row];
+	char f[8][128];
+	int i;
 
-	for (; key && l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (*l != '#' && !strncmp(l, key, k) && l[k] == ',')
-			return atof(l + k + 1);
+	for (i = 0; key && !baseline_nth(bbb_post_csv, i, f); i++)
+		if (!strcmp(f[0], key) && !strcmp(f[2], "kHz"))
+			return strtod(f[1], NULL);
 	return NAN;
 }
 

@@ -36,14 +36,14 @@ void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fm
 	cli_usage(see, &env->usage_printed, "--%s: %s", env->mode, msg);
 }
 
-enum { OPT_PULSES = 0x300, OPT_JSON, OPT_BTF, OPT_RAW_TP };
+enum { OPT_JSON = 0x300, OPT_BTF, OPT_RAW_TP };
 
 static const struct argp_option common_opts[] = {
 	{ "duration", 'd', "TIME", 0,
 	  "stop after TIME (ns, us, ms, s: default, m); default: the end of --pulses or of "
 	  "the command, or Ctrl-C",
 	  10 },
-	{ "pulses", OPT_PULSES, "N", 0,
+	{ "pulses", 'p', "N", 0,
 	  "let the idle toggle module issue exactly N pulses once attached, and wait for them",
 	  10 },
 	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/rt.md)", 10 },
@@ -76,7 +76,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		}
 		break;
-	case OPT_PULSES:
+	case 'p':
 		if (parse_count(arg, 1, 1000000000LL, &n)) {
 			rt_usage_error(state, env, "bad pulse count '%s': want 1 to 1000000000",
 				       arg);

@@ -43,11 +43,11 @@ struct wk_ctx {
 	int ntasks;
 };
 
-enum { OPT_WAKEUP = 0x400 };
+enum { OPT_WAKEUP = 0x400, OPT_PID };
 
 static const struct argp_option opts[] = {
 	{ "wakeup", OPT_WAKEUP, NULL, 0, "this mode", 1 },
-	{ "pid", 'p', "TID", 0, "trace this thread (repeatable)", 1 },
+	{ "pid", OPT_PID, "TID", 0, "trace this thread (repeatable)", 1 },
 	{ "comm", 'c', "NAME", 0,
 	  "trace every thread named NAME when the run starts (repeatable; the module's kthread "
 	  "is 'toggle')",
@@ -76,7 +76,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_WAKEUP:
 		break;
-	case 'p':
+	case OPT_PID:
 		if (parse_count(arg, 1, 0x7fffffff, &n)) {
 			rt_usage_error(state, &env->c, "bad thread id '%s'", arg);
 			return EINVAL;

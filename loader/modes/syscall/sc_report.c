@@ -145,11 +145,12 @@ void sc_print_text(const struct env *env, struct result *res, const struct stat_
 	       "ns, kprobe +%s ns (data/baseline-tracepoint-cost-notebook.csv)\n",
 	       a, b, c, d);
 	if (!baseline_find(markers_csv, "marker-empty-probe", "cycles", &v, &sd, NULL, 0) &&
-	    !baseline_find(markers_csv, "kprobe", "cycles", &sd, NULL, NULL, 0))
+	    !baseline_find(markers_csv, "kprobe", "cycles", &sd, NULL, NULL, 0) &&
+	    !baseline_against(markers_csv, "kprobe", "cycles", a, sizeof(a)))
 		printf("reference: kernel markers (Pentium 4 3 GHz, 2.6.17): enabled marker with "
-		       "an empty probe %.2f cycles, kprobe %.2f cycles more per loop "
-		       "(data/baseline-lttng-markers.csv; make microbench measures these)\n",
-		       v, sd);
+		       "an empty probe %.2f cycles per loop, an empty kprobe %.2f cycles more than "
+		       "%s (data/baseline-lttng-markers.csv; make microbench measures these)\n",
+		       v, sd, a);
 	printf("BPF JIT: %s\n", jit_state());
 	if (sys_emulated())
 		printf("note: these timings are emulated (qemu), not real hardware: compare them "
