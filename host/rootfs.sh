@@ -165,19 +165,14 @@ for p in "$@"; do
 done
 [ -n "$missing$update" ] || exit 0
 
-inroot() { "$here/inroot.sh" "$dir" "$@"; }
-if ! inroot apt-get update -qq; then
-	sleep 10
-	inroot apt-get update -qq || {
-		echo "host/rootfs.sh: apt-get update failed twice in $dir" >&2
-		exit 1
-	}
-fi
+# an index the mirror fails to serve (mid-sync) is gone without, and said (host/apt.sh); the
+# install below says it if a package is then missing
+sh "$here/inroot.sh" "$dir" sh "$here/apt.sh" update "$dir" || exit 1
 indexinfo
 [ -n "$missing" ] || exit 0
 echo "  ROOTFS  $dir: installing$missing"
 # shellcheck disable=SC2086
-inroot apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
+sh "$here/inroot.sh" "$dir" apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
 	echo "host/rootfs.sh: installing$missing in $dir failed: $(grep '^E:' "$dir.apt.log" | head -n 1) (log: $dir.apt.log)" >&2
 	exit 1
 }

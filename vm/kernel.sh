@@ -79,20 +79,16 @@ testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
 	;;
 esac
 native=$(dpkg --print-architecture)
-# the host's apt-get install and update wait (at most 600 s) for another apt run's lock instead
-# of failing at once (the host's apt is shared with other builds): install by DPkg::Lock::Timeout;
-# update by trying again every 5 s, as apt 2.6's update does not wait for the lists lock (seen:
-# "Could not get lock .../lists/lock" at once, that option set)
+# the host's apt-get install waits (at most 600 s) for another apt run's lock instead of failing
+# at once (the host's apt is shared with other builds); every apt-get update is host/apt.sh's:
+# it waits for the lists lock too, and goes without (and names) an index the mirror fails to
+# serve
 hostapt() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
-hostapt_update() {
-	_t=0
-	_err=$(mktemp)
-	while ! hostapt update -qq >/dev/null 2>"$_err"; do
-		grep -q 'Could not get lock' "$_err" && [ $_t -lt 600 ] || break
-		sleep 5
-		_t=$((_t + 5))
-	done
-	rm -f "$_err"
+hostapt_update() { sh "$proj/host/apt.sh" update >&2; }
+# rootapt_update [env APT_CONFIG=FILE]: the same in the root, one caller at a time
+rootapt_update() {
+	flock "$root.lock" sh "$proj/host/inroot.sh" "$root" "$@" sh "$proj/host/apt.sh" update \
+		"$root${2:+ (${2#APT_CONFIG=})}" >&2
 }
 if [ "$deb" = "$native" ]; then
 	q=
@@ -126,15 +122,15 @@ if [ -n "$suite" ]; then
 	if [ -n "$q" ] && { [ "${KERNEL_UNVERIFIED:-0}" != 1 ] ||
 		[ -z "$(find "$root.unverified-$deb.Packages" -mmin -1440 2>/dev/null)" ]; } &&
 		[ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ] &&
-		! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
+		{ sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >&2 || true; } &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
-		# apt refused that architecture's index: it is taken out of the root's dpkg again
-		# (else every later apt-get update there fails)
+		# apt went without that architecture's index (host/apt.sh said why): it is taken out of
+		# the root's dpkg again (else every later apt-get update there tries it again)
 		sh "$proj/host/inroot.sh" "$root" dpkg --remove-architecture "$deb"
 	fi
 	# a day-old index is refreshed (the metapackage follows security updates)
 	if [ -z "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
-		flock "$root.lock" sh "$proj/host/inroot.sh" "$root" apt-get update -qq >/dev/null 2>&1 || true
+		rootapt_update || true
 	fi
 	# An index the release's name does not authenticate may be the one the mirror signed under
 	# the release's other name (on 2026-11-23 this mirror served trixie's and trixie-security's
@@ -183,8 +179,7 @@ if [ -n "$suite" ]; then
 			"APT::Architectures { \"$deb\"; };" >"$root$conf"
 		mkdir -p "$root/etc/apt/gpiolat-$deb.list.d" "$alists/partial"
 		if [ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
-			flock "$root.lock" sh "$proj/host/inroot.sh" "$root" env APT_CONFIG="$conf" \
-				apt-get update -qq >/dev/null 2>&1 || true
+			rootapt_update env APT_CONFIG="$conf" || true
 		fi
 		named=yes
 		for f in "$alists"/*_InRelease; do
@@ -377,10 +372,21 @@ else
 		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dir/headers/usr/src/|" \
 		"$dir/headers/usr/src/$headers/Makefile"
 	build=$dir/headers/usr/src/$headers
+	# the kbuild the headers name (Debian 12: linux-kbuild-6.1, one for the series; Debian 13:
+	# one per upstream version, linux-kbuild-6.12.57+deb13), as apt says
+	kbuild=$(echo "$hdeps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
+	if [ -z "$root" ] && [ -n "$kbuild" ] &&
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$kbuild" 2>/dev/null)" != installed ]; then
+		# the host's (Multi-Arch: foreign: the host's architecture runs it)
+		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
+			"$kbuild" >/dev/null || {
+			echo "vm/kernel.sh: cannot install $kbuild (the headers' kbuild) on this machine" >&2
+			exit 1
+		}
+	fi
 	if [ -n "$root" ]; then
 		# that release's kbuild and the compiler its kernel was built with (gcc-N-for-host:
 		# gcc-N, or gcc-N-TRIPLET for a foreign architecture), in its root
-		kbuild=$(echo "$hdeps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
 		gcc=$(echo "$hdeps" | sed -n 's/^ *\(gcc-[0-9]*\)-for-host.*/\1/p' | head -n 1)
 		[ -n "$gcc" ] || gcc=gcc-$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9][0-9][0-9][0-9]$/\1/p' "$build/.config")
 		case $deb in

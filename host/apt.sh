@@ -1,0 +1,107 @@
+#!/bin/sh
+# Host side (also in a root made by host/rootfs.sh, through host/inroot.sh): the apt steps that
+# every package step shares (host/deps.sh, host/rootfs.sh, host/sysroot.sh, vm/kernel.sh).
+# Usage: sh host/apt.sh update [WHERE]
+#        sh host/apt.sh pick ARCH PACKAGE...
+# The apt asked is the caller's (its APT_CONFIG, or the root it runs in).
+#
+# update: apt-get update that a mirror caught mid-sync does not stop. An index that fails to
+#   download ("File has unexpected size ... Mirror sync in progress?", a hash mismatch, a
+#   repository without a Release file) is gone without: apt keeps using the lists that did
+#   download (and the older copy of that one, if it had one), and each index gone without is
+#   named on stderr, from apt's own "Failed to fetch" and "E:" lines, with WHERE (default: this
+#   machine's apt). A failed update is tried once more after APT_RETRY_S seconds (default 10: a
+#   sync may be over by then);
+#   a held lock is waited for (apt 2.6's update does not wait for the lists lock by itself).
+#   Status 1 only when apt failed for another reason (a broken sources entry, a lock held for
+#   600 s): a package that no downloaded index provides fails later, in the step that asks for it.
+# pick: for each PACKAGE, what apt-get download fetches for ARCH, as NAME=VERSION on stdout, by
+#   what apt says: PACKAGE:ARCH when apt has a candidate of that architecture, else PACKAGE when
+#   apt's candidate is Architecture: all (one package for every architecture, e.g. Debian 13's
+#   linux-libc-dev). A package apt knows neither way: one line on stderr, status 1.
+set -eu
+
+usage() {
+	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE..." >&2
+	exit 2
+}
+
+# candidate PKG: apt's candidate version of PKG (empty when none)
+candidate() {
+	v=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p' | head -n 1)
+	[ "$v" = "(none)" ] || echo "$v"
+}
+
+pick() {
+	arch=$1
+	shift
+	for p in "$@"; do
+		v=$(candidate "$p:$arch")
+		if [ -n "$v" ]; then
+			echo "$p:$arch=$v"
+			continue
+		fi
+		v=$(candidate "$p")
+		a=
+		[ -z "$v" ] || a=$(apt-cache show "$p=$v" 2>/dev/null | sed -n 's/^Architecture: //p' |
+			head -n 1)
+		if [ "$a" = all ]; then
+			echo "$p=$v"
+			continue
+		fi
+		echo "host/apt.sh: apt knows no $p for $arch${a:+ (only $a)}" >&2
+		return 1
+	done
+}
+
+# try: one apt-get update, its stderr in $err; a held lists lock waited for, 600 s at most
+try() {
+	_t=0
+	while ! apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>"$err"; do
+		if grep -q 'Could not get lock' "$err" && [ $_t -lt 600 ]; then
+			sleep 5
+			_t=$((_t + 5))
+			continue
+		fi
+		return 1
+	done
+}
+
+update() {
+	where=${1:-this machine\'s apt}
+	err=$(mktemp)
+	if try || { sleep "${APT_RETRY_S:-10}" && try; }; then
+		rm -f "$err"
+		return 0
+	fi
+	# what apt went without: "E: Failed to fetch URL  REASON [IP: ...]" (W: on older apt), and
+	# "E: The repository 'URL SUITE Release' does not have a Release file."
+	gone=$(sed -n -e 's/^[EW]: Failed to fetch \([^ ]*\)  *\(.*\)$/\1: \2/p' \
+		-e "s/^E: \(The repository '.*\)$/\1/p" "$err" | sed 's/ *\[IP: [^]]*\]$//; s/: $//')
+	# any other error: apt could not update at all
+	other=$(grep '^E: ' "$err" | grep -v -e '^E: Failed to fetch ' -e "^E: The repository '" \
+		-e '^E: Some index files failed to download' | head -n 1)
+	rm -f "$err"
+	if [ -n "$other" ]; then
+		echo "host/apt.sh: apt-get update failed ($where): ${other#E: }" >&2
+		return 1
+	fi
+	echo "$gone" | while IFS= read -r line; do
+		echo "  APT     went without $line ($where: the indexes that downloaded are used)" >&2
+	done
+}
+
+[ $# -ge 1 ] || usage
+case $1 in
+update)
+	[ $# -le 2 ] || usage
+	shift
+	update "$@"
+	;;
+pick)
+	[ $# -ge 3 ] || usage
+	shift
+	pick "$@"
+	;;
+*) usage ;;
+esac
