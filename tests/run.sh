@@ -169,6 +169,11 @@ run_host() {
 	fi
 }
 
+# what KERNEL=std is on this host (its release's kernel: vm/std.sh), before any target test
+if [ -z "$list" ] && { [ "$what" = all ] || [ "$what" = target ]; }; then
+	sh vm/std.sh
+fi
+
 if [ "$what" = all ] || [ "$what" = host ]; then
 	# what T selects: a file or node (host_sel), a -k expression, or every host test
 	if [ -n "$T" ] && [ -n "$host_sel" ]; then
