@@ -16,8 +16,9 @@
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make shell           a shell inside the emulated target
 #
-# Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: Debian 12's 6.1,
-# its PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 13's; on x86_64 with Debian 13's
+# Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: this host's
+# release's (Debian 12's 6.1 on Debian 12, 13's 6.12 on 13: vm/std.sh says which), its
+# PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 13's; on x86_64 with Debian 13's
 # user space: vm/userspace.sh), Debian testing's newest and its RT flavour (vm/kernel.sh), or the running kernel of a board),
 # ARCH=x86_64|arm|arm64 (target architecture; default: this machine's), CROSS_COMPILE, V=1 (show
 # commands), STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.

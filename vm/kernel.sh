@@ -2,8 +2,9 @@
 # Host side: fetch Debian's kernel for the emulated target, without installing it as the host
 # kernel. Usage: vm/kernel.sh KERNEL ARCH DIR
 #   KERNEL   x86_64 (amd64)            arm (armhf: armmp)           arm64 (arm64)
-#   std      Debian 12's 6.1           Debian 12's 6.1              Debian 12's 6.1
-#   rt       Debian 12's 6.1 RT        Debian 12's 6.1 RT           Debian 12's 6.1 RT
+#   std      the host release's kernel (its apt's linux-image-FLAVOUR): Debian 12's 6.1 on a
+#            Debian 12 host, Debian 13's 6.12 on a Debian 13 host (vm/std.sh says which)
+#   rt       its PREEMPT_RT flavour (linux-image-rt-FLAVOUR)
 #   6.12     Debian 13's 6.12          Debian 13's 6.12             Debian 13's 6.12
 #   6.12-rt  Debian 13's 6.12 RT       Debian 13's 6.12 RT          Debian 13's 6.12 RT
 #   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
@@ -12,15 +13,15 @@
 # -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 and testing targets
 # are whole systems of their release: they run its user space too, the root out/roots/trixie or
 # out/roots/testing (vm/userspace.sh: its bpftrace, libgpiod 2 tools, and gpiolat and the
-# togglers built there); DIR/userspace names that root. Debian 12's x86_64 targets run the
-# host's root.
+# togglers built there); DIR/userspace names that root. std and rt on x86_64 run the host's
+# root (on a Debian 13 host: Debian 13's 6.12 on the host's Debian 13).
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
-# with security updates. Debian 12's kernels come from the host's apt; another release's from
+# with security updates. std's and rt's kernels come from the host's apt; another release's from
 # the apt of a root of that release (host/rootfs.sh: out/roots/trixie, out/roots/testing, made
 # once), whose index is refreshed when older than a day. The image is downloaded with apt-get
 # download, extracted with dpkg-deb, its modules indexed with depmod -b, and the matching
-# headers: Debian 12's installed on the host (to build kmod/ for it; a foreign architecture's
+# headers: the host release's installed on the host (to build kmod/ for it; a foreign architecture's
 # extracted into DIR/headers instead); another release's always extracted into DIR/headers,
 # with that release's linux-kbuild and compiler installed in its root: their programs are linked
 # against that release's C library and do not run on Debian 12, so the module is built in the
