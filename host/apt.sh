@@ -26,31 +26,37 @@ usage() {
 	exit 2
 }
 
-# candidate PKG: apt's candidate version of PKG (empty when none)
-candidate() {
-	v=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p' | head -n 1)
-	[ "$v" = "(none)" ] || echo "$v"
+# paragraphs PKG...: "PACKAGE ARCHITECTURE VERSION" of each PKG's candidate (apt-cache show
+# --no-all-versions: one apt call for all, each call reads every list)
+paragraphs() {
+	apt-cache show --no-all-versions "$@" 2>/dev/null | awk '/^Package: / { p = $2 }
+		/^Version: / { v = $2 } /^Architecture: / { a = $2 } /^$/ { if (p != "") print p, a, v; p = "" }
+		END { if (p != "") print p, a, v }'
 }
 
 pick() {
 	arch=$1
 	shift
+	own=$(paragraphs $(for p in "$@"; do echo "$p:$arch"; done))
+	rest=
 	for p in "$@"; do
-		v=$(candidate "$p:$arch")
-		if [ -n "$v" ]; then
-			echo "$p:$arch=$v"
-			continue
+		echo "$own" | awk -v p="$p" -v a="$arch" '$1 == p && $2 == a { found = 1 } END { exit !found }' ||
+			rest="$rest $p"
+	done
+	# shellcheck disable=SC2086
+	[ -z "$rest" ] || other=$(paragraphs $rest)
+	for p in "$@"; do
+		line=$(echo "$own" | awk -v p="$p" -v a="$arch" '$1 == p && $2 == a { print; exit }')
+		[ -n "$line" ] || line=$(echo "${other:-}" | awk -v p="$p" '$1 == p { print; exit }')
+		set -- $line
+		if [ $# -eq 3 ] && [ "$2" = "$arch" ]; then
+			echo "$p:$arch=$3"
+		elif [ $# -eq 3 ] && [ "$2" = all ]; then
+			echo "$p=$3"
+		else
+			echo "host/apt.sh: apt knows no $p for $arch${2:+ (only $2)}" >&2
+			return 1
 		fi
-		v=$(candidate "$p")
-		a=
-		[ -z "$v" ] || a=$(apt-cache show "$p=$v" 2>/dev/null | sed -n 's/^Architecture: //p' |
-			head -n 1)
-		if [ "$a" = all ]; then
-			echo "$p=$v"
-			continue
-		fi
-		echo "host/apt.sh: apt knows no $p for $arch${a:+ (only $a)}" >&2
-		return 1
 	done
 }
 

@@ -28,10 +28,23 @@ fi
 pkgs="libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-dev libjson-c-dev
 	libgpiod-dev linux-libc-dev busybox-static"
 # shellcheck disable=SC2086
-want=$(sh "$here/apt.sh" pick "$deb" $pkgs 2>/dev/null) || {
-	sh "$here/apt.sh" update
-	want=$(sh "$here/apt.sh" pick "$deb" $pkgs) || exit 1
-}
+sh "$here/apt.sh" pick "$deb" $pkgs >/dev/null 2>&1 || sh "$here/apt.sh" update
+# and the -dev packages those depend on, as apt says, until none is new (a static link needs
+# their archives: Debian 13's libelf-dev depends on libzstd-dev), but the C library's (the
+# cross compiler's)
+while :; do
+	# shellcheck disable=SC2046
+	new=$(apt-cache show --no-all-versions $(for p in $pkgs; do echo "$p:$deb"; done) 2>/dev/null |
+		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/^ *//; s/|.*//; s/[ (].*//; s/:any$//' |
+		grep -e '-dev$' | grep -v -x -e libc6-dev -e libc-dev -e linux-libc-dev |
+		sort -u | while read -r p; do
+			case " $(echo $pkgs) " in *" $p "*) ;; *) echo "$p" ;; esac
+		done)
+	[ -n "$new" ] || break
+	pkgs=$(echo $pkgs $new)
+done
+# shellcheck disable=SC2086
+want=$(sh "$here/apt.sh" pick "$deb" $pkgs) || exit 1
 # shellcheck disable=SC2086
 want=" $(echo $want)"
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
