@@ -86,6 +86,8 @@ LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_L
 ifeq ($(STATIC),1)
 # what a user would ship (make bench measures it): static, stripped at link
 LDFLAGS += -static -s
+# loader/core/libelf_search.c: what a static libelf may lack (Debian 13's)
+override CFLAGS += -DGPIOLAT_STATIC
 endif
 
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf -I$(BUILD) \
