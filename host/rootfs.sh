@@ -108,10 +108,11 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	echo "  ROOTFS  $dir: debootstrap $release from $main ($(basename "$(readlink -f "$script")") script)"
 	log=$dir.debootstrap.log
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
-	# it is killed
+	# it is killed (its mounts made private: / must be a mount point, as on any machine; in a
+	# chroot, bind its root onto itself first)
 	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
 		"$release" "$dir" "$main" "$script" >"$log" 2>&1; then
-		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure' "$log" | tail -n 1) (log: $log)" >&2
+		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure|^unshare:' "$log" | tail -n 1) (log: $log)" >&2
 		exit 1
 	fi
 	indexinfo
