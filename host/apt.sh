@@ -76,24 +76,26 @@ try() {
 update() {
 	where=${1:-this machine\'s apt}
 	err=$(mktemp)
+	ok=
 	if try || { sleep "${APT_RETRY_S:-10}" && try; }; then
-		rm -f "$err"
-		return 0
+		ok=1
 	fi
-	# what apt went without: "E: Failed to fetch URL  REASON [IP: ...]" (W: on older apt), and
-	# "E: The repository 'URL SUITE Release' does not have a Release file."
+	# what apt went without (also when it exits 0 with warnings): "E: Failed to fetch URL
+	# REASON [IP: ...]" (W: for a source it could not reach), and "E: The repository 'URL SUITE
+	# Release' does not have a Release file."
 	gone=$(sed -n -e 's/^[EW]: Failed to fetch \([^ ]*\)  *\(.*\)$/\1: \2/p' \
 		-e "s/^E: \(The repository '.*\)$/\1/p" "$err" | sed 's/ *\[IP: [^]]*\]$//; s/: $//')
 	# any other error: apt could not update at all
 	other=$(grep '^E: ' "$err" | grep -v -e '^E: Failed to fetch ' -e "^E: The repository '" \
 		-e '^E: Some index files failed to download' | head -n 1)
 	rm -f "$err"
-	if [ -n "$other" ]; then
+	if [ -z "$ok" ] && [ -n "$other" ]; then
 		echo "host/apt.sh: apt-get update failed ($where): ${other#E: }" >&2
 		return 1
 	fi
 	echo "$gone" | while IFS= read -r line; do
-		echo "  APT     went without $line ($where: the indexes that downloaded are used)" >&2
+		[ -z "$line" ] ||
+			echo "  APT     went without $line ($where: the indexes that downloaded are used)" >&2
 	done
 }
 
