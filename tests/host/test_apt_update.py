@@ -112,6 +112,9 @@ def host_lists():
 
 def test_update_goes_without_the_suite_mid_sync(apt, tmp_path):
     env = apt()
+    # and a source that cannot be reached (apt exits 0 then, with a warning)
+    with open(tmp_path / "etc/sources.list", "a") as f:
+        f.write("deb [trusted=yes] http://127.0.0.1:9/debian gone main\n")
     before = host_lists()
     r = run(["sh", "host/apt.sh", "update", "test apt"], env)
     assert r.returncode == 0, r.stderr
@@ -119,6 +122,7 @@ def test_update_goes_without_the_suite_mid_sync(apt, tmp_path):
     # the mid-sync suite's armhf index named (its amd64 one too), the good suite's never
     assert any("/repo/dists/sync/main/binary-armhf/Packages" in ln and "(test apt:" in ln
                for ln in gone), r.stderr
+    assert any("http://127.0.0.1:9/debian/dists/gone/" in ln for ln in gone), r.stderr
     assert not any("/dists/good/" in ln for ln in r.stderr.splitlines()), r.stderr
     # what the good suite has: PKG:armhf, and PKG alone for an Architecture: all package
     r = run(["sh", "host/apt.sh", "pick", "armhf", "libbpf-dev", "linux-libc-dev"], env)
