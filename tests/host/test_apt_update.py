@@ -93,6 +93,7 @@ def apt(tmp_path):
             'Dir::State::Lists "%s/lists";\nDir::Cache "%s/cache";\n'
             'Dir::State::status "%s/status";\n'
             'APT::Architectures { "amd64"; "armhf"; };\nAPT::Sandbox::User "root";\n'
+            'Acquire::Retries "0";\n'
             % (etc, etc, tmp_path, tmp_path, tmp_path))
         (tmp_path / "status").write_text("")
         env = dict(os.environ, APT_CONFIG=str(conf), APT_RETRY_S="0")
