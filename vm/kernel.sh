@@ -32,6 +32,9 @@
 # --add-architecture) when missing.
 #
 # Indexes out of date or out of sync:
+# - An index that fails to download (a suite mid-sync: "File has unexpected size ... Mirror sync
+#   in progress?") is gone without, and named, by every apt-get update here (host/apt.sh): the
+#   kernel is taken from the indexes that did download.
 # - testing's Release file can be past its Valid-Until (it was 17 days past it on 2026-11-23):
 #   the root's apt does not check Valid-Until (signatures are checked as always); the index's
 #   date is printed with the version.
