@@ -17,8 +17,9 @@
 #   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
 #   make shell           a shell inside the emulated target
 #
-# Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: Debian 12's 6.1,
-# its PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 13's; on x86_64 with Debian 13's
+# Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: this host's
+# release's (Debian 12's 6.1 on Debian 12, 13's 6.12 on 13: vm/std.sh says which), its
+# PREEMPT_RT flavour, 6.12 and its PREEMPT_RT flavour (Debian 13's; on x86_64 with Debian 13's
 # user space: vm/userspace.sh), Debian testing's newest and its RT flavour (vm/kernel.sh), or the running kernel of a board),
 # ARCH=x86_64|arm|arm64 (target architecture; default: this machine's), CROSS_COMPILE, V=1 (show
 # commands), STATIC=1 (static loader). Everything generated goes to out/; ./gpiolat links into it.
@@ -86,6 +87,8 @@ LDLIBS_LOADER = $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs $(LOADER_L
 ifeq ($(STATIC),1)
 # what a user would ship (make bench measures it): static, stripped at link
 LDFLAGS += -static -s
+# loader/core/libelf_search.c: what a static libelf may lack (Debian 13's)
+override CFLAGS += -DGPIOLAT_STATIC
 endif
 
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibpf -I$(BUILD) \

@@ -80,6 +80,14 @@ for s in $STUDIES; do
 done
 want() { case " $STUDIES " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# what KERNEL=std is on this host (its release's kernel: vm/std.sh), for the target and for the
+# observer's ARM target
+if [ "$TARGET" = emulated ]; then
+	# shellcheck disable=SC2046
+	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm)" | tr ' ' '\n' |
+		awk 'NF && !seen[$0]++')
+fi
+
 # the main command's sizes (measured in docs/bench.md "The whole study"; each part by name
 # runs bigger: its own defaults)
 pulses=${PULSES:-2000}

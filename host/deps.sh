@@ -42,11 +42,8 @@ sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
 echo "  DEPS    installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-# a mirror caught mid-sync fails the update (a size mismatch seen on the security index): try
-# again once, then go on with the lists there are (the install says it if a package is missing)
-if ! $sudo apt-get update -qq; then
-	sleep 10
-	$sudo apt-get update -qq || echo "  DEPS    apt-get update failed twice: using the package lists there are" >&2
-fi
+# an index a mirror caught mid-sync fails to serve is gone without, and said (host/apt.sh);
+# the install says it if a package is then missing
+$sudo sh "$(dirname "$0")/apt.sh" update
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -108,10 +108,11 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	echo "  ROOTFS  $dir: debootstrap $release from $main ($(basename "$(readlink -f "$script")") script)"
 	log=$dir.debootstrap.log
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
-	# it is killed
+	# it is killed (its mounts made private: / must be a mount point, as on any machine; in a
+	# chroot, bind its root onto itself first)
 	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
 		"$release" "$dir" "$main" "$script" >"$log" 2>&1; then
-		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure' "$log" | tail -n 1) (log: $log)" >&2
+		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure|^unshare:' "$log" | tail -n 1) (log: $log)" >&2
 		exit 1
 	fi
 	indexinfo
@@ -165,19 +166,14 @@ for p in "$@"; do
 done
 [ -n "$missing$update" ] || exit 0
 
-inroot() { "$here/inroot.sh" "$dir" "$@"; }
-if ! inroot apt-get update -qq; then
-	sleep 10
-	inroot apt-get update -qq || {
-		echo "host/rootfs.sh: apt-get update failed twice in $dir" >&2
-		exit 1
-	}
-fi
+# an index the mirror fails to serve (mid-sync) is gone without, and said (host/apt.sh); the
+# install below says it if a package is then missing
+sh "$here/inroot.sh" "$dir" sh "$here/apt.sh" update "$dir" || exit 1
 indexinfo
 [ -n "$missing" ] || exit 0
 echo "  ROOTFS  $dir: installing$missing"
 # shellcheck disable=SC2086
-inroot apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
+sh "$here/inroot.sh" "$dir" apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
 	echo "host/rootfs.sh: installing$missing in $dir failed: $(grep '^E:' "$dir.apt.log" | head -n 1) (log: $dir.apt.log)" >&2
 	exit 1
 }

@@ -16,22 +16,37 @@ arm) deb=armhf ;;
 arm64) deb=arm64 ;;
 *) echo "host/sysroot.sh: unknown architecture '$arch' (arm or arm64)" >&2; exit 2 ;;
 esac
+here=$(cd "$(dirname "$0")" && pwd)
 if ! dpkg --print-foreign-architectures | grep -qx "$deb"; then
 	dpkg --add-architecture "$deb"
-	apt-get update -qq >/dev/null 2>&1 || true
+	sh "$here/apt.sh" update
 fi
 
+# each package as apt has it: PKG:ARCH, or PKG when it is one package for every architecture
+# (Architecture: all, e.g. Debian 13's linux-libc-dev, whose asm headers are per triplet);
+# lists never fetched (or without that architecture yet) are fetched once
 pkgs="libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-dev libjson-c-dev
 	libgpiod-dev linux-libc-dev busybox-static"
-want=
-for p in $pkgs; do
-	v=$(apt-cache policy "$p:$deb" 2>/dev/null | sed -n 's/^ *Candidate: //p')
-	if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-		echo "host/sysroot.sh: apt knows no $p:$deb (run 'apt-get update' first?)" >&2
-		exit 1
-	fi
-	want="$want $p:$deb=$v"
+# shellcheck disable=SC2086
+sh "$here/apt.sh" pick "$deb" $pkgs >/dev/null 2>&1 || sh "$here/apt.sh" update
+# and the -dev packages those depend on, as apt says, until none is new (a static link needs
+# their archives: Debian 13's libelf-dev depends on libzstd-dev), but the C library's (the
+# cross compiler's)
+while :; do
+	# shellcheck disable=SC2046
+	new=$(apt-cache show --no-all-versions $(for p in $pkgs; do echo "$p:$deb"; done) 2>/dev/null |
+		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/^ *//; s/|.*//; s/[ (].*//; s/:any$//' |
+		grep -e '-dev$' | grep -v -x -e libc6-dev -e libc-dev -e linux-libc-dev |
+		sort -u | while read -r p; do
+			case " $(echo $pkgs) " in *" $p "*) ;; *) echo "$p" ;; esac
+		done)
+	[ -n "$new" ] || break
+	pkgs=$(echo $pkgs $new)
 done
+# shellcheck disable=SC2086
+want=$(sh "$here/apt.sh" pick "$deb" $pkgs) || exit 1
+# shellcheck disable=SC2086
+want=" $(echo $want)"
 if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
 	exit 0
 fi

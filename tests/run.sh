@@ -2,9 +2,10 @@
 # Host side: run gpiolat's tests (tests/README). Usage: tests/run.sh [--list] [host|target|all]
 #   host:   pytest tests/host (unit tests, and the loader on the host kernel)
 #   target: every tests/target/*.sh inside the emulated target, one boot each (KERNEL=std),
-#           then on each other target (rt, 6.12, 6.12-rt: x86_64 kernels; arm, arm64: Debian
-#           12's 6.1 for that architecture) the ones whose "# kernels: ..." line names it
-#           (e.g. "# kernels: std rt 6.12"; a test without that line runs on std only);
+#           then on each other target (rt, 6.12, 6.12-rt: x86_64 kernels; arm, arm64: std for
+#           that architecture) the ones whose "# kernels: ..." line names it (e.g. "# kernels:
+#           std rt 6.12"; a test without that line runs on std only); std is the host
+#           release's kernel (Debian 12: 6.1; Debian 13: 6.12), said first (vm/std.sh);
 #           a "# timing: icount" line runs that test with TIMING=icount (docs/timing.md).
 #           TEST_TARGETS: the targets after std, "ci" (default: ci_targets below), "all"
 #           (every target vm/kernel.sh knows), or a list of names (target_env)
@@ -46,7 +47,7 @@ count() {
 }
 
 # target_env NAME: the KERNEL and ARCH of a target name (std, rt, 6.12, 6.12-rt, testing,
-# testing-rt: x86_64; arm, arm64: that architecture's Debian 12 kernel; ARCH-KERNEL, e.g.
+# testing-rt: x86_64; arm, arm64: that architecture's std, the host release's kernel; ARCH-KERNEL, e.g.
 # arm-6.12-rt, arm64-testing: that architecture's KERNEL, vm/kernel.sh)
 target_env() {
 	case $1 in
@@ -169,6 +170,11 @@ run_host() {
 	fi
 }
 
+# what KERNEL=std is on this host (its release's kernel: vm/std.sh), before any target test
+if [ -z "$list" ] && { [ "$what" = all ] || [ "$what" = target ]; }; then
+	sh vm/std.sh
+fi
+
 if [ "$what" = all ] || [ "$what" = host ]; then
 	# what T selects: a file or node (host_sel), a -k expression, or every host test
 	if [ -n "$T" ] && [ -n "$host_sel" ]; then
@@ -242,9 +248,11 @@ run_compare() {
 }
 
 # The targets after std. The CI tier (default) fits make test's 60 minutes on 2 cores (a clean
-# clone: 34 minutes with the first six, 45 with eleven): Debian 12's x86_64 6.1 and its RT,
+# clone: 34 minutes with the first six, 45 with eleven; on a Debian 12 host): the host
+# release's x86_64 kernel's RT (std, rt, arm and arm64 are the host release's kernels: Debian
+# 12's 6.1 on Debian 12, 13's 6.12 on 13; vm/std.sh prints which at the start),
 # Debian 13's x86_64 6.12 and its RT on Debian 13's user space (tests 31, 50 and 55 on 6.12 too,
-# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes), Debian 12's 6.1 on arm and arm64,
+# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes), the host release's kernel on arm and arm64,
 # Debian testing's newest x86_64 kernel and its RT flavour (the int-returning gpio_chip
 # setters; test 16 on testing and arm64-testing: debugfs names lines by offset there), Debian
 # 13's armhf kernels, standard and PREEMPT_RT (the talk's board class; their index: vm/kernel.sh;

@@ -16,8 +16,11 @@ arch=$(cat "$kdir/arch" 2>/dev/null || echo x86_64)
 if [ "$arch" = x86_64 ]; then
 	busybox=$(command -v busybox || true)
 else
-	# the architecture's own static busybox (host/sysroot.sh: Debian's busybox-static)
-	busybox=$(dirname "$here")/out/sysroot/$arch/bin/busybox
+	# the architecture's own static busybox (host/sysroot.sh: Debian's busybox-static, whose
+	# package puts it in /bin (Debian 12) or /usr/bin (Debian 13, merged /usr): where it is)
+	sysroot=$(dirname "$here")/out/sysroot/$arch
+	busybox=$sysroot/bin/busybox
+	[ -f "$busybox" ] || busybox=$sysroot/usr/bin/busybox
 fi
 
 if [ ! -f "$busybox" ] || ! file -L "$busybox" 2>/dev/null | grep -q 'statically linked'; then

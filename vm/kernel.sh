@@ -2,8 +2,9 @@
 # Host side: fetch Debian's kernel for the emulated target, without installing it as the host
 # kernel. Usage: vm/kernel.sh KERNEL ARCH DIR
 #   KERNEL   x86_64 (amd64)            arm (armhf: armmp)           arm64 (arm64)
-#   std      Debian 12's 6.1           Debian 12's 6.1              Debian 12's 6.1
-#   rt       Debian 12's 6.1 RT        Debian 12's 6.1 RT           Debian 12's 6.1 RT
+#   std      the host release's kernel (its apt's linux-image-FLAVOUR): Debian 12's 6.1 on a
+#            Debian 12 host, Debian 13's 6.12 on a Debian 13 host (vm/std.sh says which)
+#   rt       its PREEMPT_RT flavour (linux-image-rt-FLAVOUR)
 #   6.12     Debian 13's 6.12          Debian 13's 6.12             Debian 13's 6.12
 #   6.12-rt  Debian 13's 6.12 RT       Debian 13's 6.12 RT          Debian 13's 6.12 RT
 #   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
@@ -12,15 +13,15 @@
 # -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 and testing targets
 # are whole systems of their release: they run its user space too, the root out/roots/trixie or
 # out/roots/testing (vm/userspace.sh: its bpftrace, libgpiod 2 tools, and gpiolat and the
-# togglers built there); DIR/userspace names that root. Debian 12's x86_64 targets run the
-# host's root.
+# togglers built there); DIR/userspace names that root. std and rt on x86_64 run the host's
+# root (on a Debian 13 host: Debian 13's 6.12 on the host's Debian 13).
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
-# with security updates. Debian 12's kernels come from the host's apt; another release's from
+# with security updates. std's and rt's kernels come from the host's apt; another release's from
 # the apt of a root of that release (host/rootfs.sh: out/roots/trixie, out/roots/testing, made
 # once), whose index is refreshed when older than a day. The image is downloaded with apt-get
 # download, extracted with dpkg-deb, its modules indexed with depmod -b, and the matching
-# headers: Debian 12's installed on the host (to build kmod/ for it; a foreign architecture's
+# headers: the host release's installed on the host (to build kmod/ for it; a foreign architecture's
 # extracted into DIR/headers instead); another release's always extracted into DIR/headers,
 # with that release's linux-kbuild and compiler installed in its root: their programs are linked
 # against that release's C library and do not run on Debian 12, so the module is built in the
@@ -31,6 +32,9 @@
 # --add-architecture) when missing.
 #
 # Indexes out of date or out of sync:
+# - An index that fails to download (a suite mid-sync: "File has unexpected size ... Mirror sync
+#   in progress?") is gone without, and named, by every apt-get update here (host/apt.sh): the
+#   kernel is taken from the indexes that did download.
 # - testing's Release file can be past its Valid-Until (it was 17 days past it on 2026-11-23):
 #   the root's apt does not check Valid-Until (signatures are checked as always); the index's
 #   date is printed with the version.
@@ -79,20 +83,16 @@ testing-rt) suite=testing meta=linux-image-rt-$flavour ;;
 	;;
 esac
 native=$(dpkg --print-architecture)
-# the host's apt-get install and update wait (at most 600 s) for another apt run's lock instead
-# of failing at once (the host's apt is shared with other builds): install by DPkg::Lock::Timeout;
-# update by trying again every 5 s, as apt 2.6's update does not wait for the lists lock (seen:
-# "Could not get lock .../lists/lock" at once, that option set)
+# the host's apt-get install waits (at most 600 s) for another apt run's lock instead of failing
+# at once (the host's apt is shared with other builds); every apt-get update is host/apt.sh's:
+# it waits for the lists lock too, and goes without (and names) an index the mirror fails to
+# serve
 hostapt() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
-hostapt_update() {
-	_t=0
-	_err=$(mktemp)
-	while ! hostapt update -qq >/dev/null 2>"$_err"; do
-		grep -q 'Could not get lock' "$_err" && [ $_t -lt 600 ] || break
-		sleep 5
-		_t=$((_t + 5))
-	done
-	rm -f "$_err"
+hostapt_update() { sh "$proj/host/apt.sh" update >&2; }
+# rootapt_update [env APT_CONFIG=FILE]: the same in the root, one caller at a time
+rootapt_update() {
+	flock "$root.lock" sh "$proj/host/inroot.sh" "$root" "$@" sh "$proj/host/apt.sh" update \
+		"$root${2:+ (${2#APT_CONFIG=})}" >&2
 }
 if [ "$deb" = "$native" ]; then
 	q=
@@ -126,15 +126,15 @@ if [ -n "$suite" ]; then
 	if [ -n "$q" ] && { [ "${KERNEL_UNVERIFIED:-0}" != 1 ] ||
 		[ -z "$(find "$root.unverified-$deb.Packages" -mmin -1440 2>/dev/null)" ]; } &&
 		[ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ] &&
-		! sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >/dev/null 2>&1 &&
+		{ sh "$proj/host/rootfs.sh" -a "$deb" "$suite" "$root" >&2 || true; } &&
 		! ls "$lists"/*_dists_"${suite}"_main_binary-"${deb}"_Packages* >/dev/null 2>&1; then
-		# apt refused that architecture's index: it is taken out of the root's dpkg again
-		# (else every later apt-get update there fails)
+		# apt went without that architecture's index (host/apt.sh said why): it is taken out of
+		# the root's dpkg again (else every later apt-get update there tries it again)
 		sh "$proj/host/inroot.sh" "$root" dpkg --remove-architecture "$deb"
 	fi
 	# a day-old index is refreshed (the metapackage follows security updates)
 	if [ -z "$(find "$lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
-		flock "$root.lock" sh "$proj/host/inroot.sh" "$root" apt-get update -qq >/dev/null 2>&1 || true
+		rootapt_update || true
 	fi
 	# An index the release's name does not authenticate may be the one the mirror signed under
 	# the release's other name (on 2026-11-23 this mirror served trixie's and trixie-security's
@@ -183,8 +183,7 @@ if [ -n "$suite" ]; then
 			"APT::Architectures { \"$deb\"; };" >"$root$conf"
 		mkdir -p "$root/etc/apt/gpiolat-$deb.list.d" "$alists/partial"
 		if [ -z "$(find "$alists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
-			flock "$root.lock" sh "$proj/host/inroot.sh" "$root" env APT_CONFIG="$conf" \
-				apt-get update -qq >/dev/null 2>&1 || true
+			rootapt_update env APT_CONFIG="$conf" || true
 		fi
 		named=yes
 		for f in "$alists"/*_InRelease; do
@@ -377,10 +376,21 @@ else
 		-e "s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$dir/headers/usr/src/|" \
 		"$dir/headers/usr/src/$headers/Makefile"
 	build=$dir/headers/usr/src/$headers
+	# the kbuild the headers name (Debian 12: linux-kbuild-6.1, one for the series; Debian 13:
+	# one per upstream version, linux-kbuild-6.12.57+deb13), as apt says
+	kbuild=$(echo "$hdeps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
+	if [ -z "$root" ] && [ -n "$kbuild" ] &&
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$kbuild" 2>/dev/null)" != installed ]; then
+		# the host's (Multi-Arch: foreign: the host's architecture runs it)
+		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
+			"$kbuild" >/dev/null || {
+			echo "vm/kernel.sh: cannot install $kbuild (the headers' kbuild) on this machine" >&2
+			exit 1
+		}
+	fi
 	if [ -n "$root" ]; then
 		# that release's kbuild and the compiler its kernel was built with (gcc-N-for-host:
 		# gcc-N, or gcc-N-TRIPLET for a foreign architecture), in its root
-		kbuild=$(echo "$hdeps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
 		gcc=$(echo "$hdeps" | sed -n 's/^ *\(gcc-[0-9]*\)-for-host.*/\1/p' | head -n 1)
 		[ -n "$gcc" ] || gcc=gcc-$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9][0-9][0-9][0-9]$/\1/p' "$build/.config")
 		case $deb in

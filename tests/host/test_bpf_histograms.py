@@ -48,6 +48,7 @@ def proj(tmp_path):
     stub(p / "vm" / "run", "vm/run", 'case "$*" in *--path* | *--overhead*) echo "{}" ;; esac\n')
     stub(p / "host" / "overhead-report.sh", "overhead-report.sh")
     stub(p / "host" / "rt-report.sh", "rt-report.sh")
+    stub(p / "vm" / "std.sh", "vm/std.sh")
     # python3 host/X.py: python runs them, so stubs in Python that call the logger
     for name in ("report.py", "bench_gpio.py", "pl061_trace.py"):
         stub(p / "host" / f"{name}.sh", name)
@@ -106,6 +107,9 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
         if p and p not in order:
             order.append(p)
     assert order == PARTS, lines
+    # first what std is, on the target's architecture and the observer's ARM
+    assert lines[0].split(" | ")[0] == "vm/std.sh %s%s" % (
+        HOST_ARCH, "" if HOST_ARCH == "arm" else " arm"), lines
     # the page last, once, after every part
     assert lines[-1].startswith("make -s report"), lines
     assert len([ln for ln in lines if ln.startswith("make -s report")]) == 1

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Host side (also in a root made by host/rootfs.sh, through host/inroot.sh): the apt steps that
+# every package step shares (host/deps.sh, host/rootfs.sh, host/sysroot.sh, vm/kernel.sh).
+# Usage: sh host/apt.sh update [WHERE]
+#        sh host/apt.sh pick ARCH PACKAGE...
+# The apt asked is the caller's (its APT_CONFIG, or the root it runs in).
+#
+# update: apt-get update that a mirror caught mid-sync does not stop. An index that fails to
+#   download ("File has unexpected size ... Mirror sync in progress?", a hash mismatch, a
+#   repository without a Release file) is gone without: apt keeps using the lists that did
+#   download (and the older copy of that one, if it had one), and each index gone without is
+#   named on stderr, from apt's own "Failed to fetch" and "E:" lines, with WHERE (default: this
+#   machine's apt). A failed update is tried once more after APT_RETRY_S seconds (default 10: a
+#   sync may be over by then);
+#   a held lock is waited for (apt 2.6's update does not wait for the lists lock by itself).
+#   Status 1 only when apt failed for another reason (a broken sources entry, a lock held for
+#   600 s): a package that no downloaded index provides fails later, in the step that asks for it.
+# pick: for each PACKAGE, what apt-get download fetches for ARCH, as NAME=VERSION on stdout, by
+#   what apt says: PACKAGE:ARCH when apt has a candidate of that architecture, else PACKAGE when
+#   apt's candidate is Architecture: all (one package for every architecture, e.g. Debian 13's
+#   linux-libc-dev). A package apt knows neither way: one line on stderr, status 1.
+set -eu
+
+usage() {
+	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE..." >&2
+	exit 2
+}
+
+# paragraphs PKG...: "PACKAGE ARCHITECTURE VERSION" of each PKG's candidate (apt-cache show
+# --no-all-versions: one apt call for all, each call reads every list)
+paragraphs() {
+	apt-cache show --no-all-versions "$@" 2>/dev/null | awk '/^Package: / { p = $2 }
+		/^Version: / { v = $2 } /^Architecture: / { a = $2 } /^$/ { if (p != "") print p, a, v; p = "" }
+		END { if (p != "") print p, a, v }'
+}
+
+pick() {
+	arch=$1
+	shift
+	own=$(paragraphs $(for p in "$@"; do echo "$p:$arch"; done))
+	rest=
+	for p in "$@"; do
+		echo "$own" | awk -v p="$p" -v a="$arch" '$1 == p && $2 == a { found = 1 } END { exit !found }' ||
+			rest="$rest $p"
+	done
+	# shellcheck disable=SC2086
+	[ -z "$rest" ] || other=$(paragraphs $rest)
+	for p in "$@"; do
+		line=$(echo "$own" | awk -v p="$p" -v a="$arch" '$1 == p && $2 == a { print; exit }')
+		[ -n "$line" ] || line=$(echo "${other:-}" | awk -v p="$p" '$1 == p { print; exit }')
+		set -- $line
+		if [ $# -eq 3 ] && [ "$2" = "$arch" ]; then
+			echo "$p:$arch=$3"
+		elif [ $# -eq 3 ] && [ "$2" = all ]; then
+			echo "$p=$3"
+		else
+			echo "host/apt.sh: apt knows no $p for $arch${2:+ (only $2)}" >&2
+			return 1
+		fi
+	done
+}
+
+# try: one apt-get update, its stderr in $err; a held lists lock waited for, 600 s at most
+try() {
+	_t=0
+	while ! apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null 2>"$err"; do
+		if grep -q 'Could not get lock' "$err" && [ $_t -lt 600 ]; then
+			sleep 5
+			_t=$((_t + 5))
+			continue
+		fi
+		return 1
+	done
+}
+
+update() {
+	where=${1:-this machine\'s apt}
+	err=$(mktemp)
+	ok=
+	if try || { sleep "${APT_RETRY_S:-10}" && try; }; then
+		ok=1
+	fi
+	# what apt went without (also when it exits 0 with warnings): "E: Failed to fetch URL
+	# REASON [IP: ...]" (W: for a source it could not reach), and "E: The repository 'URL SUITE
+	# Release' does not have a Release file."
+	gone=$(sed -n -e 's/^[EW]: Failed to fetch \([^ ]*\)  *\(.*\)$/\1: \2/p' \
+		-e "s/^E: \(The repository '.*\)$/\1/p" "$err" | sed 's/ *\[IP: [^]]*\]$//; s/: $//')
+	# any other error: apt could not update at all
+	other=$(grep '^E: ' "$err" | grep -v -e '^E: Failed to fetch ' -e "^E: The repository '" \
+		-e '^E: Some index files failed to download' | head -n 1)
+	rm -f "$err"
+	if [ -z "$ok" ] && [ -n "$other" ]; then
+		echo "host/apt.sh: apt-get update failed ($where): ${other#E: }" >&2
+		return 1
+	fi
+	echo "$gone" | while IFS= read -r line; do
+		[ -z "$line" ] ||
+			echo "  APT     went without $line ($where: the indexes that downloaded are used)" >&2
+	done
+}
+
+[ $# -ge 1 ] || usage
+case $1 in
+update)
+	[ $# -le 2 ] || usage
+	shift
+	update "$@"
+	;;
+pick)
+	[ $# -ge 3 ] || usage
+	shift
+	pick "$@"
+	;;
+*) usage ;;
+esac
