@@ -302,13 +302,32 @@ def test_baseline_row_on_the_first_line_keeps_its_against(tmp_path):
     assert run("against", p, "event-filter").split() == ["300.0", "event"]
 
 
-def test_baseline_read_error_is_an_error():
-    # read() of a directory fails (EISDIR): an error, not the end of an empty file ("no rows")
+def test_baseline_directory_is_refused():
+    # a directory is no CSV: refused before it is read, never read as an empty file ("no rows")
     out = run("baseline", "/tmp", rc=1)
-    assert out.strip() == "--baseline: cannot read /tmp: Is a directory"
+    assert out.strip() == "--baseline: /tmp is a directory, not a regular file"
 
 
-def test_baseline_endless_file_is_refused():
-    # /dev/zero never ends: read at most 1 MiB, then one clear error
+def test_baseline_device_is_refused():
+    # /dev/zero never ends: not a regular file, refused without a read
     out = run("baseline", "/dev/zero", rc=1)
-    assert out.strip() == "--baseline: cannot read /dev/zero: File too large"
+    assert out.strip() == "--baseline: /dev/zero is a character device, not a regular file"
+
+
+def test_baseline_fifo_is_refused_without_waiting(tmp_path):
+    # a FIFO without a writer: opened, it would wait for one forever
+    fifo = tmp_path / "scope.csv"
+    os.mkfifo(fifo)
+    r = subprocess.run([TEST_OV, "baseline", str(fifo)], capture_output=True, text=True,
+                       timeout=20)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert r.stdout.strip() == f"--baseline: {fifo} is a FIFO, not a regular file"
+
+
+def test_baseline_huge_file_is_refused(tmp_path):
+    # a regular file past 1 MiB (sparse: nothing written) is read no further: one clear error
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as f:
+        f.truncate(2 * 1024 * 1024)
+    out = run("baseline", big, rc=1)
+    assert out.strip() == f"--baseline: cannot read {big}: File too large"
