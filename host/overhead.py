@@ -158,16 +158,13 @@ def main():
     if d["emulated"]:
         d["caveat"] = results.caveat(timing)
         d["timing"] = timing
-    with open(os.path.join(out, "overhead.json"), "w") as f:
-        json.dump(d, f, indent=1)
+    results.write_text(os.path.join(out, "overhead.json"), json.dumps(d, indent=1))
     text = table(d, timing)
-    with open(os.path.join(out, "overhead.txt"), "w") as f:
-        f.write(text)
-    with open(os.path.join(out, "overhead.csv"), "w") as f:
-        f.write(csv(d, timing))
+    results.write_text(os.path.join(out, "overhead.txt"), text)
+    results.write_text(os.path.join(out, "overhead.csv"), csv(d, timing))
     plot(os.path.join(out, "overhead.csv"), os.path.join(out, "overhead.png"), d["emulated"])
     sys.stdout.write(text)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(results.run_main("overhead.py", main))

@@ -508,12 +508,10 @@ def main(argv):
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         print(f"report_html.py: {resdir}: unexpected content: {e!r}", file=sys.stderr)
         return 1
-    with open(out + ".tmp", "w") as f:
-        f.write(doc)
-    os.replace(out + ".tmp", out)
+    results.write_text(out, doc)
     print(f"report: {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(results.run_main("report_html.py", main, sys.argv))
