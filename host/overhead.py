@@ -58,7 +58,7 @@ def table(d, timing=None):
             out.append(f"{r['method']:<26} not available: {r['not_available']}")
             continue
         t = talk_beside(r)
-        talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against']})" if t else "-"
+        talk = results.talk_words(t, lambda v: fmt(v, ".0f")) if t else "-"
         y = r.get("yours")
         if y:
             talk += f"  yours: {y['overhead_ns']:.0f} ({y['row']}, against {y['against'] or '-'})"
@@ -116,7 +116,8 @@ def csv(d, timing=None):
         if not r["measured"]:
             lines.append(f"# not available: {r['method']}: {r['not_available']}")
             continue
-        t = talk_beside(r) or {}
+        # the plot's talk column is on its per-set axis: a row beside the talk per pulse has none
+        t = results.talk_per_set(r) or {}
         lines.append(" ".join(str(x) for x in (
             r["method"], r["group"], r["against"], fmt(r["overhead_ns"]), fmt(r["ci95_ns"]),
             fmt(r.get("percent_of_reference")), r["repetitions"], r["batches"],

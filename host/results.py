@@ -339,3 +339,20 @@ def talk_beside(r):
     stands)"""
     t = r.get("talk")
     return t if t and t.get("same_reference") is True else None
+
+
+def talk_per_set(r):
+    """talk_beside(r) where ours stands beside it per set (a chart's axis is ns per set); None
+    for a row beside it per pulse (a method that fires once a pulse: the talk's pulse+ held one
+    of its pulses, ours is "ours_ns" per pulse), whose table cell says so"""
+    t = talk_beside(r)
+    return t if t and t.get("ours_per", "set") == "set" else None
+
+
+def talk_words(t, fmt_ns):
+    """the talk's figure T (talk_beside) in words, FMT_NS formatting a time: per pulse with
+    ours per pulse beside it when the row fires once a pulse"""
+    if t.get("ours_per") == "pulse":
+        return (f"{fmt_ns(t['overhead_ns'])} per pulse+ ({t['row']}, against {t['against']}); "
+                f"ours per pulse {fmt_ns(t['ours_ns'])} ± {fmt_ns(t.get('ours_ci95_ns'))}")
+    return f"{fmt_ns(t['overhead_ns'])} ({t['row']}, against {t['against']})"

@@ -228,6 +228,8 @@ def side_by_side(ks, talk, adi, notes):
                 cells.append("%+.0f ns ±%.0f (n=%d)" % (m["overhead_ns"], m["ci95_ns"],
                                                          m["repetitions"]))
             tr = (m or {}).get("talk") or {}
+            # a row beside the talk per pulse (it fires once a pulse) is not per set: none here
+            tr = tr if tr.get("ours_per", "set") == "set" else {}
             r = talk_row(talk, tr.get("row", ""), "overhead", is_rt(k)) if tr else None
             if r and like_reference(m["against"], r["against"]):
                 refs.append("%s: %.0f ns" % (r["kernel"], r["value"]))
