@@ -151,7 +151,8 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       cx->user_csv_path);
 	printf("%%ref: the overhead as %% of the row's own reference (its 'against' phases' mean "
 	       "ns per set); talk: its figure only where it measured the same kind of method "
-	       "against the same reference\n");
+	       "against the same reference, and for a method that fires once a pulse ours per "
+	       "pulse beside it (the talk measured pulse+: docs/overhead.md)\n");
 	printf("\n%-26s %-22s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
 	       "ci95_ns", "%ref", "reps", "batches", "talk (row, against)");
 	for (i = 0; i < n; i++) {
