@@ -118,3 +118,16 @@ def test_results_written_in_full_still_exit_0(tmp_path):
         r = run(["--help"], stdout=f)
     assert r.returncode == 0, r.stderr
     assert "--btf" in out.read_text()
+
+
+@pytest.mark.parametrize("prog,args", [("utoggle", ["-c", "5"]), ("mmtoggle", ["x", "1", "5"])])
+def test_toggler_closed_stdout_is_refused(prog, args):
+    # the togglers print their results on stdout: with fd 1 closed, the chip or /dev/mem opened
+    # next would have become fd 1; refused before anything is opened (no GPIO chip needed)
+    path = os.path.join(os.path.dirname(os.path.realpath(GPIOLAT)), prog)
+    if not os.access(path, os.X_OK):
+        pytest.skip(f"{path} is not built (make togglers)")
+    r = subprocess.run(f"exec {path} {' '.join(args)} >&-", shell=True, capture_output=True,
+                       text=True, timeout=TIMEOUT)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.splitlines() == [f"{prog}: stdout is closed: the results would be lost"]
