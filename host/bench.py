@@ -208,4 +208,4 @@ def main():
           "MiB here, which is most of its RSS; raw_tp needs no vmlinux BTF in libbpf)")
 
 if __name__ == "__main__":
-    main()
+    sys.exit(results.run_main("bench.py", main))

@@ -118,8 +118,7 @@ def main():
         # the Makefile's RESULTS (make bench-gpio passes it), else out/results
         resdir = os.environ.get("RESULTS") or os.path.join(root, "out", "results")
         os.makedirs(resdir, exist_ok=True)
-        with open(os.path.join(resdir, "bench-gpio.json"), "w") as f:
-            json.dump(doc, f)
+        results.write_text(os.path.join(resdir, "bench-gpio.json"), json.dumps(doc))
 
     stats = doc.get("bpf_stats")
     stats_note = ("OFF (no shift below includes their clock reads)" if stats is False else
@@ -201,4 +200,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run_main("bench-gpio", main))

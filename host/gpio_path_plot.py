@@ -67,4 +67,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(results.run_main(WHO, main, sys.argv))

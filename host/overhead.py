@@ -58,7 +58,7 @@ def table(d, timing=None):
             out.append(f"{r['method']:<26} not available: {r['not_available']}")
             continue
         t = talk_beside(r)
-        talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against']})" if t else "-"
+        talk = results.talk_words(t, lambda v: fmt(v, ".0f")) if t else "-"
         y = r.get("yours")
         if y:
             talk += f"  yours: {y['overhead_ns']:.0f} ({y['row']}, against {y['against'] or '-'})"
@@ -116,7 +116,8 @@ def csv(d, timing=None):
         if not r["measured"]:
             lines.append(f"# not available: {r['method']}: {r['not_available']}")
             continue
-        t = talk_beside(r) or {}
+        # the plot's talk column is on its per-set axis: a row beside the talk per pulse has none
+        t = results.talk_per_set(r) or {}
         lines.append(" ".join(str(x) for x in (
             r["method"], r["group"], r["against"], fmt(r["overhead_ns"]), fmt(r["ci95_ns"]),
             fmt(r.get("percent_of_reference")), r["repetitions"], r["batches"],
@@ -158,16 +159,13 @@ def main():
     if d["emulated"]:
         d["caveat"] = results.caveat(timing)
         d["timing"] = timing
-    with open(os.path.join(out, "overhead.json"), "w") as f:
-        json.dump(d, f, indent=1)
+    results.write_text(os.path.join(out, "overhead.json"), json.dumps(d, indent=1))
     text = table(d, timing)
-    with open(os.path.join(out, "overhead.txt"), "w") as f:
-        f.write(text)
-    with open(os.path.join(out, "overhead.csv"), "w") as f:
-        f.write(csv(d, timing))
+    results.write_text(os.path.join(out, "overhead.txt"), text)
+    results.write_text(os.path.join(out, "overhead.csv"), csv(d, timing))
     plot(os.path.join(out, "overhead.csv"), os.path.join(out, "overhead.png"), d["emulated"])
     sys.stdout.write(text)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(results.run_main("overhead.py", main))

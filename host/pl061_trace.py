@@ -56,7 +56,7 @@ GPIOLAT_HIST = re.compile(r"count (\d+) pulses, min ([\d.]+) ns, mean ([\d.]+) n
 def edges(path, line):
     """[(t_ns, level)] of LINE, in the order qemu logged them, repeated levels dropped"""
     out = []
-    with open(path) as f:
+    with results.open_text(path) as f:
         for raw in f:
             m = LINE_RE.match(raw)
             if not m or int(m.group(3)) != line:
@@ -241,7 +241,7 @@ def overhead_text(res):
 
 
 def gpiolat_figures(path):
-    text = open(path).read()
+    text = results.read_text(path)
     out = {}
     m = GPIOLAT_SHIFT.search(text)
     if m:
@@ -324,4 +324,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(results.run_main("pl061_trace", main))

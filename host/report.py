@@ -82,8 +82,7 @@ def toggled_line(raw):
     path = os.path.join(raw, "toggle-line.txt")
     if not os.path.exists(path):
         return None
-    with open(path) as f:
-        fields = dict(w.split("=", 1) for w in f.read().split() if "=" in w)
+    fields = dict(w.split("=", 1) for w in results.read_text(path).split() if "=" in w)
     if not {"gpio", "chip", "line"} <= fields.keys():
         return None
     return {"gpio": int(fields["gpio"]), "chip": fields["chip"], "offset": int(fields["line"])}
@@ -292,9 +291,7 @@ def plot(rec, path, emulated):
     if not rows:
         return False
     data = path + ".dat"
-    with open(data, "w") as f:
-        for lo, hi, c in rows:
-            f.write(f'"{fmt_ns(lo)}" {c}\n')
+    results.write_text(data, "".join(f'"{fmt_ns(lo)}" {c}\n' for lo, hi, c in rows))
     s = rec["summary"]
     title = (f"{rec['name']}: pulse width, n={s.get('count')}, p50 {fmt_ns(s.get('p50_ns'))}, "
              f"p99 {fmt_ns(s.get('p99_ns'))}")
@@ -346,11 +343,9 @@ def run(argv):
         tool, what, kind = m.groups()
         name = f"{tool}-{what}"
         if kind == "unavailable":
-            with open(path) as f:
-                unavailable.append({"name": name, "reason": f.read().strip()})
+            unavailable.append({"name": name, "reason": results.read_text(path).strip()})
             continue
-        with open(path) as f:
-            text = f.read()
+        text = results.read_text(path)
         if tool == "gpiolat":
             doc = results.parse(text, "histogram", path)
             emulated = emulated or bool(doc.get("emulated"))
@@ -359,8 +354,7 @@ def run(argv):
             issued = None
             edges = os.path.join(raw, f"bpftrace-{what}.edges")
             if os.path.exists(edges):
-                with open(edges) as f:
-                    r0, _, r1, _ = (int(x) for x in f.read().split())
+                r0, _, r1, _ = (int(x) for x in results.read_text(edges).split())
                 issued = r1 - r0
             method = "kprobe" if "kprobe" in what else "tracepoint"
             try:
@@ -377,14 +371,12 @@ def run(argv):
         return 1
     uname = ""
     if os.path.exists(os.path.join(raw, "uname.txt")):
-        with open(os.path.join(raw, "uname.txt")) as f:
-            uname = f.read().strip()
+        uname = results.read_text(os.path.join(raw, "uname.txt")).strip()
     # the emulated target's clock, as host/bpf-histograms.sh ran it (real or icount); none
     # natively or when the raw folder was made otherwise
     timing = None
     if emulated and os.path.exists(os.path.join(raw, "timing.txt")):
-        with open(os.path.join(raw, "timing.txt")) as f:
-            timing = f.read().strip()
+        timing = results.read_text(os.path.join(raw, "timing.txt")).strip()
         if timing not in ("real", "icount"):
             raise results.BadResults(f"{os.path.join(raw, 'timing.txt')}: '{timing[:40]}' is "
                                      "not real or icount")
@@ -398,9 +390,7 @@ def run(argv):
         "histograms": recs,
         "unavailable": unavailable,
     }
-    with open(os.path.join(outdir, "histograms.json"), "w") as f:
-        json.dump(report, f, indent=1)
-        f.write("\n")
+    results.write_text(os.path.join(outdir, "histograms.json"), json.dumps(report, indent=1) + "\n")
     text = [f"gpiolat bpf-histograms, {report['generated']}", f"target: {uname}"]
     if emulated:
         text.append("NOTE: " + results.caveat(timing))
@@ -408,15 +398,13 @@ def run(argv):
         text += [""] + text_block(rec)
     for u in unavailable:
         text += ["", f"== {u['name']}: not available: {u['reason']}"]
-    with open(os.path.join(outdir, "histograms.txt"), "w") as f:
-        f.write("\n".join(text) + "\n")
+    results.write_text(os.path.join(outdir, "histograms.txt"), "\n".join(text) + "\n")
     csv = [f"# gpiolat bpf-histograms, {report['generated']}, target: {uname}"]
     if emulated:
         csv.append("# " + results.caveat(timing))
     for rec in recs:
         csv += ["", ""] + csv_block(rec)
-    with open(os.path.join(outdir, "histograms.csv"), "w") as f:
-        f.write("\n".join(csv) + "\n")
+    results.write_text(os.path.join(outdir, "histograms.csv"), "\n".join(csv) + "\n")
     for rec in recs:
         # named after the line's label (toggle-vchip-0), never a kernel address
         plot(rec, os.path.join(outdir, f"{rec['name']}-{rec['line']['label']}.png"), emulated)
@@ -425,4 +413,4 @@ def run(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(results.run_main("report.py", main, sys.argv))

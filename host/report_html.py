@@ -78,6 +78,11 @@ def talk_cell(row):
     t = row.get("talk")
     if not t:
         return "-"
+    if results.talk_beside(row) and t.get("ours_per") == "pulse":
+        return (f"{fmt_ns(t['overhead_ns'])} per pulse+ <span class=note>(talk's "
+                f"{esc(t['row'])}, against {esc(t.get('against'))}; it fires once a pulse: "
+                f"ours per pulse {fmt_ns(t['ours_ns'])} ± {fmt_ns(t.get('ours_ci95_ns'))}, "
+                "not on the per-set chart)</span>")
     if results.talk_beside(row):
         return (f"{fmt_ns(t['overhead_ns'])} <span class=note>(talk's {esc(t['row'])}, against "
                 f"{esc(t.get('against'))})</span>")
@@ -187,7 +192,7 @@ def overhead_figure(rows, axis=None):
     lo = min(min(r["overhead_ns"] - (r.get("ci95_ns") or 0) for r in kept), 0)
     hi = max(end(r) for r in kept)
     for r in kept:
-        t = results.talk_beside(r)
+        t = results.talk_per_set(r)
         if t:
             hi = max(hi, t["overhead_ns"])
     if cut_at < math.inf:
@@ -211,7 +216,7 @@ def overhead_figure(rows, axis=None):
         body.append(f'<rect x="{x0:.1f}" y="{y + 3}" width="{max(x1 - x0, 1):.1f}" '
                     f'height="{rh - 6}" fill="#6baed6"><title>{esc(r["method"])}: '
                     f'{fmt_ns(v)} ± {fmt_ns(ci)}</title></rect>')
-        t = results.talk_beside(r)
+        t = results.talk_per_set(r)
         talk_here = t is not None
         if cut:
             note = f", talk {fmt_ns(t['overhead_ns'])}" if talk_here else ""
@@ -508,12 +513,10 @@ def main(argv):
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         print(f"report_html.py: {resdir}: unexpected content: {e!r}", file=sys.stderr)
         return 1
-    with open(out + ".tmp", "w") as f:
-        f.write(doc)
-    os.replace(out + ".tmp", out)
+    results.write_text(out, doc)
     print(f"report: {out}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(results.run_main("report_html.py", main, sys.argv))

@@ -23,9 +23,9 @@ def post_rates(ref):
     path = os.path.join(ROOT, ref or "")
     if not ref or not os.path.isfile(path):
         return {}
-    with open(path) as f:
-        rows = csv.reader(line for line in f if not line.startswith("#"))
-        return {r[0]: r[1] for r in rows if len(r) >= 3 and r[2] == "kHz"}
+    rows = csv.reader(line for line in results.read_text(path).splitlines()
+                      if not line.startswith("#"))
+    return {r[0]: r[1] for r in rows if len(r) >= 3 and r[2] == "kHz"}
 
 
 def path_figure(rows, rh):
@@ -111,8 +111,7 @@ def self_test_section(resdir, rh):
     st = os.path.join(resdir, "raw", "self-test.txt")
     out = ["<section id=self-test><h2>Self-test of the target</h2>"]
     if os.path.exists(st):
-        with open(st) as f:
-            out.append(f"<pre>{rh.esc(f.read())}</pre>")
+        out.append(f"<pre>{rh.esc(results.read_text(st))}</pre>")
     else:
         out.append("<p class=notrun>Not run: no raw/self-test.txt (make bpf-histograms "
                    "writes it).</p>")

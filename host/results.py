@@ -12,10 +12,13 @@ Here too, once for every writer: the emulation caveat (caveat()), the one way to
 (gnuplot()), the loader's rule for a reference figure beside a row (talk_beside(),
 baseline_ref()) and the overhead rows of any loader version (methods()).
 """
+import errno
 import json
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 
 
 class BadResults(Exception):
@@ -140,11 +143,115 @@ def load(path, kind, missing_ok=True, need=None):
     if missing_ok and not os.path.exists(path):
         return None
     try:
-        with open(path) as f:
-            text = f.read()
+        text = read_text(path)
     except OSError as e:
         raise BadResults(f"{path}: {e.strerror}") from None
     return parse(text, kind, path, need)
+
+
+# ---- files read and written: never waited on, never lost ------------------------------------
+def _kind(mode):
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "of an unknown kind"
+
+
+def _not_regular(path, mode):
+    e = OSError(errno.EINVAL, f"{_kind(mode)}, not a regular file", path)
+    return e
+
+
+def open_text(path):
+    """the regular file PATH open for reading text. A FIFO, device or directory is refused
+    (OSError) without being opened: stat first, then the open with O_NONBLOCK and fstat again,
+    so a FIFO put there in between is refused too, never waited on."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(path, st.st_mode)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(path, st.st_mode)
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, encoding="utf-8", errors="replace")
+    except BaseException:
+        os.close(fd)
+        raise
+    return f
+
+
+def read_text(path):
+    """the text of the regular file PATH (open_text: a FIFO is refused, never waited on)"""
+    with open_text(path) as f:
+        return f.read()
+
+
+def check_output_path(path):
+    """refuse (OSError) an output PATH that exists and is not a regular file: a FIFO would
+    wait for a reader, a device would swallow the results"""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(path, st.st_mode)
+
+
+def write_text(path, text):
+    """TEXT written to PATH whole or not at all: an existing PATH that is not a regular file is
+    refused (check_output_path); the text goes to a new file beside it (never a FIFO: created
+    with O_EXCL), is flushed and closed with every error raised (OSError: a full disk), and
+    only then renamed onto PATH"""
+    check_output_path(path)
+    d = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".")
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _say_oserror(who, e):
+    where = f"{e.filename}: " if e.filename else ""
+    print(f"{who}: {where}{e.strerror or e}", file=sys.stderr)
+
+
+def run_main(who, main, *args):
+    """main(*args)'s exit status, with every write of the results checked: a closed stdout is
+    refused before anything runs, stdout is flushed at the end, and a write that failed (a full
+    disk, /dev/full, a reader gone, a FIFO refused) ends in one line and status 1, never a
+    traceback or a silent exit 0"""
+    if sys.stdout is None:
+        # Python found fd 1 closed: print() would drop everything without a word
+        print(f"{who}: stdout is closed: the results would be lost", file=sys.stderr)
+        return 1
+    try:
+        rc = main(*args)
+        sys.stdout.flush()
+        return rc
+    except OSError as e:
+        _say_oserror(who, e)
+        try:
+            # the interpreter's own flush at exit must not fail again (a second message)
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        except (OSError, ValueError):
+            pass
+        return 1
 
 
 def kind_of(doc):
@@ -191,7 +298,9 @@ def caveat(timing=None):
 # ---- the one way to gnuplot -----------------------------------------------------------------
 def gnuplot(script, png, who):
     """run gnuplot on script (which writes png); False with one line on stderr when it cannot
-    (no gnuplot, an error): the text and JSON beside it stand without the picture"""
+    (no gnuplot, an error): the text and JSON beside it stand without the picture. A png that
+    is there and not a regular file is refused (OSError): gnuplot would wait on a FIFO"""
+    check_output_path(png)
     try:
         p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     except OSError as e:
@@ -230,3 +339,20 @@ def talk_beside(r):
     stands)"""
     t = r.get("talk")
     return t if t and t.get("same_reference") is True else None
+
+
+def talk_per_set(r):
+    """talk_beside(r) where ours stands beside it per set (a chart's axis is ns per set); None
+    for a row beside it per pulse (a method that fires once a pulse: the talk's pulse+ held one
+    of its pulses, ours is "ours_ns" per pulse), whose table cell says so"""
+    t = talk_beside(r)
+    return t if t and t.get("ours_per", "set") == "set" else None
+
+
+def talk_words(t, fmt_ns):
+    """the talk's figure T (talk_beside) in words, FMT_NS formatting a time: per pulse with
+    ours per pulse beside it when the row fires once a pulse"""
+    if t.get("ours_per") == "pulse":
+        return (f"{fmt_ns(t['overhead_ns'])} per pulse+ ({t['row']}, against {t['against']}); "
+                f"ours per pulse {fmt_ns(t['ours_ns'])} ± {fmt_ns(t.get('ours_ci95_ns'))}")
+    return f"{fmt_ns(t['overhead_ns'])} ({t['row']}, against {t['against']})"

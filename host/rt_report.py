@@ -9,6 +9,7 @@ kernels side by side, the references beside) and rt.png (wakeup p99 and max, log
 Reference figures come only from data/*.csv, each printed beside a figure of the same kind.
 """
 import csv
+import io
 import json
 import os
 import re
@@ -30,8 +31,8 @@ def read_json(path, kind):
 
 def unavailable(d, name):
     try:
-        with open(os.path.join(d, name + ".unavailable")) as f:
-            return f.readline().strip()
+        return (results.read_text(os.path.join(d, name + ".unavailable")).splitlines()
+                or [""])[0].strip()
     except OSError:
         return None
 
@@ -39,11 +40,10 @@ def unavailable(d, name):
 def kv(path):
     out = {}
     try:
-        with open(path) as f:
-            for line in f:
-                if "=" in line and not line.startswith("Linux"):
-                    k, v = line.rstrip("\n").split("=", 1)
-                    out[k] = v
+        for line in results.read_text(path).splitlines():
+            if "=" in line and not line.startswith("Linux"):
+                k, v = line.split("=", 1)
+                out[k] = v
     except OSError:
         pass
     return out
@@ -65,7 +65,7 @@ def baseline(name):
 def cyclictest(path):
     """cyclictest -q -h N output: count, min, avg, max (us), p99 from its histogram"""
     try:
-        text = open(path).read()
+        text = results.read_text(path)
     except OSError:
         return None
     hist, meta = [], {}
@@ -95,7 +95,7 @@ def cyclictest(path):
 def timerlat(path):
     """rtla timerlat hist: the summary rows (count, min, avg, max) of CPU 0, IRQ and thread"""
     try:
-        text = open(path).read()
+        text = results.read_text(path)
     except OSError:
         return None
     out = {}
@@ -132,7 +132,7 @@ def collect(raw, kernel):
     d = os.path.join(raw, "rt-" + kernel)
     k = {"kernel": kernel, "dir": d, "info": kv(os.path.join(d, "kernel.txt"))}
     try:
-        k["load"] = open(os.path.join(d, "load.txt")).read().strip()
+        k["load"] = results.read_text(os.path.join(d, "load.txt")).strip()
     except OSError:
         k["load"] = None
     k["overhead"] = read_json(os.path.join(d, "overhead.json"), "overhead")
@@ -228,6 +228,8 @@ def side_by_side(ks, talk, adi, notes):
                 cells.append("%+.0f ns ±%.0f (n=%d)" % (m["overhead_ns"], m["ci95_ns"],
                                                          m["repetitions"]))
             tr = (m or {}).get("talk") or {}
+            # a row beside the talk per pulse (it fires once a pulse) is not per set: none here
+            tr = tr if tr.get("ours_per", "set") == "set" else {}
             r = talk_row(talk, tr.get("row", ""), "overhead", is_rt(k)) if tr else None
             if r and like_reference(m["against"], r["against"]):
                 refs.append("%s: %.0f ns" % (r["kernel"], r["value"]))
@@ -330,7 +332,7 @@ def emulated(ks):
 
 
 def write_csv(path, ks):
-    with open(path, "w") as f:
+    with io.StringIO() as f:
         f.write("# gpiolat rt-report: one figure a row; %s\n" % (
             CAVEAT if emulated(ks) else "measured on the board itself (not emulated)"))
         f.write("# kernel,section,what,phase,metric,value,unit\n")
@@ -360,12 +362,13 @@ def write_csv(path, ks):
                         f.write("%s,gap-cause,%s %s,%s,total,%d,ns\n" % (
                             k["kernel"], c["cause"], c["what"].replace(",", " "), p,
                             c["total_ns"]))
+        results.write_text(path, f.getvalue())
 
 
 def plot(outdir, ks):
     dat = os.path.join(outdir, "rt-wakeup.dat")
     labels = []
-    with open(dat, "w") as f:
+    with io.StringIO() as f:
         f.write("# label p99_us max_us (gpiolat --wakeup%s)\n" % (
             "; " + CAVEAT if emulated(ks) else ""))
         for k in ks:
@@ -377,6 +380,7 @@ def plot(outdir, ks):
                         labels.append(lab)
                         f.write('"%s" %.3f %.3f\n' % (lab, w["p99_ns"] / 1e3,
                                                       w["max_ns"] / 1e3))
+        results.write_text(dat, f.getvalue())
     if not labels:
         return
     png = os.path.join(outdir, "rt.png")
@@ -410,11 +414,11 @@ def main(argv):
     notes = findings(ks)
     os.makedirs(outdir, exist_ok=True)
     emu = emulated(ks)
-    with open(os.path.join(outdir, "rt.json"), "w") as f:
-        json.dump({"tool": "gpiolat rt-report", "format": 1, "emulated": emu,
-                   "caveat": CAVEAT if emu else None, "kernels": ks, "findings": notes,
-                   "references": {"talk": "data/baseline-klinger-elce2023.csv",
-                                  "adi": "data/baseline-adi-cyclictest.csv"}}, f, indent=1)
+    results.write_text(os.path.join(outdir, "rt.json"), json.dumps(
+        {"tool": "gpiolat rt-report", "format": 1, "emulated": emu,
+         "caveat": CAVEAT if emu else None, "kernels": ks, "findings": notes,
+         "references": {"talk": "data/baseline-klinger-elce2023.csv",
+                        "adi": "data/baseline-adi-cyclictest.csv"}}, indent=1))
     write_csv(os.path.join(outdir, "rt.csv"), ks)
     w = max(len(r[1]) for r in rows) + 2
     cw = max(max(len(c) for c in r[2]) for r in rows) + 2
@@ -434,12 +438,11 @@ def main(argv):
     lines += ["", "What the emulated target shows (figures above; docs/rt.md says what it "
               "cannot):"] + ["- " + n for n in notes]
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(outdir, "rt.txt"), "w") as f:
-        f.write(text)
+    results.write_text(os.path.join(outdir, "rt.txt"), text)
     sys.stdout.write(text)
     plot(outdir, ks)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(results.run_main("rt-report", main, sys.argv))

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "core/cli.h"
 #include "modes/histogram/histo.h"
 #include "modes/overhead/overhead.h"
 #include "modes/path/path.h"
@@ -38,10 +39,14 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* a closed stdout or stderr must not become the first file we open */
+	if (cli_stdio_open())
+		return EXIT_ERROR;
 	/* JSON numbers: 0.1 ns is finer than any figure here (a mode may want more digits) */
 	json_c_set_serialization_double_format("%.1f", JSON_C_OPTION_GLOBAL);
 	for (i = 0; modes[i].wanted; i++)
 		if (modes[i].wanted(argc, argv))
 			break;
-	return modes[i].run(argc, argv);
+	/* every write of the results checked once, here: a lost result is a failed run */
+	return cli_output_done(modes[i].run(argc, argv));
 }

@@ -264,6 +264,72 @@ static void summary(const struct opts *o, const struct chip *c, const struct sta
 	       s->min, s->mean, s->max, s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : 0.0);
 }
 
+/*
+ * -M FILE: tracefs's trace_marker is a regular file; anything else is refused in one line,
+ * never waited on: stat first (a FIFO is not opened), then the open with O_NONBLOCK (a FIFO put
+ * there since returns at once) and fstat again. The fd, or -1 said.
+ */
+static int marker_open(const char *path)
+{
+	struct stat st;
+	int fd = -1;
+
+	if (stat(path, &st) ||
+	    (S_ISREG(st.st_mode) &&
+	     ((fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0 ||
+	      fstat(fd, &st)))) {
+		fprintf(stderr, PROG ": cannot open the trace marker %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, PROG ": the trace marker %s is not a regular file\n", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* writes as before: blocking (trace_marker never waits; a regular file neither) */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/*
+ * The results go to stdout: refused when it is closed (the first file opened, a GPIO chip or a
+ * sysfs file, would become fd 1 and get them), and every write checked at the end (fflush,
+ * ferror, fclose): a lost result is a failed run, said in one line.
+ */
+static bool stdout_open(void)
+{
+	if (fcntl(1, F_GETFD) >= 0 || errno != EBADF)
+		return true;
+	fprintf(stderr, PROG ": stdout is closed: the results would be lost\n");
+	return false;
+}
+
+static int stdout_done(int rc)
+{
+	int err = 0;
+	bool bad;
+
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	if (bad)
+		err = errno;
+	bad |= ferror(stdout) != 0;
+	errno = 0;
+	if (fclose(stdout) && !bad) {
+		bad = true;
+		err = errno;
+	}
+	if (!bad)
+		return rc;
+	fprintf(stderr, PROG ": writing the results to stdout failed%s%s\n", err ? ": " : "",
+		err ? strerror(err) : "");
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {
@@ -282,6 +348,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_args(argc, argv, &o);
+	if (!stdout_open())
+		return 1;
 	t.mode = o.mode;
 
 	/* no SA_RESTART: a signal cuts usleep() short */
@@ -330,10 +398,8 @@ int main(int argc, char **argv)
 	}
 
 	if (o.marker) {
-		marker_fd = open(o.marker, O_WRONLY | O_CLOEXEC);
+		marker_fd = marker_open(o.marker);
 		if (marker_fd < 0) {
-			fprintf(stderr, PROG ": cannot open the trace marker %s: %s\n", o.marker,
-				strerror(errno));
 			toggler_release(&t);
 			return 1;
 		}
@@ -350,7 +416,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, PROG ": setting line %u of %s failed after %lld pulses: %s\n",
 			o.line, c.info.name, s.pulses, strerror(-ret));
-		return 1;
+		return stdout_done(1);
 	}
-	return 0;
+	return stdout_done(0);
 }

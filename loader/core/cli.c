@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: what every mode's command line shares (cli.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/cli.h"
 #include "core/parse.h"
 
@@ -57,4 +60,65 @@ int cli_time(const char *what, const char *arg, __u64 *ns, const char *see, bool
 		  "at most a year",
 		  what, arg);
 	return -1;
+}
+
+/* FD, when closed, opened on /dev/null; 1 when it was closed, 0 open, -1 failed */
+static int fill_closed(int fd)
+{
+	int n;
+
+	if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+		return 0;
+	n = open("/dev/null", O_RDWR | O_NOCTTY);
+	if (n < 0)
+		return -1;
+	if (n != fd) {
+		/* a lower fd was closed too and took it: put it where it belongs */
+		if (dup2(n, fd) < 0) {
+			close(n);
+			return -1;
+		}
+		close(n);
+	}
+	return 1;
+}
+
+int cli_stdio_open(void)
+{
+	int in = fill_closed(0), out = fill_closed(1), err = fill_closed(2);
+
+	if (in < 0 || out < 0 || err < 0)
+		return -1;
+	if (out) {
+		fprintf(stderr, "gpiolat: stdout is closed: the results would be lost\n");
+		return -1;
+	}
+	return 0;
+}
+
+int cli_output_done(int rc)
+{
+	int err = 0;
+	bool bad;
+
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	if (bad)
+		err = errno;
+	bad |= ferror(stdout) != 0;
+	/* a close can fail too (NFS, a full disk reported late) */
+	errno = 0;
+	if (fclose(stdout) && !bad) {
+		bad = true;
+		err = errno;
+	}
+	if (!bad)
+		return rc;
+	/* a write that failed before this flush kept no errno */
+	if (err)
+		fprintf(stderr, "gpiolat: writing the results to stdout failed: %s\n",
+			strerror(err));
+	else
+		fprintf(stderr, "gpiolat: writing the results to stdout failed\n");
+	return rc ? rc : EXIT_ERROR;
 }

@@ -29,6 +29,17 @@ void cli_key_error(const struct argp_state *state, const char *see, bool *printe
  */
 void cli_signals(void (*handler)(int));
 /*
+ * Before anything is opened: stdin and stderr, when closed, get /dev/null (no file we open may
+ * become them); a closed stdout is refused in one line (the results would be lost, or written
+ * into the first file we opened). 0, or -1 said.
+ */
+int cli_stdio_open(void);
+/*
+ * After the run: every write to stdout checked at once (fflush, ferror, fclose). RC, or when a
+ * write failed (a full disk, a closed pipe, /dev/full), one line and RC or EXIT_ERROR.
+ */
+int cli_output_done(int rc);
+/*
  * A duration or interval is at most a year: the run adds it to the monotonic clock (a deadline,
  * the next interval), and a sum that wrapped would end the run at once
  */

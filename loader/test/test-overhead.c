@@ -233,6 +233,7 @@ static int report(int argc, char **argv)
 		snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
 		snprintf(r->against, sizeof(r->against), "%s", ref_label(m));
 		r->talk = m->talk;
+		r->fires = m->fires;
 		r->series = m->series;
 		r->k = m->a.k;
 		r->measured = true;

@@ -77,10 +77,10 @@ def host_has(path):
     # one hook per run
     (["--kprobe", "--fentry"], ["--kprobe and --fentry exclude each other"]),
     (["--fentry", "--tracepoint", "-d", "1"], ["--fentry and --tracepoint exclude each other"]),
-    (["--overhead", "--kmod", "/tmp"], ["the module '/tmp' is not a file"]),
+    (["--overhead", "--kmod", "/tmp"], ["--kmod: /tmp is a directory, not a regular file"]),
     (["--overhead", "--only", "bpf-gpiolat-tp-*"], ["'bpf-gpiolat-tp-*' selects no method"]),
     (["--overhead", "--only", ","], ["selects no method"]),
-    (["--overhead", "--baseline", "/tmp"], ["cannot read /tmp", "Is a directory"]),
+    (["--overhead", "--baseline", "/tmp"], ["--baseline: /tmp is a directory"]),
     # options end at "--": what follows is the command's, never a mode's flag
     (["--wakeup", "-d", "0", "--", "x", "--overhead"], ["--wakeup: bad duration"]),
     (["--wakeup", "-d", "0", "--", "x", "--cleanup"], ["--wakeup: bad duration"]),

@@ -249,13 +249,42 @@ def test_report_talk_figures_only_where_the_rule_lets_them_stand():
     for name in ("bpf-gpiolat-tracepoint", "bpftrace-delta", "ply-delta"):
         t = m[name]["talk"]
         assert t == {"row": "bpf-ply-tracepoint", "overhead_ns": 3490.0, "against": "event",
-                     "same_reference": False}, name
+                     "same_reference": False, "ours_per": "set",
+                     "ours_ns": m[name]["overhead_ns"], "ours_ci95_ns": 1.0}, name
     text = report("text")
     assert "4680" not in text and "sum_of" not in json.dumps(doc)
     line = [l for l in text.splitlines() if l.startswith("bpftrace-delta ")][0]
     assert line.endswith("- (its bpf-ply-tracepoint is against event)"), line
     line = [l for l in text.splitlines() if l.startswith("kprobe ")][0]
     assert line.endswith("2790 ns (kprobe, against event)"), line
+
+
+def test_report_per_pulse_and_falling_set_rows_beside_the_talk_only_as_it_measured():
+    """the talk measured pulse+ (set to 1 to set to 0). user-ioctl-uprobe fires once a pulse
+    (toggle_ioctl_v2_once): its figure beside the talk's is ours per pulse, 2 x per set, the one
+    entry and one return the talk's pulse+ held. event-synthetic does its delta, synthetic event
+    and hist at the set to 0 only (pulse+ holds that, ns per set the mean with the set to 1's
+    saved time): beside nothing"""
+    rows = ["user-ioctl-uprobe:1860:2000", "event-synthetic:3000:2190",
+            "user-ioctl-syscall-events:900:2000"]
+    doc = json.loads(report("json", *rows))
+    m = {r["method"]: r for r in doc["methods"]}
+    assert m["user-ioctl-uprobe"]["fires"] == "pulse"
+    t = m["user-ioctl-uprobe"]["talk"]
+    assert (t["row"], t["overhead_ns"], t["same_reference"]) == ("user-ioctl-uprobe", 14410.0,
+                                                                  True)
+    assert (t["ours_per"], t["ours_ns"], t["ours_ci95_ns"]) == ("pulse", 3720.0, 2.0)
+    assert "talk" not in m["event-synthetic"]
+    assert m["event-synthetic"]["fires"] == "set, more at the set to 0"
+    t = m["user-ioctl-syscall-events"]["talk"]
+    assert m["user-ioctl-syscall-events"]["fires"] == "set"
+    assert (t["ours_per"], t["ours_ns"]) == ("set", 900.0)
+    text = report("text", *rows).splitlines()
+    line = [l for l in text if l.startswith("user-ioctl-uprobe ")][0]
+    assert line.endswith("14410 ns per pulse+ (user-ioctl-uprobe, against user-ioctl); ours per "
+                         "pulse 3720.0 +- 2.0"), line
+    line = [l for l in text if l.startswith("event-synthetic ")][0]
+    assert line.endswith(" -"), line
 
 
 def test_report_percent_of_each_rows_own_reference():
@@ -302,13 +331,32 @@ def test_baseline_row_on_the_first_line_keeps_its_against(tmp_path):
     assert run("against", p, "event-filter").split() == ["300.0", "event"]
 
 
-def test_baseline_read_error_is_an_error():
-    # read() of a directory fails (EISDIR): an error, not the end of an empty file ("no rows")
+def test_baseline_directory_is_refused():
+    # a directory is no CSV: refused before it is read, never read as an empty file ("no rows")
     out = run("baseline", "/tmp", rc=1)
-    assert out.strip() == "--baseline: cannot read /tmp: Is a directory"
+    assert out.strip() == "--baseline: /tmp is a directory, not a regular file"
 
 
-def test_baseline_endless_file_is_refused():
-    # /dev/zero never ends: read at most 1 MiB, then one clear error
+def test_baseline_device_is_refused():
+    # /dev/zero never ends: not a regular file, refused without a read
     out = run("baseline", "/dev/zero", rc=1)
-    assert out.strip() == "--baseline: cannot read /dev/zero: File too large"
+    assert out.strip() == "--baseline: /dev/zero is a character device, not a regular file"
+
+
+def test_baseline_fifo_is_refused_without_waiting(tmp_path):
+    # a FIFO without a writer: opened, it would wait for one forever
+    fifo = tmp_path / "scope.csv"
+    os.mkfifo(fifo)
+    r = subprocess.run([TEST_OV, "baseline", str(fifo)], capture_output=True, text=True,
+                       timeout=20)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert r.stdout.strip() == f"--baseline: {fifo} is a FIFO, not a regular file"
+
+
+def test_baseline_huge_file_is_refused(tmp_path):
+    # a regular file past 1 MiB (sparse: nothing written) is read no further: one clear error
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as f:
+        f.truncate(2 * 1024 * 1024)
+    out = run("baseline", big, rc=1)
+    assert out.strip() == f"--baseline: cannot read {big}: File too large"

@@ -182,3 +182,29 @@ def test_a_reader_that_uses_fewer_keys_needs_only_those():
     refused(small, "overhead", 'no "repetitions"')
     with pytest.raises(results.BadResults, match='no "methods"'):
         results.check({"pulses_per_phase": 5}, "overhead", "x.json", need=("pulses_per_phase",))
+
+
+def test_a_row_beside_the_talk_per_pulse_is_not_on_the_per_set_axis():
+    # user-ioctl-uprobe fires once a pulse: the loader puts ours per pulse beside the talk's
+    # pulse+ figure (talk.ours_per "pulse"); a per-set chart draws no talk mark for it
+    per_pulse = {"method": "user-ioctl-uprobe", "overhead_ns": 1860.0,
+                 "talk": {"row": "user-ioctl-uprobe", "overhead_ns": 14410.0,
+                          "against": "user-ioctl", "same_reference": True, "ours_per": "pulse",
+                          "ours_ns": 3720.0, "ours_ci95_ns": 2.0}}
+    per_set = {"method": "event", "overhead_ns": 600.0,
+               "talk": {"row": "event", "overhead_ns": 1190.0, "against": "tracing-configured-rt",
+                        "same_reference": True, "ours_per": "set", "ours_ns": 600.0}}
+    old = {"method": "event", "overhead_ns": 600.0,
+           "talk": {"row": "event", "overhead_ns": 1190.0, "against": "tracing-configured-rt",
+                    "same_reference": True}}
+    assert results.talk_beside(per_pulse) is per_pulse["talk"]
+    assert results.talk_per_set(per_pulse) is None
+    assert results.talk_per_set(per_set) is per_set["talk"]
+    assert results.talk_per_set(old) is old["talk"]
+    f = lambda v: f"{v:.0f}"
+    assert results.talk_words(per_pulse["talk"], f) == (
+        "14410 per pulse+ (user-ioctl-uprobe, against user-ioctl); ours per pulse 3720 ± 2")
+    assert results.talk_words(per_set["talk"], f) == "1190 (event, against tracing-configured-rt)"
+    import report_html  # noqa: E402
+    cell = report_html.talk_cell(per_pulse)
+    assert "per pulse+" in cell and "ours per pulse" in cell and "not on the per-set chart" in cell

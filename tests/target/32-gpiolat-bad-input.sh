@@ -70,6 +70,50 @@ if [ -d "$D" ]; then
 	bad "--pulses while the module toggles" 1 "already toggling" --pulses 10
 	echo 0 >$D/enable
 fi
+# Results never lost: the modes that run only on a target (the toggle module's pulses, utoggle
+# on its chip) with stdout on /dev/full or closed fail in one line, and a FIFO where a file is
+# expected is refused at once (each bounded by a timeout: a regression fails, it does not hang)
+# out "what" STATUS WORD REDIRECT CMD...: CMD with stdout as REDIRECT says so
+out() {
+	what=$1 want=$2 word=$3 redir=$4
+	shift 4
+	eval 'timeout 120 "$@"' "$redir" '2>"$err"'
+	rc=$?
+	n=$(wc -l <"$err")
+	if [ "$rc" = "$want" ] && [ "$n" = 1 ] && grep -q -e "$word" "$err" &&
+		[ "$(ours_left)" = 0 ] && { [ ! -d "$D" ] || [ "$(cat $D/enable)" = 0 ]; }; then
+		ok "$what: status $rc, one line: $(cat "$err")"
+	else
+		notok "$what: status $rc (want $want), $n lines: $(cat "$err")"
+	fi
+}
+if [ -d "$D" ]; then
+	out "gpiolat --pulses 20 >/dev/full" 1 "writing the results to stdout failed" \
+		'>/dev/full' $GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0
+	out "gpiolat --pulses 20 --json >/dev/full" 1 "No space left on device" '>/dev/full' \
+		$GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0 --json
+	out "gpiolat --pulses 20 with stdout closed" 1 "stdout is closed" '>&-' \
+		$GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0
+	eq "after them: no pulse limit left" "$(cat $D/pulses)" 0
+else
+	notok "gpiolat's writes: the toggle module is not loaded"
+fi
+if [ -x "$UTOGGLE" ]; then
+	out "utoggle -c 10 >/dev/full" 1 "writing the results to stdout failed" '>/dev/full' \
+		"$UTOGGLE" -l 1 -i 0 -c 10
+	out "utoggle -c 10 with stdout closed" 1 "stdout is closed" '>&-' "$UTOGGLE" -l 1 -i 0 -c 10
+	fifo=$(mktemp -u)
+	mkfifo "$fifo"
+	out "utoggle -M FIFO" 1 "is not a regular file" '>/dev/null' \
+		"$UTOGGLE" -l 1 -i 0 -c 10 -M"$fifo"
+	out "gpiolat --path --kmod FIFO" 2 "is a FIFO" '>/dev/null' $GPIOLAT --path --kmod "$fifo"
+	out "gpiolat --overhead --baseline FIFO" 2 "is a FIFO" '>/dev/null' \
+		$GPIOLAT --overhead --baseline "$fifo"
+	rm -f "$fifo"
+else
+	notok "utoggle's writes: no $UTOGGLE"
+fi
+
 # A kernel without the tracepoint, kprobes or gpiod_set_value, made here without another
 # kernel: each case runs in a mount namespace of its own (unshare -m: private mounts, gone with
 # it) where what gpiolat probes is hidden: an empty folder over the event's tracefs folder or over

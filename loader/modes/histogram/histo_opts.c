@@ -9,6 +9,7 @@
 #include <string.h>
 #include "core/run.h"
 #include "core/cli.h"
+#include "core/files.h"
 #include "modes/histogram/histo_mode.h"
 #include "gpiolat.h"
 #include "core/parse.h"
@@ -225,9 +226,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CSV:
 		env->out = OUT_CSV;
 		break;
-	case OPT_BTF:
+	case OPT_BTF: {
+		char why[PATH_MAX + 80];
+
+		if (file_arg_check("--btf", arg, why, sizeof(why))) {
+			cli_usage(SEE, &env->usage_printed, "%s", why);
+			return EINVAL;
+		}
 		env->btf_path = arg;
 		break;
+	}
 	case OPT_SELF_TEST:
 		env->self_test = true;
 		break;

@@ -50,12 +50,32 @@ struct opts {
 	bool usage_printed;
 };
 
+/*
+ * What a method fires on, and so how its ns per set stands to the talk's figure: the talk
+ * measured the high phase (pulse+, from the set to 1 to the set to 0: the set to 0's trace
+ * event and probes run before its register write, inside it; the set to 1's before the line
+ * goes high, outside); every row here is ns per set, a batch over 2 x pulses
+ * (docs/overhead.md, "Per set, per pulse").
+ */
+enum fires {
+	/* at every set, the same work at both: what it adds to a set is what it adds to pulse+ */
+	FIRES_SET,
+	/* at every set, more work at the set to 0 (a delta, a histogram) than at the set to 1 (a
+	 * time saved): pulse+ holds the set to 0's, ns per set the mean of both */
+	FIRES_SET_UNEQUAL,
+	/* once a pulse (utoggle's toggle_ioctl_v2_once: entry before its set to 1, return after
+	 * its set to 0, both outside our pulse+); the talk's toggle function set 0 then 1, so one
+	 * entry and one return fell inside its pulse+: its figure is ours per pulse, 2 x per set */
+	FIRES_PULSE,
+};
+
 /* one measured (or not) row */
 struct row {
 	char name[40];
 	char group[16];
 	char against[40]; /* the reference phases: "untraced" or another row's name */
 	const char *talk; /* the talk's CSV row, or NULL */
+	enum fires fires;
 	const char *series; /* "events" or "kprobes", with k */
 	int k;
 	bool measured;
@@ -117,6 +137,7 @@ struct method {
 	const char *against; /* another method whose phases are the reference, or NULL */
 	const char *reference; /* else the reference phases' label (NULL: "untraced") */
 	const char *talk; /* the talk's CSV row, or NULL */
+	enum fires fires; /* FIRES_SET unless said */
 	const char *series; /* "events" or "kprobes", with a.k */
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
 };
@@ -125,6 +146,7 @@ struct method {
 extern const struct method ov_methods[];
 extern const int ov_nmethods;
 const char *kind_name(enum method_kind k);
+const char *fires_name(enum fires f);
 const struct method *method_by_name(const char *name);
 bool only_item(const char *t, const struct method *m);
 bool only_selected(const char *only, const struct method *m);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "modes/overhead/ov.h"
+#include "core/files.h"
 #include "core/statedir.h"
 
 static bool number(const char *f, bool empty_ok)
@@ -31,9 +32,14 @@ static bool number(const char *f, bool empty_ok)
  */
 int baseline_load(struct user_csv *u, const char *path, char *why, size_t size)
 {
-	char *text = file_slurp(path), *line, *next, *f[9], *p, *user_csv;
-	int ln = 0, rows = 0, n;
+	char *text, *line, *next, *f[9], *p, *user_csv;
+	int ln = 0, rows = 0, n, fd;
 
+	/* a regular file only, read from the fd checked (a FIFO would wait for a writer) */
+	fd = file_arg_open("--baseline", path, why, size);
+	if (fd < 0)
+		return -1;
+	text = fd_slurp(fd);
 	if (!text) {
 		snprintf(why, size, "--baseline: cannot read %s: %s", path, strerror(errno));
 		return -1;

@@ -151,6 +151,7 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
 	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
 	r->talk = m->talk;
+	r->fires = m->fires;
 	r->series = m->series;
 	r->k = m->a.k;
 	r->bpf = m->trust;

@@ -43,21 +43,24 @@
 		.a = { CHAIN_KPROBES, .k = k_ }, .series = "kprobes",                      \
 		.talk = k_ == 1 ? "kprobe-per-extra" : NULL                                \
 	}
+/* gpiolat's own programs: the set to 1 stores a time, the set to 0 adds to the histogram */
 #define BPF(nm, prov_, h, talk_, ...)                                                          \
 	{                                                                                      \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .hook = h, __VA_ARGS__ }, \
-		.talk = talk_, .trust = true                                                   \
+		.talk = talk_, .trust = true, .fires = FIRES_SET_UNEQUAL                       \
 	}
 /* a part of gpiolat's tracepoint program: its cost breakdown, only when --only names it */
 #define BPF_PART(nm, p)                                                  \
 	{                                                                \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat, \
-		.a = { .hook = GPIO_HOOK_TP, .part = p }, .trust = true  \
+		.a = { .hook = GPIO_HOOK_TP, .part = p }, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL                               \
 	}
+/* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0 */
 #define TOOL(nm, prov_, s, talk_, trust_)                                                          \
 	{                                                                                          \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .script = s }, .talk = talk_, \
-		.trust = trust_                                                                    \
+		.trust = trust_, .fires = FIRES_SET_UNEQUAL                                        \
 	}
 #define USER(nm, prov_, talk_, ...)                                                  \
 	{                                                                            \
@@ -71,7 +74,18 @@ const struct method ov_methods[] = {
 	EVENT("event-filter", prov_filter, "event"),
 	EVENT("event-trigger", prov_trigger, "event"),
 	EVENT("event-hist", prov_hist, "event"),
-	EVENT("event-synthetic", prov_synth, "event"),
+	/*
+	 * at the set to 1 a hist saves the time; at the set to 0 a second one computes the delta
+	 * and fires the synthetic event, which has a hist of its own. The talk's pulse+ holds the
+	 * set to 0's work only, ns per set the mean of both: not the talk's quantity, beside
+	 * nothing (batch timing cannot split the two sets)
+	 */
+	{ .name = "event-synthetic",
+	  .kind = KIND_TRACEFS,
+	  .prov = &prov_synth,
+	  .a = { GPIO_EVENT },
+	  .against = "event",
+	  .fires = FIRES_SET_UNEQUAL },
 	{ .name = "kprobe",
 	  .kind = KIND_TRACEFS,
 	  .prov = &prov_kprobe_events,
@@ -121,8 +135,14 @@ const struct method ov_methods[] = {
 	USER("user-ioctl-syscall-events", prov_events, "user-ioctl-syscall-events",
 	     .system = "syscalls", .events = { "sys_enter_ioctl", "sys_exit_ioctl" },
 	     .needs = "CONFIG_FTRACE_SYSCALLS"),
-	USER("user-ioctl-uprobe", prov_uprobe_events, "user-ioctl-uprobe",
-	     .names = { "gpiolat_utoggle", "gpiolat_utoggle_ret" }, .ret = true),
+	/* once a pulse: beside the talk per pulse (FIRES_PULSE) */
+	{ .name = "user-ioctl-uprobe",
+	  .kind = KIND_USER,
+	  .prov = &prov_uprobe_events,
+	  .a = { .names = { "gpiolat_utoggle", "gpiolat_utoggle_ret" }, .ret = true },
+	  .talk = "user-ioctl-uprobe",
+	  .reference = USER_REF,
+	  .fires = FIRES_PULSE },
 	USER("user-ioctl-trace-marker", prov_marker, "user-ioctl-trace-marker"),
 	USER("user-ioctl-strace", prov_strace, "user-ioctl-strace"),
 	USER("user-ioctl-syscall-hist", prov_self_schist, NULL),
@@ -142,6 +162,17 @@ const char *kind_name(enum method_kind k)
 	};
 
 	return names[k];
+}
+
+const char *fires_name(enum fires f)
+{
+	static const char *const names[] = {
+		[FIRES_SET] = "set",
+		[FIRES_SET_UNEQUAL] = "set, more at the set to 0",
+		[FIRES_PULSE] = "pulse",
+	};
+
+	return names[f];
 }
 
 const struct method *method_by_name(const char *name)

@@ -151,7 +151,8 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       cx->user_csv_path);
 	printf("%%ref: the overhead as %% of the row's own reference (its 'against' phases' mean "
 	       "ns per set); talk: its figure only where it measured the same kind of method "
-	       "against the same reference\n");
+	       "against the same reference, and for a method that fires once a pulse ours per "
+	       "pulse beside it (the talk measured pulse+: docs/overhead.md)\n");
 	printf("\n%-26s %-22s %12s %12s %8s %5s %8s  %s\n", "method", "against", "overhead_ns",
 	       "ci95_ns", "%ref", "reps", "batches", "talk (row, against)");
 	for (i = 0; i < n; i++) {
@@ -168,7 +169,11 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 			printf("%8s ", "-");
 		printf("%5d %8llu  ", r->reps, (unsigned long long)r->batches);
 		t = talk_figure(r, &v, against, sizeof(against));
-		if (t == 1)
+		if (t == 1 && r->fires == FIRES_PULSE)
+			/* the talk's pulse+ held one entry and one return: ours per pulse */
+			printf("%.0f ns per pulse+ (%s, against %s); ours per pulse %.1f +- %.1f",
+			       v, r->talk, against, 2 * r->mean, 2 * r->ci);
+		else if (t == 1)
 			printf("%.0f ns (%s, against %s)", v, r->talk, against);
 		else if (t == 0)
 			printf("- (its %s is against %s)", r->talk, *against ? against : "nothing");
@@ -306,6 +311,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 							 NULL);
 		json_object_object_add(j, "percent_of", json_object_new_string(r->against));
 		json_object_object_add(j, "reference_ns_per_set", json_num(r->ref_mean));
+		/* per set or per pulse: how the row stands to the talk's pulse+ (ov.h) */
+		json_object_object_add(j, "fires", json_object_new_string(fires_name(r->fires)));
 		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
 		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
 		json_object_object_add(j, "pulses", json_object_new_uint64(r->pulses));
@@ -331,6 +338,12 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			json_object_object_add(t, "overhead_ns", json_object_new_double(v));
 			json_object_object_add(t, "against", json_object_new_string(against));
 			json_object_object_add(t, "same_reference", json_object_new_boolean(tb));
+			/* ours in the talk's quantity: per pulse for a method that fires once a pulse */
+			k = r->fires == FIRES_PULSE ? 2 : 1;
+			json_object_object_add(t, "ours_per",
+					       json_object_new_string(k == 2 ? "pulse" : "set"));
+			json_object_object_add(t, "ours_ns", json_num(k * r->mean));
+			json_object_object_add(t, "ours_ci95_ns", json_num(k * r->ci));
 			json_object_object_add(j, "talk", t);
 		}
 		if (r->bpf) {

@@ -34,6 +34,7 @@
 #include "core/btf_find.h"
 #include "modes/overhead/ov.h"
 #include "core/cli.h"
+#include "core/files.h"
 #include "core/parse.h"
 #include "core/kmod_reload.h"
 #include "core/leftovers.h"
@@ -127,9 +128,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		o->verbose = true;
 		break;
-	case OPT_BTF:
+	case OPT_BTF: {
+		char why[PATH_MAX + 80];
+
+		if (file_arg_check("--btf", arg, why, sizeof(why))) {
+			cli_usage(SEE, &o->usage_printed, "%s", why);
+			return EINVAL;
+		}
 		o->btf_path = arg;
 		break;
+	}
 	case OPT_ONLY:
 		o->only = arg;
 		break;
@@ -146,15 +154,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_KMOD: {
-		struct stat st;
+		char why[PATH_MAX + 80];
 
-		if (access(arg, R_OK) || stat(arg, &st)) {
-			cli_usage(SEE, &o->usage_printed, "cannot read the module '%s': %s", arg,
-				  strerror(errno));
-			return EINVAL;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			cli_usage(SEE, &o->usage_printed, "the module '%s' is not a file", arg);
+		if (file_arg_check("--kmod", arg, why, sizeof(why))) {
+			cli_usage(SEE, &o->usage_printed, "%s", why);
 			return EINVAL;
 		}
 		if (kmod_set_file(arg))

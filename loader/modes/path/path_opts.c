@@ -2,11 +2,13 @@
 /* gpiolat --path: its options (path.h), parsed into a struct path_opts. */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cli.h"
+#include "core/files.h"
 #include "core/kmod_reload.h"
 #include "core/parse.h"
 #include "core/run.h"
@@ -111,10 +113,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 0x203:
 		o->fmt = PATH_CSV;
 		break;
-	case 0x204:
+	case 0x204: {
+		char why[PATH_MAX + 80];
+
+		if (file_arg_check("--kmod", arg, why, sizeof(why))) {
+			if (!o->bad)
+				fprintf(stderr, "gpiolat: --path: %s (see gpiolat --path --help)\n",
+					why);
+			o->bad = true;
+			return EINVAL;
+		}
 		if (kmod_set_file(arg))
 			return ENOMEM;
 		break;
+	}
 	case ARGP_KEY_ARG:
 		usage_error(o, "unexpected argument", arg);
 		return EINVAL;

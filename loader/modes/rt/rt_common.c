@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: what --wakeup and --gaps share (loader/modes/rt/rt_common.h). */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include "core/btf_find.h"
 #include "core/parse.h"
 #include "core/cli.h"
+#include "core/files.h"
 #include "core/run.h"
 #include "modes/rt/rt_common.h"
 #include "core/sys.h"
@@ -87,9 +89,16 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		env->json = true;
 		break;
-	case OPT_BTF:
+	case OPT_BTF: {
+		char why[PATH_MAX + 80];
+
+		if (file_arg_check("--btf", arg, why, sizeof(why))) {
+			rt_usage_error(state, env, "%s", why);
+			return EINVAL;
+		}
 		env->btf_path = arg;
 		break;
+	}
 	case OPT_RAW_TP:
 		env->raw_tp = true;
 		break;

@@ -36,6 +36,7 @@
 #include "syscall.skel.h"
 #include "modes/syscall/sc.h"
 #include "core/cli.h"
+#include "core/files.h"
 
 #define SEE "gpiolat --syscall-cost --help"
 
@@ -178,9 +179,17 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		}
 		env->cpu = v;
 		break;
-	case O_SCRIPT:
+	case O_SCRIPT: {
+		char why[PATH_MAX + 80];
+
+		/* bpftrace reads it: a FIFO would hold it (and the run) before it is ready */
+		if (file_arg_check("--bpftrace-script", arg, why, sizeof(why))) {
+			cli_usage(SEE, &env->usage_printed, "%s", why);
+			return EINVAL;
+		}
 		env->bt_script = arg;
 		break;
+	}
 	case O_HOOK:
 		for (i = 0; i < SCH_HOOK_MAX; i++)
 			if (!strcmp(arg, sch_hook_names[i]))
