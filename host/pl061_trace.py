@@ -32,6 +32,7 @@ difference| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases), too-
 that limit is half the module's figure or more (docs/overhead.md).
 """
 import argparse
+import bisect
 import json
 import math
 import re
@@ -218,7 +219,8 @@ def overhead(path, line, ov_json):
 
 # ---- the exact observer: vm/pl061-observer.c, qemu's plugin (TIMING=icount) ------------------
 PLUGIN_HEAD = "# pl061-observer:"
-PLUGIN_END = re.compile(r"^# end: (\d+) writes, (\d+) instructions$")
+PLUGIN_END = re.compile(r"^# end: (\d+) writes, (\d+) clock reads, (\d+) instructions$")
+PLUGIN_CLK = re.compile(r"^(\d+) clk$")
 PLUGIN_LINE = re.compile(r"^(\d+) 0x([0-9a-f]+)$")
 # the ARM target's clocks under qemu: the generic timer counts at 62.5 MHz (qemu's GTIMER_SCALE,
 # 16 ns a tick; the guest's dmesg: "arch_timer: cp15 timer(s) running at 62.50MHz"), so every
@@ -227,10 +229,10 @@ GUEST_TICK_NS = 16
 
 
 def plugin_sets(path, line):
-    """[insns] of every write the guest made to LINE through the PL061's data window (offset
-    mask << 2, mask holding the line), from the plugin's file; the file must be whole (its end
-    line written at qemu's exit)"""
-    sets, end, n = [], None, 0
+    """([insns] of every write the guest made to LINE through the PL061's data window (offset
+    mask << 2, mask holding the line), [insns] of every read of the guest's clock), from the
+    plugin's file; the file must be whole (its end line written at qemu's exit)"""
+    sets, clk, end, n = [], [], None, 0
     with open(path) as f:
         if not f.readline().startswith(PLUGIN_HEAD):
             raise ValueError(f"{path}: not a pl061-observer file (no '{PLUGIN_HEAD}' line)")
@@ -242,15 +244,30 @@ def plugin_sets(path, line):
                 if (int(m.group(2), 16) >> 2) & (1 << line):
                     sets.append(int(m.group(1)))
                 continue
+            m = PLUGIN_CLK.match(raw)
+            if m:
+                clk.append(int(m.group(1)))
+                continue
             m = PLUGIN_END.match(raw)
             if not m:
                 raise ValueError(f"{path}: bad line '{raw[:60]}'")
-            end = int(m.group(1))
+            end = (int(m.group(1)), int(m.group(2)))
     if end is None:
         raise ValueError(f"{path}: no end line (qemu did not exit normally: a cut-off run)")
-    if end != n:
-        raise ValueError(f"{path}: {n} writes, and its end line says {end}")
-    return sets
+    if end != (n, len(clk)):
+        raise ValueError(f"{path}: {n} writes and {len(clk)} clock reads, and its end line "
+                         f"says {end[0]} and {end[1]}")
+    return sets, clk
+
+
+def read_before(clk, t, after):
+    """the last clock read before the write at t, which must come after `after` (the write
+    before it): the program's read at this edge"""
+    i = bisect.bisect_left(clk, t) - 1
+    if i < 0 or clk[i] <= after:
+        raise ValueError(f"no clock read between the writes at {after} and {t} instructions "
+                         f"(the program's read at that edge not seen)")
+    return clk[i]
 
 
 def is_plugin_file(path):
@@ -283,7 +300,7 @@ def overhead_exact(path, line, ov_json):
         raise ValueError(f"{ov_json}: timing {d.get('timing')}: the plugin's instructions are "
                          f"the guest's ns only under TIMING=icount")
     P = d["pulses_per_phase"]
-    sets = plugin_sets(path, line)
+    sets, clk = plugin_sets(path, line)
     rows = [r for r in d["methods"] if r.get("measured")]
     want = 2 * P * (WARMUP_PHASES + sum(2 * r["repetitions"] + 1 for r in rows))
     # before the run: the module's gpiod_get(GPIOD_OUT_LOW), gpio-pl061's direction_output
@@ -310,16 +327,25 @@ def overhead_exact(path, line, ov_json):
         if not c:
             continue
         burst = round(c["burst"])
-        obs, span = [], []
+        # null: the program keeps no clock of its own (the empty programs)
+        has_clock = any(v is not None for v in c["program_phases_ns"])
+        obs, span, at_reads, delta = [], [], [], []
         for ph in method:
-            tot, n, sp = 0, 0, []
+            tot, rtot, n, sp = 0, 0, 0, []
             for j in range(0, P - burst + 1, burst):
                 b = ph[j:j + burst]
                 # fall to fall inside the batch: burst - 1 periods, as the program keeps them
                 tot += b[-1][1] - b[0][1]
                 n += burst - 1
                 sp.append((b[-1][1] - b[0][0]) / (2 * burst - 1))
+                if has_clock:
+                    # the same periods between the program's clock reads at those falls
+                    r0 = read_before(clk, b[0][1], b[0][0])
+                    r1 = read_before(clk, b[-1][1], b[-1][0])
+                    rtot += r1 - r0
+                    delta.append((b[-1][1] - r1) - (b[0][1] - r0))
             obs.append(tot / (2 * n))
+            at_reads.append(rtot / (2 * n) if has_clock else None)
             span.append(statistics.fmean(sp))
         idx = c["phase_numbers"]
         mod = dict(zip(idx, c["module_phases_ns"]))
@@ -332,6 +358,14 @@ def overhead_exact(path, line, ov_json):
                "observer_ns_per_set": round(statistics.fmean(obs), 1),
                "observer_sd_ns": round(statistics.stdev(obs), 1) if len(obs) > 1 else None,
                "observer_span_ns_per_set": round(statistics.fmean(span), 1),
+               # the program's span counted from outside: between its clock reads at the same
+               # falls; and what the last fall of a batch runs between its read and its write
+               # more than the first (instructions, a batch's mean)
+               "observer_at_reads_phases_ns": [None if x is None else round(x, 1)
+                                               for x in at_reads],
+               "observer_at_reads_ns_per_set": round(statistics.fmean(at_reads), 1)
+               if has_clock else None,
+               "read_to_write_excess_insns": round(statistics.fmean(delta), 1) if delta else None,
                "module_fixed_part_ns": round(statistics.fmean(cs), 1),
                "module_ns_per_set": c["module_ns_per_set"],
                "program_ns_per_set": c["program_ns_per_set"],
@@ -341,7 +375,7 @@ def overhead_exact(path, line, ov_json):
                # than a tick) and the instructions between the program's read and the register
                # write, equal at the first and last fall of a batch (the same code)
                "observer_vs_program": judge_exact(GUEST_TICK_NS / (2 * (burst - 1)),
-                                                  [(prog[i], obs[i]) for i in prog])}
+                                                  [(prog[i], at_reads[i]) for i in prog])}
         out["rows"].append(row)
     return out
 
@@ -366,6 +400,12 @@ def overhead_text(res):
                      f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set'] or '-'} | "
                      f"observer - module: {a} | observer - program: {b} | in the "
                      f"guest: {r['verdict_in_guest']}")
+        if r.get("observer_at_reads_ns_per_set") is not None:
+            lines.append(f"  {'':<24} observer between the program's clock reads "
+                         f"{r['observer_at_reads_ns_per_set']} ns per set; the module's fixed "
+                         f"part c {r['module_fixed_part_ns']} ns a batch; the last fall runs "
+                         f"{r['read_to_write_excess_insns']} instructions more than the first "
+                         f"between the program's read and the write")
     lines.append("note: emulated (qemu) timings, not real hardware")
     return "\n".join(lines)
 

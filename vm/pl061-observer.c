@@ -13,9 +13,14 @@
  * TRM; the kernel's gpio-pl061 writes one line a set: mask = 1 << line). The value written is
  * not in the plugin API of Debian 12's qemu (7.2), so a write is a set, not a level.
  *
+ * It also stamps every read of the guest's clock source (the generic timer's counter): "INSNS
+ * clk". So the guest's clock reads and its register writes are seen on one count, and what
+ * lies between a program's clock read and the write it precedes is counted, not assumed.
+ *
  * Arguments: base=PHYS (the PL061's physical address: 0x9030000 on the virt machine),
- * out=FILE. Output, one line a write: "INSNS OFFSET" (decimal, hex offset from base), after a
- * '#' header; a '#' trailer with the totals at qemu's exit (its absence: a cut-off run).
+ * out=FILE. Output, one line an event: "INSNS OFFSET" (decimal, hex offset from base) a data
+ * write, "INSNS clk" a clock read, after a '#' header; a '#' trailer with the totals at qemu's
+ * exit (its absence: a cut-off run).
  *
  * Exactness: the counter adds one before each guest instruction runs. An instruction that
  * traps and runs again (a page fault, an MMIO access that icount re-translates) is counted as
@@ -38,7 +43,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define PL061_DATA_WINDOW 0x400
 
 static uint64_t insns; /* executed guest instructions (one vCPU: checked at install) */
-static uint64_t writes;
+static uint64_t writes, clock_reads;
+static int a64; /* the guest is AArch64 (else 32-bit ARM) */
 static uint64_t base;
 static FILE *out;
 
@@ -57,6 +63,30 @@ static void on_store(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vad
 	fprintf(out, "%" PRIu64 " 0x%03" PRIx64 "\n", insns, pa - base);
 }
 
+static void on_clock_read(unsigned int vcpu, void *udata)
+{
+	clock_reads++;
+	fprintf(out, "%" PRIu64 " clk\n", insns);
+}
+
+/*
+ * A read of the generic timer's counter, the guest's clock source (every ktime_get_ns() and
+ * bpf_ktime_get_ns() ends in one): 32-bit ARM's MRRC p15, opc1 0 or 1, c14 (CNTPCT, CNTVCT),
+ * in A32 encoding; AArch64's MRS CNTPCT_EL0 / CNTVCT_EL0.
+ */
+static int is_clock_read(const struct qemu_plugin_insn *insn)
+{
+	uint32_t w;
+
+	if (qemu_plugin_insn_size(insn) != 4)
+		return 0;
+	memcpy(&w, qemu_plugin_insn_data(insn), 4);
+	if (a64) /* op0 3, op1 3, CRn 14, CRm 0, op2 1 or 2 */
+		return (w & 0xffffff80) == 0xd53be000 && (((w >> 5) & 7) == 1 || ((w >> 5) & 7) == 2);
+	/* any condition, coproc 15, opc1 0 or 1, CRm 14 */
+	return (w & 0x0ff00fef) == 0x0c500f0e;
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -64,8 +94,12 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
+		/* the count first: a stamp of this instruction counts it */
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &insns,
 							   1);
+		if (is_clock_read(insn))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_clock_read,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_store, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_W, NULL);
 	}
@@ -73,7 +107,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void on_qemu_exit(qemu_plugin_id_t id, void *p)
 {
-	fprintf(out, "# end: %" PRIu64 " writes, %" PRIu64 " instructions\n", writes, insns);
+	fprintf(out, "# end: %" PRIu64 " writes, %" PRIu64 " clock reads, %" PRIu64 " instructions\n",
+		writes, clock_reads, insns);
 	fclose(out);
 }
 
@@ -111,6 +146,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			info->system.max_vcpus);
 		return -1;
 	}
+	a64 = !strcmp(info->target_name, "aarch64");
 	out = fopen(path, "w");
 	if (!out) {
 		fprintf(stderr, "pl061-observer: %s: %s\n", path, strerror(errno));

@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TOOL = os.path.join(ROOT, "host", "pl061_trace.py")
 P, BURST, REPS = 20, 5, 3
 HIGH, LOW, GAP, C = 1500, 900, 40_000, 300  # instructions: rise to fall, fall to rise, rest, c
+READ, EXCESS = 100, 80  # the program's clock read before each write; more at all falls but the first
 REF = 2000  # the reference's ns per set (allowance vs the module: REF / BURST = 400)
 
 
@@ -39,23 +40,31 @@ def files(tmp_path, prog_off=0.0, prog_scale=1.0, extra=0, end=True, timing="ico
         n += 50
     w(0x008)  # line 1: another line's write, not the observed one's
 
+    def clk(before):
+        lines.append(f"{n - before} clk")
+        clocks.append(1)
+    clocks = []
+
     def phase():
         nonlocal n
         for _ in range(P // BURST):
-            for _ in range(BURST):
+            for k in range(BURST):
+                clk(READ)
                 w(0x004)
                 n += HIGH
+                clk(READ + (EXCESS if k else 0))
                 w(0x004)
                 n += LOW
             n += GAP
     for _ in range(3 + 2 * (2 * REPS + 1) + extra):
         phase()
     if end:
-        lines.append(f"# end: {writes} writes, {n} instructions")
+        lines.append(f"# end: {writes} writes, {len(clocks)} clock reads, {n} instructions")
     tr = tmp_path / "observer.trace"
     tr.write_text("\n".join(lines) + "\n")
     per = (HIGH + LOW) / 2
-    prog = (per + prog_off) * prog_scale
+    # the program's periods between its reads: the last fall's read EXCESS earlier
+    prog = (per - EXCESS / (2 * (BURST - 1)) + prog_off) * prog_scale
     clocks = {"burst": BURST, "phase_numbers": [0, 1, 2], "module_phases_ns": [per + C / 10] * 3,
               "program_phases_ns": [prog] * 3, "module_ns_per_set": per + C / 10,
               "program_ns_per_set": prog}
@@ -87,6 +96,8 @@ def test_three_clocks_agree_and_c_is_counted(tmp_path):
     assert x["observer_phases_ns"] == [1200.0] * 3
     assert x["observer_span_ns_per_set"] == round((5 * HIGH + 4 * LOW) / 9, 1)
     assert x["module_fixed_part_ns"] == C
+    assert x["observer_at_reads_phases_ns"] == [1190.0] * 3
+    assert x["read_to_write_excess_insns"] == EXCESS
     assert x["observer_vs_program"]["allowance_ns"] == 2.0  # 16 ns / (2 x 4)
     assert x["observer_vs_program"]["verdict"] == "agree"
     assert x["observer_vs_program"]["difference_ns"] == -1.5
@@ -108,7 +119,7 @@ def test_a_mistimed_program_disagrees(tmp_path):
     tr, js = files(tmp_path, prog_scale=1.5)
     x = json.loads(run(tr, "--overhead", js, "--json").stdout)["rows"][0]
     assert x["observer_vs_program"]["verdict"] == "DISAGREE"
-    assert x["observer_vs_program"]["difference_ns"] == -600.0
+    assert x["observer_vs_program"]["difference_ns"] == -595.0
     assert x["observer_vs_module"]["verdict"] == "agree"
 
 
