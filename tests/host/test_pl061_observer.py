@@ -5,7 +5,7 @@ executed instruction count, ns under TIMING=icount): synthetic files of one `gpi
 --json` run, judged with the criterion stated before the first real run (observer - program
 within one guest clock tick over 2 (burst - 1) sets, 2 ns at burst 5; observer - module within
 the loader's reference / burst); a program clock off by 3 ns a set or scaled x1.5 disagrees.
-Then, when the ARM target is built, one real run on it in icount (about a minute of wall time)."""
+Then, when the ARM target is built, one real run on it in icount (one boot, about a minute)."""
 import json
 import os
 import subprocess
@@ -142,25 +142,21 @@ PLUGIN = os.path.join(ROOT, "out", "observer", "pl061-observer.so")
 @pytest.mark.skipif(not (os.path.exists(os.path.join(ARM, "initramfs.cpio.gz"))
                          and os.path.exists(ARM_BIN) and os.path.exists(PLUGIN)),
                     reason="no ARM target, ARM gpiolat or plugin: make all target ARCH=arm")
-@pytest.mark.parametrize("scale", [None, "1.5"])
-def test_on_the_arm_target_in_icount(scale):
+def test_on_the_arm_target_in_icount():
     """the observer on the ARM target (TIMING=icount, the module on the PL061's line 0), gpiolat
-    --overhead's tracepoint and kprobe rows, 2 phases of 50 pulses each: the three clocks agree
-    by the criterion; with the loader's GPIOLAT_TRUST_SCALE=1.5 the program disagrees with the
-    observer (and with the module), the module still agrees with the observer"""
-    out = os.path.join(ROOT, "out", "tests", "observer" + ("-scaled" if scale else ""))
+    --overhead's tracepoint and kprobe rows, 5 method phases of 50 pulses each (one boot, about
+    a minute): the three clocks agree by the criterion (docs/timing.md; the program's clock
+    deliberately mis-timed, GPIOLAT_TRUST_SCALE=1.5, disagrees: measured there, and above on
+    synthetic files)"""
+    out = os.path.join(ROOT, "out", "tests", "observer")
     os.makedirs(out, exist_ok=True)
     tr, js = os.path.join(out, "observer.trace"), os.path.join(out, "overhead.json")
     env = dict(os.environ, TIMING="icount", ARCH="arm", KERNEL="std", VM_NOMAKE="1",
                TOGGLE_ARGS="chip=9030000.pl061 line=0", VM_OBSERVE=tr, VM_TIMEOUT="300")
-    if scale:
-        env["GPIOLAT_TRUST_SCALE"] = scale
-    cmd = "./gpiolat --overhead --json --reps 2 --pulses 50 --only " \
-          "bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe"
-    if scale:
-        cmd = f"GPIOLAT_TRUST_SCALE={scale} {cmd}"
     with open(js, "w") as f:
-        r = subprocess.run([os.path.join(ROOT, "vm", "run"), "sh", "-c", cmd], cwd=ROOT, env=env,
+        r = subprocess.run([os.path.join(ROOT, "vm", "run"), "./gpiolat", "--overhead", "--json",
+                            "--reps", "5", "--pulses", "50", "--only",
+                            "bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe"], cwd=ROOT, env=env,
                            stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.PIPE, text=True,
                            timeout=400)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -170,6 +166,5 @@ def test_on_the_arm_target_in_icount(scale):
     assert [x["method"] for x in rows] == ["bpf-gpiolat-tracepoint", "bpf-gpiolat-kprobe"]
     for x in rows:
         assert x["observer_vs_module"]["verdict"] == "agree", x
-        want = "DISAGREE" if scale else "agree"
-        assert x["observer_vs_program"]["verdict"] == want, x
-        assert x["verdict_in_guest"] == want, x
+        assert x["observer_vs_program"]["verdict"] == "agree", x
+        assert x["verdict_in_guest"] == "agree", x
