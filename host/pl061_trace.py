@@ -30,6 +30,15 @@ over 2 x burst - 1 set-to-set intervals), beside the module's and the program's 
 same phases, and judges observer against module by the loader's rule: agree when |mean
 difference| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases), too-noisy when
 that limit is half the module's figure or more (docs/overhead.md).
+
+With --overhead, TRACE may instead be what `VM_OBSERVE=TRACE vm/run ...` left (TIMING=icount):
+the exact observer, qemu's plugin vm/pl061-observer.c ("# pl061-observer:" header; "INSNS
+OFFSET" a data register write, "INSNS clk" a read of the guest's clock, INSNS the executed
+guest instructions, 1 ns each at icount shift 0). Then the observer's figure is the program's
+span (fall to fall inside a batch, / 2 a set), judged against the program between the
+program's own clock reads at the same falls (allowance: one 16 ns guest clock tick a batch,
+16 / (2 (burst - 1)) ns a set) and against the module by the loader's reference / burst, and
+the module's fixed part c is counted (docs/timing.md, "The exact observer").
 """
 import argparse
 import bisect

@@ -245,8 +245,8 @@ def observer_section(doc, rh):
                "the host's 1 us clock) is the option: TIMING=real.</p>")
     else:
         how = (f"<p>The talk timed the GPIO line with an oscilloscope, a clock outside the system "
-               f"it measured. Here qemu is that clock: it logs every change of the emulated PL061's "
-               f"output (line {doc['line']}), outside the guest, with {rh.esc(doc['clock'])}. One "
+               f"it measured. Here qemu is that clock: it logs every change of the emulated "
+               f"PL061's output (line {doc['line']}), outside the guest, with {rh.esc(doc['clock'])}. One "
                f"gpiolat --overhead run on that line ({doc['pulses']} pulses, "
                f"{doc['pulses_per_phase']} a phase) is seen from three clocks: the observer (each "
                "batch's first register write to its last), the toggle module's batch clock and "
