@@ -125,7 +125,11 @@ DEPS_STAMP := $(OUT)/.deps
 	shell clean format
 .DELETE_ON_ERROR:
 
-all: loader togglers kmod observer
+all: loader togglers kmod
+# the observer plugs into the host's qemu: not for a board's own kernel (KERNEL=native)
+ifneq ($(KERNEL),native)
+all: observer
+endif
 
 # ---- host packages ---------------------------------------------------------------------------
 deps: $(DEPS_STAMP)
