@@ -184,7 +184,7 @@ $(OBSERVER): vm/pl061-observer.c $(QEMU_PLUGIN_H)
 # another release's kernel (DIR/buildroot, vm/kernel.sh): in a root of that release, with its
 # make, kbuild and compiler (DIR/cc, the one the kernel was built with)
 kmod: $(TARGET_DIR)/toggle.ko
-KMOD_SRCS := $(wildcard kmod/*.c vm/*.c kmod/*.h) kmod/Kbuild
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild
 $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(call msg,KMOD,$@)
 	$(Q)rm -rf $(TARGET_DIR)/kmod && mkdir -p $(TARGET_DIR)/kmod && \
@@ -363,7 +363,7 @@ shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
 
 format:
-	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h vm/*.c bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
 		toggler/*.h common/*.c common/*.h)
 
 clean:

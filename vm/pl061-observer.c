@@ -48,8 +48,7 @@ static int a64; /* the guest is AArch64 (else 32-bit ARM) */
 static uint64_t base;
 static FILE *out;
 
-static void on_store(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
-		     void *udata)
+static void on_store(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	uint64_t pa;
@@ -82,7 +81,8 @@ static int is_clock_read(const struct qemu_plugin_insn *insn)
 		return 0;
 	memcpy(&w, qemu_plugin_insn_data(insn), 4);
 	if (a64) /* op0 3, op1 3, CRn 14, CRm 0, op2 1 or 2 */
-		return (w & 0xffffff80) == 0xd53be000 && (((w >> 5) & 7) == 1 || ((w >> 5) & 7) == 2);
+		return (w & 0xffffff80) == 0xd53be000 &&
+		       (((w >> 5) & 7) == 1 || ((w >> 5) & 7) == 2);
 	/* any condition, coproc 15, opc1 0 or 1, CRm 14 */
 	return (w & 0x0ff00fef) == 0x0c500f0e;
 }
@@ -107,13 +107,14 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void on_qemu_exit(qemu_plugin_id_t id, void *p)
 {
-	fprintf(out, "# end: %" PRIu64 " writes, %" PRIu64 " clock reads, %" PRIu64 " instructions\n",
+	fprintf(out,
+		"# end: %" PRIu64 " writes, %" PRIu64 " clock reads, %" PRIu64 " instructions\n",
 		writes, clock_reads, insns);
 	fclose(out);
 }
 
-QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-					   int argc, char **argv)
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+					   char **argv)
 {
 	const char *path = NULL;
 	char *end;
@@ -131,7 +132,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (!strncmp(argv[i], "out=", 4) && argv[i][4]) {
 			path = argv[i] + 4;
 		} else {
-			fprintf(stderr, "pl061-observer: unknown argument '%s' (base=PHYS out=FILE)\n",
+			fprintf(stderr,
+				"pl061-observer: unknown argument '%s' (base=PHYS out=FILE)\n",
 				argv[i]);
 			return -1;
 		}
@@ -153,7 +155,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	fprintf(out, "# pl061-observer: qemu %s, plugin API %d, PL061 at 0x%" PRIx64
+	fprintf(out,
+		"# pl061-observer: qemu %s, plugin API %d, PL061 at 0x%" PRIx64
 		", clock: executed guest instructions\n",
 		info->target_name, QEMU_PLUGIN_VERSION, base);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
