@@ -120,12 +120,16 @@ TOGGLERS := $(BIN)/utoggle $(TOGGLER_PROGS:%=$(BIN)/%) $(TOGGLER_SCRIPTS)
 
 DEPS_STAMP := $(OUT)/.deps
 
-.PHONY: all deps target kmod loader togglers test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
+.PHONY: all deps target kmod loader togglers observer test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
 	rt-report dist \
 	shell clean format
 .DELETE_ON_ERROR:
 
 all: loader togglers kmod
+# the observer plugs into the host's qemu: not for a board's own kernel (KERNEL=native)
+ifneq ($(KERNEL),native)
+all: observer
+endif
 
 # ---- host packages ---------------------------------------------------------------------------
 deps: $(DEPS_STAMP)
@@ -161,6 +165,20 @@ $(TARGET_DIR)/initramfs.cpio.gz: $(TARGET_DIR)/release vm/init vm/initramfs.sh v
 	$(SYSROOT_STAMP)
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/initramfs.sh $(TARGET_DIR) $@
+
+# ---- vm/: the outside observer, a qemu TCG plugin (host side: it runs inside the host's qemu)
+# built against the qemu-plugin.h of Debian's source of the installed qemu (vm/qemu-plugin-h.sh:
+# fetched once, cached in out/qemu-plugin-h; the check against the installed version is cheap)
+HOSTCC ?= gcc
+QEMU_PLUGIN_H := $(OUT)/qemu-plugin-h/qemu-plugin.h
+OBSERVER := $(OUT)/observer/pl061-observer.so
+observer: $(OBSERVER)
+$(QEMU_PLUGIN_H): FORCE | $(DEPS_STAMP)
+	$(Q)sh vm/qemu-plugin-h.sh $(@D)
+$(OBSERVER): vm/pl061-observer.c $(QEMU_PLUGIN_H)
+	$(call msg,PLUGIN,$@)
+	$(Q)mkdir -p $(@D) && $(HOSTCC) -Wall -Werror -O2 -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) \
+		-o $@ $<
 
 # ---- kmod/: the toggle module, built for the target kernel (kernel side) ---------------------
 # another release's kernel (DIR/buildroot, vm/kernel.sh): in a root of that release, with its
@@ -345,11 +363,11 @@ shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
 
 format:
-	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h vm/*.c bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
 		toggler/*.h common/*.c common/*.h)
 
 clean:
-	$(Q)rm -rf $(BUILD) $(BIN) $(OUT)/vm gpiolat
+	$(Q)rm -rf $(BUILD) $(BIN) $(OUT)/vm $(OUT)/observer gpiolat
 
 FORCE:
 

@@ -11,10 +11,13 @@
 #   path          gpiolat --path --json (PATH_ARGS): gpio-path.json
 #   bench-gpio    gpiolat's own GPIO programs against the empty program and the tools,
 #                 host/bench_gpio.py (BENCH_ARGS): bench-gpio.json (emulated target only)
-#   observer      the emulated oscilloscope (docs/timing.md): gpiolat --overhead --json
-#                 (OBSERVER_ARGS) on the ARM target's PL061 line, qemu logging every edge with
-#                 the host's clock (VM_TRACE), in TIMING=real (that clock is the guest's only
-#                 there), host/pl061_trace.py: observer.json (emulated target only)
+#   observer      the outside observer (docs/timing.md): gpiolat --overhead --json
+#                 (OBSERVER_ARGS) on the ARM target's PL061 line, seen from qemu: in the study's
+#                 TIMING=icount (the default) the plugin vm/pl061-observer.c stamps every data
+#                 register write with the executed instruction count (VM_OBSERVE; exact, in the
+#                 guest's ns); in TIMING=real qemu's trace stamps every edge with the host's
+#                 clock (VM_TRACE; 1 us, noisy); host/pl061_trace.py: observer.json (emulated
+#                 target only)
 #   rt            standard vs PREEMPT_RT, host/rt-report.sh (RT_KERNELS, RT_PULSES,
 #                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}
 # The sizes below are the main command's; the bigger runs are the parts by name (make
@@ -192,13 +195,20 @@ part_observer() {
 		echo "bpf-histograms: observer traces the emulated PL061 from qemu: not on a board" >&2
 		return 0
 	fi
-	# qemu's trace of the PL061 (VM_TRACE: an absolute path, in the project folder) stamps
-	# each edge with the host's clock: the guest's clock only in real time (docs/timing.md)
+	# icount: qemu's plugin counts the guest's instructions up to each PL061 data write
+	# (VM_OBSERVE), the guest's ns exactly; real: qemu's trace stamps each edge with the host's
+	# clock (VM_TRACE), the guest's clock only in real time, 1 us (docs/timing.md). Both files
+	# by an absolute path in the project folder (qemu's cwd is not ours).
 	make -s all target ARCH=arm KERNEL=std
 	rm -f "$results"/observer.*
+	if [ "$TIMING" = icount ]; then
+		set -- VM_OBSERVE="$PWD/$results/observer.trace"
+	else
+		set -- VM_TRACE="$PWD/$results/observer.trace"
+	fi
 	# shellcheck disable=SC2086
-	run_to "$results/observer.overhead.json" env TIMING=real ARCH=arm KERNEL=std VM_NOMAKE=1 \
-		TOGGLE_ARGS="chip=9030000.pl061 line=0" VM_TRACE="$PWD/$results/observer.trace" \
+	run_to "$results/observer.overhead.json" env TIMING="$TIMING" ARCH=arm KERNEL=std \
+		VM_NOMAKE=1 TOGGLE_ARGS="chip=9030000.pl061 line=0" "$@" \
 		vm/run ./gpiolat --overhead --json $observer_args </dev/null
 	run_to "$results/observer.json" python3 host/pl061_trace.py "$results/observer.trace" \
 		--overhead "$results/observer.overhead.json" --json

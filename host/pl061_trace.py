@@ -30,8 +30,18 @@ over 2 x burst - 1 set-to-set intervals), beside the module's and the program's 
 same phases, and judges observer against module by the loader's rule: agree when |mean
 difference| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases), too-noisy when
 that limit is half the module's figure or more (docs/overhead.md).
+
+With --overhead, TRACE may instead be what `VM_OBSERVE=TRACE vm/run ...` left (TIMING=icount):
+the exact observer, qemu's plugin vm/pl061-observer.c ("# pl061-observer:" header; "INSNS
+OFFSET" a data register write, "INSNS clk" a read of the guest's clock, INSNS the executed
+guest instructions, 1 ns each at icount shift 0). Then the observer's figure is the program's
+span (fall to fall inside a batch, / 2 a set), judged against the program between the
+program's own clock reads at the same falls (allowance: one 16 ns guest clock tick a batch,
+16 / (2 (burst - 1)) ns a set) and against the module by the loader's reference / burst, and
+the module's fixed part c is counted (docs/timing.md, "The exact observer").
 """
 import argparse
+import bisect
 import json
 import math
 import re
@@ -216,6 +226,169 @@ def overhead(path, line, ov_json):
     return out
 
 
+# ---- the exact observer: vm/pl061-observer.c, qemu's plugin (TIMING=icount) ------------------
+PLUGIN_HEAD = "# pl061-observer:"
+PLUGIN_END = re.compile(r"^# end: (\d+) writes, (\d+) clock reads, (\d+) instructions$")
+PLUGIN_CLK = re.compile(r"^(\d+) clk$")
+PLUGIN_LINE = re.compile(r"^(\d+) 0x([0-9a-f]+)$")
+# the ARM target's clocks under qemu: the generic timer counts at 62.5 MHz (qemu's GTIMER_SCALE,
+# 16 ns a tick; the guest's dmesg: "arch_timer: cp15 timer(s) running at 62.50MHz"), so every
+# clock read of the guest is floored to 16 ns of virtual time (= 16 instructions at shift 0)
+GUEST_TICK_NS = 16
+
+
+def plugin_sets(path, line):
+    """([insns] of every write the guest made to LINE through the PL061's data window (offset
+    mask << 2, mask holding the line), [insns] of every read of the guest's clock), from the
+    plugin's file; the file must be whole (its end line written at qemu's exit)"""
+    sets, clk, end, n = [], [], None, 0
+    with open(path) as f:
+        if not f.readline().startswith(PLUGIN_HEAD):
+            raise ValueError(f"{path}: not a pl061-observer file (no '{PLUGIN_HEAD}' line)")
+        for raw in f:
+            raw = raw.rstrip("\n")
+            m = PLUGIN_LINE.match(raw)
+            if m:
+                n += 1
+                if (int(m.group(2), 16) >> 2) & (1 << line):
+                    sets.append(int(m.group(1)))
+                continue
+            m = PLUGIN_CLK.match(raw)
+            if m:
+                clk.append(int(m.group(1)))
+                continue
+            m = PLUGIN_END.match(raw)
+            if not m:
+                raise ValueError(f"{path}: bad line '{raw[:60]}'")
+            end = (int(m.group(1)), int(m.group(2)))
+    if end is None:
+        raise ValueError(f"{path}: no end line (qemu did not exit normally: a cut-off run)")
+    if end != (n, len(clk)):
+        raise ValueError(f"{path}: {n} writes and {len(clk)} clock reads, and its end line "
+                         f"says {end[0]} and {end[1]}")
+    return sets, clk
+
+
+def read_before(clk, t, after):
+    """the last clock read before the write at t, which must come after `after` (the write
+    before it): the program's read at this edge"""
+    i = bisect.bisect_left(clk, t) - 1
+    if i < 0 or clk[i] <= after:
+        raise ValueError(f"no clock read between the writes at {after} and {t} instructions "
+                         f"(the program's read at that edge not seen)")
+    return clk[i]
+
+
+def is_plugin_file(path):
+    with open(path) as f:
+        return f.readline().startswith(PLUGIN_HEAD)
+
+
+def judge_exact(allow, pairs):
+    """judge() with a fixed allowance (the exact observer's): agree when |mean d| <= allow +
+    t(99.9 %, n - 1) sd / sqrt(n); too-noisy when that limit is half the guest's figure"""
+    d = [b - a for a, b in pairs]
+    if len(d) < 2:
+        return {"verdict": "not judged", "phases": len(d)}
+    sd = statistics.stdev(d)
+    lim = allow + t_quantile(0.9995, len(d) - 1) * sd / math.sqrt(len(d))
+    mean = statistics.fmean(d)
+    big = statistics.fmean(a for a, _ in pairs) / 2
+    v = "DISAGREE" if abs(mean) > lim else "too-noisy" if lim >= big else "agree"
+    return {"verdict": v, "phases": len(d),
+            "difference_ns": round(mean, 1), "difference_sd_ns": round(sd, 1),
+            "allowance_ns": round(allow, 1), "limit_ns": round(lim, 1)}
+
+
+def overhead_exact(path, line, ov_json):
+    """the exact observer beside every BPF row's trust figures of one --overhead run in icount:
+    the program's quantity (fall-to-fall periods inside batches, / 2 a set) counted from outside
+    in executed instructions (ns at shift 0), and the module's fixed part c counted"""
+    d = results.load(ov_json, "overhead", missing_ok=False, need=("pulses_per_phase",))
+    if d.get("timing") not in (None, "icount"):
+        raise ValueError(f"{ov_json}: timing {d.get('timing')}: the plugin's instructions are "
+                         f"the guest's ns only under TIMING=icount")
+    P = d["pulses_per_phase"]
+    sets, clk = plugin_sets(path, line)
+    rows = [r for r in d["methods"] if r.get("measured")]
+    want = 2 * P * (WARMUP_PHASES + sum(2 * r["repetitions"] + 1 for r in rows))
+    # before the run: the module's gpiod_get(GPIOD_OUT_LOW), gpio-pl061's direction_output
+    # writes the data twice (before and after setting the direction); every set after it is a
+    # toggle set of the run, rise then fall
+    head = len(sets) - want
+    if head not in (0, 2):
+        raise ValueError(f"{path}: {len(sets)} writes to PL061 line {line}, and the run of "
+                         f"{ov_json} made {want} sets (+ 2 at set-up; a row that failed "
+                         f"half-way, or another writer, breaks the phases)")
+    sets = sets[head:]
+    ps = list(zip(sets[0::2], sets[1::2]))
+    out = {"tool": "host/pl061_trace.py --overhead",
+           "clock": "qemu plugin vm/pl061-observer.c: executed guest instructions, 1 ns each "
+                    "(TIMING=icount, shift 0)",
+           "observer": "exact", "line": line, "pulses": len(ps), "pulses_per_phase": P,
+           "setup_writes": head, "guest_tick_ns": GUEST_TICK_NS, "rows": []}
+    k = WARMUP_PHASES
+    for r in rows:
+        reps = r["repetitions"]
+        method = [ps[(k + 2 * i + 1) * P:(k + 2 * i + 2) * P] for i in range(reps)]
+        k += 2 * reps + 1
+        c = (r.get("trust") or {}).get("clocks")
+        if not c:
+            continue
+        burst = round(c["burst"])
+        # null: the program keeps no clock of its own (the empty programs)
+        has_clock = any(v is not None for v in c["program_phases_ns"])
+        obs, span, at_reads, delta = [], [], [], []
+        for ph in method:
+            tot, rtot, n, sp = 0, 0, 0, []
+            for j in range(0, P - burst + 1, burst):
+                b = ph[j:j + burst]
+                # fall to fall inside the batch: burst - 1 periods, as the program keeps them
+                tot += b[-1][1] - b[0][1]
+                n += burst - 1
+                sp.append((b[-1][1] - b[0][0]) / (2 * burst - 1))
+                if has_clock:
+                    # the same periods between the program's clock reads at those falls
+                    r0 = read_before(clk, b[0][1], b[0][0])
+                    r1 = read_before(clk, b[-1][1], b[-1][0])
+                    rtot += r1 - r0
+                    delta.append((b[-1][1] - r1) - (b[0][1] - r0))
+            obs.append(tot / (2 * n))
+            at_reads.append(rtot / (2 * n) if has_clock else None)
+            span.append(statistics.fmean(sp))
+        idx = c["phase_numbers"]
+        mod = dict(zip(idx, c["module_phases_ns"]))
+        prog = {i: v for i, v in zip(idx, c["program_phases_ns"]) if v is not None}
+        ref = r["reference_ns_per_set"]
+        # the module's batch is burst periods and its fixed part c: module = P/2 + c / (2 burst)
+        cs = [2 * burst * (mod[i] - obs[i]) for i in idx]
+        row = {"method": r["method"], "verdict_in_guest": r["trust"].get("verdict"),
+               "observer_phases_ns": [round(x, 1) for x in obs],
+               "observer_ns_per_set": round(statistics.fmean(obs), 1),
+               "observer_sd_ns": round(statistics.stdev(obs), 1) if len(obs) > 1 else None,
+               "observer_span_ns_per_set": round(statistics.fmean(span), 1),
+               # the program's span counted from outside: between its clock reads at the same
+               # falls; and what the last fall of a batch runs between its read and its write
+               # more than the first (instructions, a batch's mean)
+               "observer_at_reads_phases_ns": [None if x is None else round(x, 1)
+                                               for x in at_reads],
+               "observer_at_reads_ns_per_set": round(statistics.fmean(at_reads), 1)
+               if has_clock else None,
+               "read_to_write_excess_insns": round(statistics.fmean(delta), 1) if delta else None,
+               "module_fixed_part_ns": round(statistics.fmean(cs), 1),
+               "module_ns_per_set": c["module_ns_per_set"],
+               "program_ns_per_set": c["program_ns_per_set"],
+               # the loader's rule: |c| <= 2 x reference, so |module - P/2| <= reference / burst
+               "observer_vs_module": judge_exact(ref / burst, [(mod[i], obs[i]) for i in idx]),
+               # the same span: each batch's sum differs by the floor of two clock reads (less
+               # than a tick) and the instructions between the program's read and the register
+               # write, equal at the first and last fall of a batch (the same code)
+               "observer_vs_program": judge_exact(GUEST_TICK_NS / (2 * (burst - 1)),
+                                                  [(prog[i], at_reads[i]) for i in prog])}
+        out["rows"].append(row)
+    return out
+
+
 def judgement(j):
     """one comparison of two clocks (judge()) in words: its verdict, the mean difference, its sd
     and the limit it was held to; the text output and the page's observer section say it so"""
@@ -236,6 +409,12 @@ def overhead_text(res):
                      f"{r['module_ns_per_set']:.1f}, program {r['program_ns_per_set'] or '-'} | "
                      f"observer - module: {a} | observer - program: {b} | in the "
                      f"guest: {r['verdict_in_guest']}")
+        if r.get("observer_at_reads_ns_per_set") is not None:
+            lines.append(f"  {'':<24} observer between the program's clock reads "
+                         f"{r['observer_at_reads_ns_per_set']} ns per set; the module's fixed "
+                         f"part c {r['module_fixed_part_ns']} ns a batch; the last fall runs "
+                         f"{r['read_to_write_excess_insns']} instructions more than the first "
+                         f"between the program's read and the write")
     lines.append("note: emulated (qemu) timings, not real hardware")
     return "\n".join(lines)
 
@@ -306,7 +485,8 @@ def main(argv=None):
         ap.error("--overhead excludes --pulses and --gpiolat")
     if a.overhead:
         try:
-            res = overhead(a.trace, a.line, a.overhead)
+            f = overhead_exact if is_plugin_file(a.trace) else overhead
+            res = f(a.trace, a.line, a.overhead)
         except (OSError, ValueError, KeyError, results.BadResults) as e:
             print(f"pl061_trace: {e}", file=sys.stderr)
             return 1

@@ -4,7 +4,8 @@ logs its call (vm/run, make, the other host scripts, the loader): seconds, no ta
 
 The page's ten sections come from seven files; the main command runs the seven parts that write
 them, the time-based RT part always in real time on this machine's architecture,
-the outside observer in real time on the ARM target (its clock is the host's),
+the outside observer on the ARM target in the study's clock (icount: qemu's plugin; real: its
+trace),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
 average (study.json). The whole run's figures are measured in docs/bench.md, not here.
 """
@@ -27,7 +28,7 @@ line="$STUB_NAME $* | TIMING=${TIMING:-} ARCH=${ARCH:-} KERNEL=${KERNEL:-} TARGE
 line="$line TOGGLE_ARGS=${TOGGLE_ARGS:-} RT_KERNELS=${RT_KERNELS:-} PULSES=${PULSES:-}"
 line="$line GAP_PULSES=${GAP_PULSES:-} LOOPS=${LOOPS:-} SECONDS_EACH=${SECONDS_EACH:-}"
 line="$line OVERHEAD_ARGS=${OVERHEAD_ARGS:-} OVERHEAD_NOREPORT=${OVERHEAD_NOREPORT:-}"
-line="$line RESULTS=${RESULTS:-} VM_TRACE=${VM_TRACE:-}"
+line="$line RESULTS=${RESULTS:-} VM_TRACE=${VM_TRACE:-} VM_OBSERVE=${VM_OBSERVE:-}"
 echo "$line" >>"$STUB_LOG"
 case "$line" in *"${FAIL_ON:-@@none@@}"*) exit 1 ;; esac
 """
@@ -122,11 +123,11 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
     for p in doc["parts"]:
         assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
     # the emulated target's default clock: icount (docs/bench.md), real only for the RT part
-    # and the outside observer (their clocks are the host's)
+    # (time the CPU does not spend executing); the observer's plugin counts in icount too
     assert doc["timing"] == "icount" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
-        assert field(ln, "TIMING") == ("real" if part_of(ln) == "observer" else "icount"), ln
+        assert field(ln, "TIMING") == "icount", ln
     (rt,) = calls(lines, "rt-report.sh")
     assert field(rt, "TIMING") == "real", rt
     for part in PARTS:
@@ -169,8 +170,9 @@ def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
     assert r.returncode == 0, r.stderr
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
+        assert field(ln, "TIMING") == "icount", ln
         if part_of(ln) != "observer":
-            assert (field(ln, "TIMING"), field(ln, "ARCH")) == ("icount", "arm"), ln
+            assert field(ln, "ARCH") == "arm", ln
     (rt,) = calls(lines, "rt-report.sh")
     assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("real", HOST_ARCH)
     # the host's loader for the native syscall cost
@@ -217,22 +219,25 @@ def test_a_failing_part_stops_the_study_and_leaves_no_partial_file(proj):
     assert not (res / "study.json").exists()
 
 
-def test_the_observer_traces_the_pl061_in_real_time(proj):
-    """the emulated oscilloscope: qemu stamps the PL061's edges with the host's clock, which is
-    the guest's only in real time, so that part runs TIMING=real on the ARM target (whatever the
-    study's TIMING and ARCH), the module on the PL061's line 0, the trace in the project folder
-    by an absolute path (qemu's cwd is not ours), and pl061_trace.py reads that trace with that
-    run's JSON"""
-    for timing in ("icount", "real"):
+def test_the_observer_in_the_studys_clock(proj):
+    """the outside observer runs in the study's TIMING on the ARM target (whatever the study's
+    ARCH), the module on the PL061's line 0: in icount (the default) qemu's plugin counts the
+    guest's instructions up to each data register write (VM_OBSERVE, exact), in real time
+    qemu's trace stamps the edges with the host's clock (VM_TRACE, the option); the file in the
+    project folder by an absolute path (qemu's cwd is not ours), and pl061_trace.py reads it
+    with that run's JSON"""
+    for timing, var, other in (("icount", "VM_OBSERVE", "VM_TRACE"),
+                               ("real", "VM_TRACE", "VM_OBSERVE")):
         r, lines = run(proj, TIMING=timing, STUDIES="observer")
         assert r.returncode == 0, r.stderr
         (vm,) = calls(lines, "vm/run")
         res = proj / "out" / "results"
         assert "./gpiolat --overhead --json --reps 5 --only bpf-gpiolat-tracepoint," in vm
         assert (field(vm, "TIMING"), field(vm, "ARCH"), field(vm, "KERNEL")) == \
-            ("real", "arm", "std"), vm
+            (timing, "arm", "std"), vm
         assert field(vm, "TOGGLE_ARGS") == "chip=9030000.pl061"
-        assert field(vm, "VM_TRACE") == str(res / "observer.trace")
+        assert field(vm, var) == str(res / "observer.trace")
+        assert field(vm, other) == "", vm
         (tr,) = calls(lines, "pl061_trace.py")
         assert tr.split(" | ")[0].split()[1:] == [
             "out/results/observer.trace", "--overhead", "out/results/observer.overhead.json",

@@ -496,3 +496,28 @@ def test_the_outside_observer_beside_the_guests_clocks(tmp_path):
                 assert cell.startswith(f"{j['verdict']}: {j['difference_ns']:+.1f} ns") and \
                     f"limit {j['limit_ns']} ns" in cell, cell
         assert cells[6] == (r["verdict_in_guest"] or "-")
+
+
+def test_the_exact_observer_by_default(tmp_path):
+    """observer.json of the exact observer (qemu's plugin in TIMING=icount; exact/observer.json,
+    a real run: host/pl061_trace.py on vm/pl061-observer.c's file): the section says so in its
+    title, names the criterion and the real-time option, and sets the observer between the
+    program's reads and the module's counted fixed part beside the three clocks"""
+    doc = fixture("exact/observer.json")
+    assert doc["observer"] == "exact"
+    page = build(tmp_path, [f for f in ALL if f != "observer.json"])
+    shutil.copy(os.path.join(DATA, "exact", "observer.json"), page.parent / "observer.json")
+    r = subprocess.run([sys.executable, SCRIPT, str(page.parent)], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    sec = section(page.read_text(), "observer")
+    assert "exact, TIMING=icount" in sec and "class=caveat" in sec
+    assert "2 ns a set at burst 5" in sec and "TIMING=real" in sec
+    for x in doc["rows"]:
+        cells = row_of(sec, x["method"])
+        assert cells[1].startswith(f"{x['observer_ns_per_set']:.1f} ns (")
+        at = x["observer_at_reads_ns_per_set"]
+        assert cells[7] == ("-" if at is None else f"{at:.1f} ns")
+        assert cells[8] == f"{x['module_fixed_part_ns']:.1f} ns a batch"
+        for cell, j in ((cells[4], x["observer_vs_module"]), (cells[5], x["observer_vs_program"])):
+            assert cell.startswith(j["verdict"]), cell
