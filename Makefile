@@ -16,6 +16,8 @@
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
 #   make shell           a shell inside the emulated target
+#   make deb             Debian packages for Debian 13 (amd64, armhf, arm64; the module by DKMS),
+#                        out/deb/ (docs/packages.md)
 #
 # Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: this host's
 # release's (Debian 12's 6.1 on Debian 12, 13's 6.12 on 13: vm/std.sh says which), its
