@@ -381,7 +381,7 @@ FORCE:
 
 # ---- install, uninstall, report (host/report_html.py) ----------------------------------------
 #   make install PREFIX=/usr/local DESTDIR=   gpiolat (sbin), utoggle and mmtoggle (bin), the scripts users run (ply/,
-#                                             study/), data/, docs/ and gpiolat(8)
+#                                             study/), data/, docs/, gpiolat(8) and the togglers' pages (1)
 #   make uninstall                            removes exactly what install put
 #   make report                               out/results/report.html from out/results/*.json
 PREFIX ?= /usr/local
@@ -392,15 +392,17 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 SHAREDIR := $(DESTDIR)$(PREFIX)/share/gpiolat
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/gpiolat
 MAN8DIR := $(DESTDIR)$(PREFIX)/share/man/man8
+MAN1DIR := $(DESTDIR)$(PREFIX)/share/man/man1
+INST_MAN1 := $(wildcard docs/*.1)
 INST_SCRIPTS := $(wildcard ply/*.ply ply/*.bt study/*.sh)
 INST_DATA := $(wildcard data/*)
-INST_DOCS := $(filter-out docs/gpiolat.8,$(wildcard docs/*)) README.md
+INST_DOCS := $(filter-out docs/gpiolat.8 $(INST_MAN1),$(wildcard docs/*)) README.md
 
 .PHONY: install uninstall report
 install: $(BIN)/gpiolat $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(INSTALL) -d $(SBINDIR) $(BINDIR) $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(DOCDIR) \
-		$(MAN8DIR)
+		$(MAN8DIR) $(MAN1DIR)
 	$(Q)$(INSTALL) -m 755 $(BIN)/gpiolat $(SBINDIR)/
 	$(Q)$(INSTALL) -m 755 $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh $(BINDIR)/
 	$(Q)ln -sf $(PREFIX)/sbin/gpiolat $(SHAREDIR)/gpiolat # study/ runs ./gpiolat of share/gpiolat
@@ -409,13 +411,14 @@ install: $(BIN)/gpiolat $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh
 	$(Q)$(INSTALL) -m 644 $(INST_DATA) $(SHAREDIR)/data/
 	$(Q)$(INSTALL) -m 644 $(INST_DOCS) $(DOCDIR)/
 	$(Q)$(INSTALL) -m 644 docs/gpiolat.8 $(MAN8DIR)/
+	$(Q)$(INSTALL) -m 644 $(INST_MAN1) $(MAN1DIR)/
 
 # only our files, then our own directories (never a shared one such as sbin)
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(SBINDIR)/gpiolat $(BINDIR)/utoggle $(BINDIR)/mmtoggle $(BINDIR)/toggle.sh $(SHAREDIR)/gpiolat $(addprefix $(SHAREDIR)/,$(INST_SCRIPTS)) \
 		$(addprefix $(SHAREDIR)/,$(INST_DATA)) $(addprefix $(DOCDIR)/,$(notdir $(INST_DOCS))) \
-		$(MAN8DIR)/gpiolat.8
+		$(MAN8DIR)/gpiolat.8 $(addprefix $(MAN1DIR)/,$(notdir $(INST_MAN1)))
 	$(Q)rmdir $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(SHAREDIR) $(DOCDIR) \
 		2>/dev/null || true
 
