@@ -16,6 +16,8 @@
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
 #   make shell           a shell inside the emulated target
+#   make deb             Debian packages for Debian 13 (amd64, armhf, arm64; the module by DKMS),
+#                        out/deb/ (docs/packages.md)
 #
 # Variables: KERNEL=std|rt|6.12|6.12-rt|testing|testing-rt|native (target kernel: this host's
 # release's (Debian 12's 6.1 on Debian 12, 13's 6.12 on 13: vm/std.sh says which), its
@@ -26,6 +28,9 @@
 
 OUT := out
 .DEFAULT_GOAL := all
+# the version, in one place: debian/changelog's newest entry (gpiolat --version, make dist, the
+# packages of make deb and the module's dkms.conf)
+VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
 KERNEL ?= std
 ARCH ?= $(shell uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
 ifeq ($(filter x86_64 arm arm64,$(ARCH)),)
@@ -60,11 +65,18 @@ ifeq ($(ARCH),$(HOST_ARCH))
 BUILD := $(OUT)/build
 BIN := $(OUT)/bin
 else
+BUILD := $(OUT)/$(ARCH)/build
+BIN := $(OUT)/$(ARCH)/bin
+ifeq ($(MULTIARCH),1)
+# a foreign architecture built by dpkg-buildpackage -a (make deb, debian/rules): dynamic, against
+# that architecture's -dev packages installed beside the host's (Debian's multiarch), found by
+# the cross pkg-config; the uapi headers in /usr/include/TRIPLET
+TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
+PKG_CONFIG := $(TRIPLET)-pkg-config
+else
 # a foreign architecture: static binaries (the ARM targets run them from the initramfs's
 # busybox, a board from anywhere), linked against Debian's packages of that architecture
 # extracted into a sysroot (host/sysroot.sh), with Debian's cross compiler
-BUILD := $(OUT)/$(ARCH)/build
-BIN := $(OUT)/$(ARCH)/bin
 STATIC := 1
 SYSROOT := $(OUT)/sysroot/$(ARCH)
 TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
@@ -74,6 +86,7 @@ PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(abspath $(SYSROOT)) \
 SYSROOT_STAMP := $(SYSROOT)/.done
 $(SYSROOT_STAMP): host/sysroot.sh | $(DEPS_STAMP)
 	$(Q)sh host/sysroot.sh $(ARCH) $(SYSROOT)
+endif
 endif
 TARGET_DIR := $(OUT)/target/$(ARCH)-$(KERNEL)
 RESULTS := $(OUT)/results
@@ -121,7 +134,7 @@ TOGGLERS := $(BIN)/utoggle $(TOGGLER_PROGS:%=$(BIN)/%) $(TOGGLER_SCRIPTS)
 DEPS_STAMP := $(OUT)/.deps
 
 .PHONY: all deps target kmod loader togglers observer test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
-	rt-report dist \
+	rt-report dist deb \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -224,12 +237,16 @@ endif
 $(BUILD)/loader/%.o: loader/%.c $(SKELS) | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) -c $< -o $@
 
 $(BIN)/gpiolat: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
+
+# gpiolat --version: debian/changelog's
+$(BUILD)/loader/modes/histogram/histo_opts.o: debian/changelog
+$(BUILD)/loader/modes/histogram/histo_opts.o: override CFLAGS += -DGPIOLAT_VERSION='"$(VERSION)"'
 
 # the talk's figures are embedded (.incbin) in the loader
 $(BUILD)/loader/core/baseline.o: data/baseline-klinger-elce2023.csv
@@ -240,7 +257,7 @@ $(BUILD)/loader/core/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 $(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hist.o core/baseline.o \
 	core/jsonout.o core/jit.o core/sys.o modes/path/path_out.o core/baseline_path.o)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
 TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_baseline.o \
@@ -248,7 +265,7 @@ TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/ove
 	core/jsonout.o core/jit.o core/sys.o core/statedir.o core/files.o modes/overhead/ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # ---- toggler/: user-space togglers (user space, target) --------------------------------------
 togglers: $(TOGGLERS)
@@ -259,12 +276,12 @@ LIBGPIOD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libgpiod) \
 $(BUILD)/toggler/%.o: toggler/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(LIBGPIOD_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LIBGPIOD_CFLAGS) -c $< -o $@
 
 $(BUILD)/common/%.o: common/%.c | $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BIN)/utoggle: $(TOGGLER_OBJS)
 	$(call msg,LINK,$@)
@@ -343,6 +360,13 @@ dist: all target
 	$(Q)sh host/dist.sh $(ARCH) $(BIN) $(OUT)/dist/gpiolat-$(ARCH).tar.gz
 endif
 
+# Debian packages for Debian 13 (debian/, host/deb.sh; docs/packages.md): gpiolat for each of
+# DEB_ARCHS and gpiolat-toggle-dkms (the module's sources, built by DKMS), in out/deb/, built in
+# out/roots/trixie with dpkg-buildpackage (armhf, arm64 cross-built); lintian's output beside
+DEB_ARCHS ?= amd64 armhf arm64
+deb: | $(DEPS_STAMP)
+	$(Q)sh host/deb.sh $(OUT)/deb $(DEB_ARCHS)
+
 # gpiolat's GPIO programs per GPIO set in the emulated target, beside the empty program on the
 # same hook, bpftrace and ply (host/bench_gpio.py; BENCH_ARGS, e.g. "--reps 20")
 bench-gpio: all target
@@ -375,7 +399,7 @@ FORCE:
 
 # ---- install, uninstall, report (host/report_html.py) ----------------------------------------
 #   make install PREFIX=/usr/local DESTDIR=   gpiolat (sbin), utoggle and mmtoggle (bin), the scripts users run (ply/,
-#                                             study/), data/, docs/ and gpiolat(8)
+#                                             study/), data/, docs/, gpiolat(8) and the togglers' pages (1)
 #   make uninstall                            removes exactly what install put
 #   make report                               out/results/report.html from out/results/*.json
 PREFIX ?= /usr/local
@@ -386,30 +410,33 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 SHAREDIR := $(DESTDIR)$(PREFIX)/share/gpiolat
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/gpiolat
 MAN8DIR := $(DESTDIR)$(PREFIX)/share/man/man8
+MAN1DIR := $(DESTDIR)$(PREFIX)/share/man/man1
+INST_MAN1 := $(wildcard docs/*.1)
 INST_SCRIPTS := $(wildcard ply/*.ply ply/*.bt study/*.sh)
 INST_DATA := $(wildcard data/*)
-INST_DOCS := $(filter-out docs/gpiolat.8,$(wildcard docs/*)) README.md
+INST_DOCS := $(filter-out docs/gpiolat.8 $(INST_MAN1),$(wildcard docs/*)) README.md
 
 .PHONY: install uninstall report
 install: $(BIN)/gpiolat $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)$(INSTALL) -d $(SBINDIR) $(BINDIR) $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(DOCDIR) \
-		$(MAN8DIR)
+		$(MAN8DIR) $(MAN1DIR)
 	$(Q)$(INSTALL) -m 755 $(BIN)/gpiolat $(SBINDIR)/
 	$(Q)$(INSTALL) -m 755 $(BIN)/utoggle $(BIN)/mmtoggle $(BIN)/toggle.sh $(BINDIR)/
 	$(Q)ln -sf $(PREFIX)/sbin/gpiolat $(SHAREDIR)/gpiolat # study/ runs ./gpiolat of share/gpiolat
-	$(Q)$(INSTALL) -m 644 $(filter ply/%,$(INST_SCRIPTS)) $(SHAREDIR)/ply/
+	$(Q)$(INSTALL) -m 755 $(filter ply/%,$(INST_SCRIPTS)) $(SHAREDIR)/ply/
 	$(Q)$(INSTALL) -m 755 $(filter study/%,$(INST_SCRIPTS)) $(SHAREDIR)/study/
 	$(Q)$(INSTALL) -m 644 $(INST_DATA) $(SHAREDIR)/data/
 	$(Q)$(INSTALL) -m 644 $(INST_DOCS) $(DOCDIR)/
 	$(Q)$(INSTALL) -m 644 docs/gpiolat.8 $(MAN8DIR)/
+	$(Q)$(INSTALL) -m 644 $(INST_MAN1) $(MAN1DIR)/
 
 # only our files, then our own directories (never a shared one such as sbin)
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(SBINDIR)/gpiolat $(BINDIR)/utoggle $(BINDIR)/mmtoggle $(BINDIR)/toggle.sh $(SHAREDIR)/gpiolat $(addprefix $(SHAREDIR)/,$(INST_SCRIPTS)) \
 		$(addprefix $(SHAREDIR)/,$(INST_DATA)) $(addprefix $(DOCDIR)/,$(notdir $(INST_DOCS))) \
-		$(MAN8DIR)/gpiolat.8
+		$(MAN8DIR)/gpiolat.8 $(addprefix $(MAN1DIR)/,$(notdir $(INST_MAN1)))
 	$(Q)rmdir $(SHAREDIR)/ply $(SHAREDIR)/study $(SHAREDIR)/data $(SHAREDIR) $(DOCDIR) \
 		2>/dev/null || true
 

@@ -33,8 +33,9 @@ cp -r "$proj/ply" "$proj/study" "$d/"
 {
 	echo "# gpiolat for $arch"
 	echo
-	echo "Static binaries (no library needed on the board), built from gpiolat $(cd "$proj" &&
-		git describe --always --dirty 2>/dev/null || echo '(no git)'):"
+	echo "Static binaries (no library needed on the board), built from gpiolat" \
+		"$(sed -n '1s/^gpiolat (\([^)]*\)).*/\1/p' "$proj/debian/changelog") ($(cd "$proj" &&
+		git describe --always --dirty 2>/dev/null || echo 'no git')):"
 	echo
 	for f in "$d"/bin/* "$d"/kmod/*/toggle.ko; do
 		[ -e "$f" ] || continue

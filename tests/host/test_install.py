@@ -32,12 +32,14 @@ def expected():
     out = [PREFIX.lstrip("/") + "/sbin/gpiolat", PREFIX.lstrip("/") + "/bin/utoggle",
            PREFIX.lstrip("/") + "/bin/mmtoggle", PREFIX.lstrip("/") + "/bin/toggle.sh",
            PREFIX.lstrip("/") + "/share/man/man8/gpiolat.8"]
+    # the togglers' pages: utoggle(1), mmtoggle(1), toggle.sh(1)
+    out += [PREFIX.lstrip("/") + "/share/man/man1/" + os.path.basename(p) for p in rel("docs/*.1")]
     # share/gpiolat/gpiolat: a link to sbin/gpiolat (study/ runs ./gpiolat of share/gpiolat)
     out += [share + "gpiolat"]
     out += [share + p for p in rel("ply/*.ply") + rel("ply/*.bt") + rel("study/*.sh")]
     out += [share + p for p in rel("data/*")]
     out += [doc + os.path.basename(p) for p in rel("docs/*") + ["README.md"]
-            if p != "docs/gpiolat.8"]
+            if p != "docs/gpiolat.8" and not p.endswith(".1")]
     return sorted(out)
 
 
@@ -69,9 +71,13 @@ def test_install_then_uninstall(tmp_path):
 
 
 def test_man_page_formats_without_warnings():
-    r = subprocess.run(["groff", "-man", "-ww", "-z", MAN], capture_output=True, text=True,
-                       timeout=60)
-    assert r.returncode == 0 and r.stderr == "", r.stderr
+    for page in [MAN] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.1"))):
+        r = subprocess.run(["groff", "-man", "-ww", "-z", page], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0 and r.stderr == "", (page, r.stderr)
+    # one page a toggler make install puts in bin
+    assert sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "docs", "*.1"))) == \
+        ["mmtoggle.1", "toggle.sh.1", "utoggle.1"]
 
 
 def test_man_page_has_its_sections():

@@ -393,7 +393,8 @@ comment() {
 
 # ---- gpiolat with the toggle module (tests/target/0*.sh) ---------------------------------------
 
-# gpiolat_pulses WHAT GPIO N ARGS...: gpiolat ARGS --pulses N, the toggle module driving the line
+# gpiolat_pulses WHAT GPIO N ARGS...: gpiolat ARGS --pulses N (GPIOLAT_EXE, default the project's
+# out/bin/gpiolat), the toggle module driving the line
 # GPIO: exit status 0, GPIO's histogram counts every pulse, nothing lost, and the module issued
 # exactly N pulses while attached
 gpiolat_pulses() {
@@ -402,7 +403,7 @@ gpiolat_pulses() {
 	_n=$3
 	shift 3
 	_out=$(mktemp)
-	"$PROJ/out/bin/gpiolat" "$@" --pulses "$_n" >"$_out" 2>&1
+	"${GPIOLAT_EXE:-$PROJ/out/bin/gpiolat}" "$@" --pulses "$_n" >"$_out" 2>&1
 	_rc=$?
 	comment "$_out"
 	eq "$_what: gpiolat $* --pulses $_n exit status" $_rc 0
