@@ -77,10 +77,35 @@ def test_host_tools_are_never_an_excuse_on_x86_64(monkeypatch):
     with_config(monkeypatch, set(), tools=False)
     assert rows.independent_reason("bpftrace-delta") is None
     assert rows.independent_reason("user-ioctl-strace") is None
-    # ply is not packaged for Debian: its absence is the documented reason
-    assert "not packaged" in rows.independent_reason("ply-delta")
     with_config(monkeypatch, set(), machine="aarch64", tools=False)
     assert rows.independent_reason("bpftrace-delta").startswith("not run on aarch64")
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "armv7l", "aarch64"])
+def test_ply_is_excused_only_where_apt_has_no_candidate(monkeypatch, machine):
+    with_config(monkeypatch, set(), machine=machine, tools=False)
+    # Debian 13 and testing package ply: a root whose apt has it must have ply, on any machine
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: "2.4.0-1")
+    assert rows.independent_reason("ply-delta") is None
+    assert rows.independent_reason("ply-dt-kprobe") is None
+    # Debian 12 does not package it
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: "")
+    assert "does not package it" in rows.independent_reason("ply-delta")
+    # a root without apt (busybox initramfs)
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: None)
+    assert "no apt" in rows.independent_reason("ply-delta")
+    # where ply is on PATH it must run
+    with_config(monkeypatch, set(), machine=machine, tools=True)
+    assert rows.independent_reason("ply-delta") is None
+
+
+def test_apt_candidate_reads_this_roots_apt():
+    # this host (Debian 12 or 13): the answer is apt-cache's own
+    out = subprocess.run(["apt-cache", "policy", "ply"], capture_output=True, text=True).stdout
+    want = [ln.split(":", 1)[1].strip() for ln in out.splitlines()
+            if ln.strip().startswith("Candidate:")]
+    want = "" if not want or want[0] == "(none)" else want[0]
+    assert rows.apt_candidate("ply") == want
 
 
 def test_no_configuration_found_excuses_nothing(monkeypatch):

@@ -47,6 +47,27 @@ host_tool() {
 	esac
 	return 1
 }
+# release_tool CMD PKG: is CMD (of Debian package PKG, which host/deps.sh installs where the
+# release packages it) here? Where it is not, the apt of this target's root says whether the
+# release packages it: a candidate for PKG makes its absence a failure ("not ok", status 1);
+# no candidate (Debian 12 has no ply), or a root without apt (the ARM targets' busybox
+# initramfs), a "skip" line saying so (status 1). The cache is built in memory: the root is
+# read-only here.
+release_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	if ! command -v apt-cache >/dev/null 2>&1; then
+		skip "the checks that need $1: this target's root has no apt, nor $1 (not a Debian root)"
+		return 1
+	fi
+	_cand=$(apt-cache -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= policy "$2" \
+		2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	case $_cand in
+	"" | "(none)")
+		skip "the checks that need $1: this root's release does not package $2 (apt has no candidate)" ;;
+	*) notok "$1 is on PATH (apt in this root has $2 $_cand: host/deps.sh --target installs it)" ;;
+	esac
+	return 1
+}
 # need CMD...: a test that reads JSON with python3 (or needs another tool) stops as a whole
 # where host_tool CMD says no (a failure on x86_64, not run on the ARM targets)
 need() {
