@@ -132,7 +132,8 @@ part_syscall_cost() {
 
 part_histograms() {
 	# only this part's files: the other parts write beside them
-	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png
+	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png \
+		"$results"/ply-*.png
 	mkdir -p "$raw"
 	if [ "$TARGET" = emulated ]; then
 		env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
@@ -146,7 +147,7 @@ part_histograms() {
 	fi
 	python3 host/report.py "$raw" "$results" >/dev/null
 	echo "bpf-histograms: $results/histograms.{json,txt,csv} and $(ls "$results"/gpiolat-*.png \
-		"$results"/bpftrace-*.png 2>/dev/null | wc -l) plots" >&2
+		"$results"/bpftrace-*.png "$results"/ply-*.png 2>/dev/null | wc -l) plots" >&2
 }
 
 part_overhead() {

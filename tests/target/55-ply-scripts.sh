@@ -73,7 +73,8 @@ if host_tool bpftrace; then
 fi
 
 if release_tool ply ply; then
-	echo "# $(ply -v)"
+	# Debian's ply -v prints no version of its own ("ply  (linux-version:...)"): the package's
+	echo "# ply $(dpkg-query -W -f='${Version}' ply 2>/dev/null || echo "(no dpkg)"): $(ply -v)"
 	traced ply delta.ply pulses $N
 	traced ply dt-kprobe.ply pulses $N
 	traced ply ioctl.ply utoggle $((2 * N))
