@@ -19,7 +19,7 @@ METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "e
            "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",
            "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpf-gpiolat-tp-clock",
            "bpf-gpiolat-tp-slot", "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
-           "ply-dt-kprobe", "user-ioctl-syscall-events", "user-ioctl-uprobe",
+           "ply-dt-kprobe", "ply-delta-event", "user-ioctl-syscall-events", "user-ioctl-uprobe",
            "user-ioctl-trace-marker", "user-ioctl-strace", "user-ioctl-syscall-hist"] + \
           [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)]
 ALL = sorted({o for m in METHODS for o in rows.kconfig_needs(m)})
