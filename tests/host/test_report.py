@@ -284,6 +284,29 @@ def test_a_bpftrace_method_with_no_histogram_is_said_not_dropped(tmp_path):
         (out / "histograms.txt").read_text()
 
 
+def test_plys_histograms_are_read_from_its_raw_files(tmp_path):
+    """study/histograms.sh's ply files: ply-SCRIPT.txt (ply's print), .edges (the module's
+    counters around the pulses), .lost (ply's "lost N events" lines) and .unavailable"""
+    r, out = run_report(tmp_path, {
+        "gpiolat-tracepoint.json": json.dumps(gpiolat_doc("tracepoint", 100)),
+        "ply-dt-kprobe.txt": PLY, "ply-dt-kprobe.edges": "10 10 210 210\n",
+        "ply-dt-kprobe.lost": "warning: lost 3 events\n",
+        "ply-delta.unavailable": "ply is not installed (...)\n",
+        "toggle-line.txt": "gpio=512 chip=toggle-vchip line=0\n"})
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "histograms.json").read_text())
+    (p,) = [h for h in doc["histograms"] if h["tool"] == "ply"]
+    assert p["name"] == "ply-dt-kprobe" and p["script"] == "ply/dt-kprobe.ply"
+    assert p["method"] == "kprobe" and p["line"]["label"] == "toggle-vchip-0"
+    assert (p["pulses_issued"], p["pulses_lost"], p["events_lost"]) == (200, 0, 3)
+    assert doc["unavailable"] == [{"name": "ply-delta", "reason": "ply is not installed (...)"}]
+    text = (out / "histograms.txt").read_text()
+    assert "== ply-dt-kprobe: ply ply/dt-kprobe.ply" in text and "events lost (ply's count) 3" \
+        in text
+    # bpftrace's records carry no events_lost: nothing of it was read
+    assert all("events_lost" not in h for h in doc["histograms"] if h["tool"] != "ply")
+
+
 @pytest.mark.parametrize("name,text,what", [
     ("gpiolat-kprobe.json", "{not json", "not valid JSON"),
     ("gpiolat-kprobe.json", '{"tool": "gpiolat", "method": "kprobe", "hook": "k"}',
