@@ -156,8 +156,38 @@ done
 # ply -c CMD starts CMD once its probes are attached and enabled, and prints its maps when CMD
 # exits (ply 2.4's ply.c: the command waits on a pipe until ply_start() has run; SIGCHLD ends
 # the loop): no readiness to wait for. CMD notes the module's edge counters around its pulses.
-# Each run is bounded: 600 s (2000 pulses take about 10 s under emulation), then SIGINT, then
-# SIGKILL 10 s later; ply then counts as not available, with the reason.
+# Each run is bounded (stop_ply); a ply that had to be killed counts as not available, with
+# the reason.
+# stop_ply PID DONE: wait until ply's command is done (it writes DONE last; at most 600 s),
+# then 10 s for ply to exit by itself; then SIGINT (ply prints its maps), again every 5 s: ply
+# 2.4 waits for the command's SIGCHLD in a bare pause() when its script has no printf, and once
+# in 14 runs under icount it did not return from it. Status 0: it exited; 1: after SIGINT
+# (said in ply-SCRIPT.sigint); 2: SIGKILL after a minute, or no DONE within 600 s.
+stop_ply() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ ! -e "$2" ] && [ $i -lt 6000 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	i=0
+	while [ -e "$2" ] && kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 "$1" 2>/dev/null || return 0
+	j=0
+	while [ -e "$2" ] && [ $j -lt 12 ] && kill -INT "$1" 2>/dev/null; do
+		i=0
+		while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -0 "$1" 2>/dev/null || return 1
+		j=$((j + 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	return 2
+}
 # the command: PULSES pulses of the module, the edge counters before and after them into FILE
 plycmd=$(mktemp)
 trap 'rm -f "$plycmd"' EXIT
@@ -177,12 +207,18 @@ for s in delta dt-kprobe; do
 		continue
 	fi
 	rm -f "$out/ply-$s.edges"
-	timeout -s INT -k 10 600 ply -c "sh $plycmd $pulses $out/ply-$s.edges" "ply/$s.ply" \
-		>"$out/ply-$s.txt" 2>"$out/ply-$s.err"
+	ply -c "sh $plycmd $pulses $out/ply-$s.edges" "ply/$s.ply" >"$out/ply-$s.txt" \
+		2>"$out/ply-$s.err" &
+	pid=$!
+	stop_ply $pid "$out/ply-$s.edges"
+	stopped=$?
+	wait $pid
 	rc=$?
 	echo 0 >$D/enable
 	why=
-	if [ $rc != 0 ]; then
+	if [ $stopped = 2 ]; then
+		why="ply did not end (600 s, or a minute of SIGINT after its command ended): SIGKILL"
+	elif [ $rc != 0 ]; then
 		why="ply exited with status $rc: $(grep . "$out/ply-$s.err" | head -n 1)"
 	elif [ ! -s "$out/ply-$s.edges" ]; then
 		why="ply's command did not issue the $pulses pulses: $(head -n 1 "$out/ply-$s.err")"
@@ -195,6 +231,8 @@ for s in delta dt-kprobe; do
 		echo "          not available: $why" >&2
 		continue
 	fi
+	[ $stopped = 1 ] && echo "ply still ran 10 s after its command ended: stopped with SIGINT" \
+		>"$out/ply-$s.sigint"
 	# ply reports lost events of its perf buffer on stderr ("lost N events"): kept for the report
 	grep -i 'lost [0-9]* events' "$out/ply-$s.err" >"$out/ply-$s.lost" || rm -f "$out/ply-$s.lost"
 	rm -f "$out/ply-$s.err"

@@ -244,7 +244,8 @@ run_compare() {
 # The targets after std. The CI tier (default) fits make test's 60 minutes on 2 cores (a clean
 # clone: 34 minutes with the first six, 45 with eleven): Debian 12's x86_64 6.1 and its RT,
 # Debian 13's x86_64 6.12 and its RT on Debian 13's user space (tests 31, 50 and 55 on 6.12 too,
-# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes), Debian 12's 6.1 on arm and arm64,
+# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes; 55 and 86 wherever the root has Debian's
+# ply: 55 on 6.12, 6.12-rt, testing and testing-rt, 86 on 6.12 and testing), Debian 12's 6.1 on arm and arm64,
 # Debian testing's newest x86_64 kernel and its RT flavour (the int-returning gpio_chip
 # setters; test 16 on testing and arm64-testing: debugfs names lines by offset there), Debian
 # 13's armhf kernels, standard and PREEMPT_RT (the talk's board class; their index: vm/kernel.sh;

@@ -5,7 +5,7 @@
 # "pulses"), ioctl sees the two GPIO_V2_LINE_SET_VALUES_IOCTL of each pulse of utoggle -c N;
 # neither tool reports a lost event. The bpftrace twins (.bt) run where the root has bpftrace
 # (host_tool), the .ply scripts where it has Debian's ply; a root whose apt has a candidate for
-# ply but no ply fails (release_tool). Each run is bounded in time (timeout).
+# ply but no ply fails (release_tool). Each run is bounded in time (tool_wait).
 . "$(dirname "$0")/lib.sh"
 
 N=200
@@ -21,14 +21,19 @@ if [ ! -d $D ]; then
 fi
 # The command the tracer starts once its probes are attached: note the time, then issue N
 # pulses with the module and wait until they are done.
+# Its last step creates "done" (tool_wait).
 cat >"$tmp/pulses.sh" <<EOS
 date +%s.%N >"$tmp/started"
 . "$PROJ/tests/target/lib.sh"
 pulses \$1
+: >"$tmp/done"
 EOS
 cat >"$tmp/utoggle.sh" <<EOS
 date +%s.%N >"$tmp/started"
-exec "$UTOGGLE" -l 1 -c \$1
+"$UTOGGLE" -l 1 -c \$1
+rc=\$?
+: >"$tmp/done"
+exit \$rc
 EOS
 
 # traced TOOL SCRIPT CMD WANT: run TOOL on SCRIPT with CMD ("pulses" or "utoggle") as the
@@ -37,14 +42,19 @@ traced() {
 	_tool=$1
 	_script=$PROJ/ply/$2
 	_name=$2
-	rm -f "$tmp/started"
+	rm -f "$tmp/started" "$tmp/done"
 	_t0=$(date +%s.%N)
-	timeout -k 10 $LIMIT $_tool -c "/bin/sh $tmp/$3.sh $N" "$_script" >"$tmp/out" 2>"$tmp/err"
+	$_tool -c "/bin/sh $tmp/$3.sh $N" "$_script" >"$tmp/out" 2>"$tmp/err" &
+	_pid=$!
+	tool_wait $_pid "$tmp/done" $LIMIT
+	wait $_pid
 	_rc=$?
 	_t1=$(date +%s.%N)
-	if [ $_rc = 124 ] || [ $_rc = 137 ]; then
-		notok "$_name: $_tool ends within $LIMIT s (stopped by timeout)"
+	if [ $_stopped = timeout ]; then
+		notok "$_name: $_tool ends (within $LIMIT s, and a minute after its command): SIGKILL"
 	else
+		[ $_stopped = sigint ] &&
+			echo "# $_name: $_tool still ran 10 s after its command ended: stopped with SIGINT"
 		eq "$_name: $_tool exits with 0" $_rc 0
 	fi
 	if [ -s "$tmp/err" ]; then
