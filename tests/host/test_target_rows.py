@@ -130,3 +130,26 @@ def test_the_shell_check_agrees_with_python(tmp_path, monkeypatch, lacking):
     for m in METHODS:
         want = [o for o in rows.kconfig_needs(m) if rows._lacks(o)]
         assert got[m].split() == want, m
+
+
+@pytest.mark.parametrize("tracer,done,want", [
+    # exits once its command is done
+    ("sleep 0.3", True, "exit"),
+    # still in its pause() after its command: SIGINT ends it (a handler of its own, as ply's
+    # sigaction(): a background job of sh starts with SIGINT ignored, which sh's trap cannot undo)
+    ("python3 -c 'import signal, time; signal.signal(signal.SIGINT, lambda *a: exit(0)); "
+     "time.sleep(60)'", True, "sigint"),
+    # its command never ends: the limit (1 s here), then SIGKILL
+    ("while :; do sleep 0.1; done", False, "timeout"),
+])
+def test_tool_wait_ends_every_tracer(tmp_path, tracer, done, want):
+    """lib.sh's tool_wait: test 55's bound on a tracer run with -c"""
+    flag = tmp_path / "done"
+    if done:
+        flag.write_text("")
+    script = (f'. "{ROOT}/tests/target/lib.sh"; {tracer} & p=$!; '
+              f'tool_wait $p "{flag}" 1; wait $p; echo "$_stopped $?"')
+    r = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    stopped, status = r.stdout.split()
+    assert stopped == want, r.stdout + r.stderr
+    assert status == {"exit": "0", "sigint": "0", "timeout": "137"}[want]
