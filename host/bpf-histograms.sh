@@ -28,7 +28,9 @@
 # kernel and loaded to drive the line named by CHIP (a gpiochip label) and LINE (its offset),
 # e.g. `make bpf-histograms CHIP=gpio-96-127 LINE=6`.
 # Environment: TARGET (emulated|native; default: native when this machine has a gpiochip),
-# KERNEL (std|rt|6.12|6.12-rt, emulated target), LINEAR_NS (the histograms' bucket width), the
+# KERNEL (the emulated target's kernel, default 6.12: Debian 13's 6.12 on Debian 13's user space,
+# whose release packages ply, so that the page has the talk's tool measured; std for Debian
+# 12's 6.1 on the host's root; docs/study-target.md), LINEAR_NS (the histograms' bucket width), the
 # sizes above, and vm/run's ARCH and TIMING (the emulated target's clock, docs/timing.md:
 # icount, the default here: instruction-counted, deterministic, idle costs no wall time; real:
 # the guest's clock follows the host's, vm/run's own default), which reach every vm/run but the
@@ -101,6 +103,10 @@ syscall_args=${SYSCALL_ARGS:---rounds 3}
 observer_args=${OBSERVER_ARGS:---reps 5 --only \
 bpf-gpiolat-tracepoint,bpf-empty-tracepoint,bpf-gpiolat-kprobe}
 rt_kernels=${RT_KERNELS:-std rt}
+# the emulated target of the histograms, overhead, path and bench-gpio parts (the observer and
+# rt parts name their own): docs/study-target.md says why 6.12
+KERNEL=${KERNEL:-6.12}
+export KERNEL
 rt_arch=${RT_ARCH:-$host_arch}
 
 # run_to FILE CMD...: CMD's stdout to FILE (FILE.tmp until it succeeded)
@@ -143,10 +149,11 @@ part_syscall_cost() {
 
 part_histograms() {
 	# only this part's files: the other parts write beside them
-	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png
+	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png \
+		"$results"/ply-*.png
 	mkdir -p "$raw"
 	if [ "$TARGET" = emulated ]; then
-		env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
+		env KERNEL="$KERNEL" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
 			LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
 		# the clock these widths were counted in: the page explains icount's one-bar histograms
 		echo "$TIMING" >"$raw/timing.txt"
@@ -157,7 +164,7 @@ part_histograms() {
 	fi
 	python3 host/report.py "$raw" "$results" >/dev/null
 	echo "bpf-histograms: $results/histograms.{json,txt,csv} and $(ls "$results"/gpiolat-*.png \
-		"$results"/bpftrace-*.png 2>/dev/null | wc -l) plots" >&2
+		"$results"/bpftrace-*.png "$results"/ply-*.png 2>/dev/null | wc -l) plots" >&2
 }
 
 part_overhead() {
@@ -170,7 +177,7 @@ part_path() {
 	if [ "$TARGET" = emulated ]; then
 		# the module toggling back to back (its kernel phases: big batches, no sleeps between)
 		# shellcheck disable=SC2086
-		run_to "$results/gpio-path.json" env KERNEL="${KERNEL:-std}" VM_NOMAKE=1 \
+		run_to "$results/gpio-path.json" env KERNEL="$KERNEL" VM_NOMAKE=1 \
 			VM_TIMEOUT=900 TOGGLE_ARGS="mode=continuous burst=1000" \
 			vm/run ./gpiolat --path --json $path_args </dev/null
 	else
@@ -186,7 +193,7 @@ part_bench_gpio() {
 		return 0
 	fi
 	# shellcheck disable=SC2086
-	run_to "$results/bench-gpio.txt" env KERNEL="${KERNEL:-std}" RESULTS="$results" \
+	run_to "$results/bench-gpio.txt" env KERNEL="$KERNEL" RESULTS="$results" \
 		python3 host/bench_gpio.py $bench_args
 }
 
@@ -230,7 +237,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 start=$(date +%s)
 load_start=$(load)
 if [ "$TARGET" = emulated ]; then
-	make -s all target KERNEL="${KERNEL:-std}"
+	make -s all target KERNEL="$KERNEL"
 else
 	make -s all KERNEL=native
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
@@ -248,7 +255,7 @@ done
 end=$(date +%s)
 # what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
 # sizes are the user's strings, so json.dumps writes them
-env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="${KERNEL:-std}" TIMING="${TIMING:-real}" \
+env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="$KERNEL" TIMING="${TIMING:-real}" \
 	RT_ARCH="$rt_arch" WALL_S=$((end - start)) LOAD_START="$load_start" LOAD_END="$(load)" \
 	PULSES="$pulses" OVERHEAD_ARGS="$overhead_args" PATH_ARGS="$path_args" \
 	BENCH_ARGS="$bench_args" SYSCALL_ARGS="$syscall_args" RT_KERNELS="$rt_kernels" \

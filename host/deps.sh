@@ -7,6 +7,9 @@
 #            tests/host/test_debian13.py)
 #   --target the build's packages and what the tests run inside an x86_64 target whose root is
 #            another release's (vm/userspace.sh: Debian 13's 6.12 targets): the load and RT tools
+# ply (the talk's tool) is installed, on the host and in a target's root, where the release
+# packages it: where apt has a candidate for it (Debian 13 and testing do, Debian 12 does not).
+# Where it has none, nothing is missing.
 set -eu
 
 build="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
@@ -16,6 +19,8 @@ rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng 
 qemu-system-arm gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu libc6-dev-armhf-cross
 libc6-dev-arm64-cross debootstrap"
 target="rt-tests rtla stress-ng"
+# installed where apt has a candidate for them, and not missing where it has none
+optional="ply"
 case ${1:-} in
 --build) pkgs=$build ;;
 --target) pkgs="$build $target" ;;
@@ -31,19 +36,38 @@ esac
 	fi
 done
 
+[ "${1:-}" = --build ] || pkgs="$pkgs $optional"
+installed() {
+	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
+}
+# candidate P: apt can install P (its lists have a version of it)
+candidate() {
+	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ -n "$c" ] && [ "$c" != "(none)" ]
+}
 missing=
 for p in $pkgs; do
-	s=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$s" = installed ] || missing="$missing $p"
+	installed "$p" && continue
+	case " $optional " in
+	*" $p "*) candidate "$p" || continue ;;
+	esac
+	missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
-echo "  DEPS    installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # an index a mirror caught mid-sync fails to serve is gone without, and said (host/apt.sh);
 # the install says it if a package is then missing
 $sudo sh "$(dirname "$0")/apt.sh" update
+# the lists are fresh now: an optional package that has a candidate only now (a machine whose
+# lists were empty) is installed too
+for p in $optional; do
+	case " $pkgs " in *" $p "*) ;; *) continue ;; esac
+	case " $missing " in *" $p "*) continue ;; esac
+	installed "$p" || ! candidate "$p" || missing="$missing $p"
+done
+echo "  DEPS    installing:$missing"
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null

@@ -4,7 +4,8 @@
 # natively, with the toggle module already loaded on the board's line. Then host/overhead.py
 # writes out/results/overhead.{json,csv,txt} and overhead.png, then make report the page
 # out/results/report.html.
-# Environment: TARGET (emulated|native), KERNEL (std|rt), OVERHEAD_ARGS (e.g. "--quick"), and
+# Environment: TARGET (emulated|native), KERNEL (default 6.12, the main page's target, whose
+# user space has ply: docs/study-target.md; std, rt, 6.12-rt, testing...), OVERHEAD_ARGS (e.g. "--quick"), and
 # vm/run's ARCH and TIMING (real|icount, docs/timing.md), which reach vm/run as they are.
 set -eu
 cd "$(dirname "$0")/.."
@@ -21,9 +22,9 @@ fi
 start=$(date +%s)
 case $TARGET in
 emulated)
-	make -s all target KERNEL="${KERNEL:-std}"
+	make -s all target KERNEL="${KERNEL:-6.12}"
 	# shellcheck disable=SC2086
-	KERNEL=${KERNEL:-std} VM_NOMAKE=1 VM_TIMEOUT=900 vm/run ./gpiolat --overhead --json \
+	KERNEL=${KERNEL:-6.12} VM_NOMAKE=1 VM_TIMEOUT=900 vm/run ./gpiolat --overhead --json \
 		${OVERHEAD_ARGS:-} </dev/null >"$raw"
 	;;
 native)

@@ -4,7 +4,8 @@
     host/report.py RAWDIR OUTDIR
 
 Reads RAWDIR/gpiolat-METHOD.json (gpiolat --json, docs/output-format.md), RAWDIR/bpftrace-*.json
-(bpftrace -f json) with their .edges files, and the .unavailable reasons; writes
+(bpftrace -f json) and RAWDIR/ply-*.txt (ply's print of its maps) with their .edges files, and
+the .unavailable reasons; writes
 OUTDIR/histograms.json, histograms.txt, histograms.csv and one PNG per histogram (gnuplot).
 """
 import datetime
@@ -41,6 +42,50 @@ def bpftrace_histograms(text):
                 out[key] = rows
             maps[name] = out
     return maps
+
+
+PLY_UNITS = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "M": 60e9, "H": 3600e9, "k": 1e3}
+PLY_BUCKET = re.compile(r"\t\[\s*([0-9.]+)\s*([a-zA-Z]*)\s*,[^\])]*[\])]\s+([0-9]+)\b")
+
+
+def ply_low(number, unit):
+    """The low bound of one ply quantize() row as printed ("1.02us", "512", "4k"), in ns."""
+    if unit and unit not in PLY_UNITS:
+        raise ValueError(f"a bucket bound in an unknown unit: {number}{unit}")
+    return float(number) * PLY_UNITS.get(unit, 1)
+
+
+def ply_histograms(text):
+    """The quantize() maps of ply's print (ply 2.4 libply.c ply_map_print, aggregation.c
+    quantize_fprint): {map name: {key: [(low, high, count)]}}.
+
+    ply prints "@name:", then per key "{ KEY }: " and one row a non-empty log2 bucket
+    ("\t[ 1.02us,  2.04us]\t       5 ┤██  │"). Bucket i holds [2^i, 2^(i+1)) (bucket 0:
+    [0, 2)); ply rounds the bounds it prints (time in 3 digits), so i is the log2 of the printed
+    low bound, rounded. A "< 0" row (a negative difference) is kept as [-1, 0)."""
+    import math
+    maps, name, key = {}, None, None
+    for ln in text.splitlines():
+        if re.fullmatch(r"@?[A-Za-z_][A-Za-z0-9_]*:", ln):
+            name, key = ln[:-1], None
+            maps[name] = {}
+        elif name and ln and not ln.startswith("\t") and ln.rstrip().endswith(":"):
+            # "{ 512 }: ", "{ 18384518600449724672 }: " (a struct of one field)
+            key = ln.rstrip()[:-1].strip().strip("{}").strip()
+            maps[name][key] = []
+        elif name and key is not None and ln.startswith("\t"):
+            m = PLY_BUCKET.match(ln)
+            if m:
+                low = ply_low(m.group(1), m.group(2))
+                i = round(math.log2(low)) if low >= 1 else 0
+                lo, hi = (2 ** i, 2 ** (i + 1)) if i else (0, 2)
+                maps[name][key].append((lo, hi, int(m.group(3))))
+            elif re.match(r"\t\s*< 0\s+([0-9]+)", ln):
+                count = int(re.match(r"\t\s*< 0\s+([0-9]+)", ln).group(1))
+                maps[name][key].insert(0, (-1, 0, count))
+            elif ln.strip() != "...":
+                raise ValueError(f"a line of {name}[{key}] that is no bucket: {ln.strip()!r}")
+    return {n: {k: b for k, b in keyed.items() if b} for n, keyed in maps.items()}
 
 
 def quantile(buckets, p):
@@ -158,17 +203,21 @@ def from_gpiolat(doc, name):
     return recs
 
 
-def from_bpftrace(text, name, script, method, pulses_issued, toggled=None):
+def from_bpftrace(text, name, script, method, pulses_issued, toggled=None, tool="bpftrace"):
+    maps = bpftrace_histograms(text) if tool == "bpftrace" else ply_histograms(text)
     recs = []
-    for mapname, keyed in bpftrace_histograms(text).items():
+    for mapname, keyed in maps.items():
         for key, buckets in keyed.items():
             s = bucket_summary(buckets)
             if re.fullmatch(r"-[0-9]+", key):
                 # bpftrace prints a u64 key (a kernel pointer: arg0) as a signed number
                 key = hex(int(key) & (2**64 - 1))
+            elif tool == "ply" and re.fullmatch(r"[0-9]{10,}", key):
+                # ply prints it unsigned: the same pointer
+                key = hex(int(key))
             recs.append({
                 "name": name,
-                "tool": "bpftrace",
+                "tool": tool,
                 "script": script,
                 "method": method,
                 "map": mapname,
@@ -228,6 +277,8 @@ def text_block(rec):
         extra.append(f"pulses lost {rec['pulses_lost']}")
     if rec.get("sets_lost") is not None:
         extra.append(f"sets lost {rec['sets_lost']}")
+    if rec.get("events_lost") is not None:
+        extra.append(f"events lost ({rec['tool']}'s count) {rec['events_lost']}")
     if extra:
         out.append(", ".join(extra))
     ov = rec.get("overhead")
@@ -337,7 +388,8 @@ def run(argv):
     toggled = toggled_line(raw)
     for fn in sorted(os.listdir(raw)):
         path = os.path.join(raw, fn)
-        m = re.fullmatch(r"(gpiolat|bpftrace)-(.+)\.(json|unavailable)", fn)
+        m = re.fullmatch(r"(gpiolat|bpftrace)-(.+)\.(json|unavailable)", fn) or \
+            re.fullmatch(r"(ply)-(.+)\.(txt|unavailable)", fn)
         if not m:
             continue
         tool, what, kind = m.groups()
@@ -352,19 +404,30 @@ def run(argv):
             recs += from_gpiolat(doc, name)
         else:
             issued = None
-            edges = os.path.join(raw, f"bpftrace-{what}.edges")
+            edges = os.path.join(raw, f"{tool}-{what}.edges")
             if os.path.exists(edges):
                 r0, _, r1, _ = (int(x) for x in results.read_text(edges).split())
                 issued = r1 - r0
             method = "kprobe" if "kprobe" in what else "tracepoint"
+            script = f"ply/{what}.bt" if tool == "bpftrace" else f"ply/{what}.ply"
             try:
-                got = from_bpftrace(text, name, f"ply/{what}.bt", method, issued, toggled)
+                got = from_bpftrace(text, name, script, method, issued, toggled, tool)
             except ValueError as e:
-                raise results.BadResults(f"{path}: not bpftrace -f json output: {e}") from None
+                form = "bpftrace -f json" if tool == "bpftrace" else "ply's map"
+                raise results.BadResults(f"{path}: not {form} output: {e}") from None
+            lost = os.path.join(raw, f"{tool}-{what}.lost")
+            for r in got if tool == "ply" else []:
+                # ply's own count of events it lost (its perf buffer: "lost N events" on its
+                # stderr, which study/histograms.sh keeps in .lost; no such line: 0)
+                r["events_lost"] = 0
+                if os.path.exists(lost):
+                    with open(lost) as f:
+                        r["events_lost"] = sum(int(n) for n in re.findall(
+                            r"lost ([0-9]+) events", f.read(), re.I))
             if not got:
                 # said, never dropped: the method ran and printed no histogram
-                unavailable.append({"name": name, "reason": "bpftrace printed no histogram "
-                                    f"({fn}: no hist map with a bucket)"})
+                unavailable.append({"name": name, "reason": f"{tool} printed no histogram "
+                                    f"({fn}: no histogram map with a bucket)"})
             recs += got
     if not recs:
         print(f"report.py: no histogram in {raw}", file=sys.stderr)

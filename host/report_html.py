@@ -167,11 +167,12 @@ def cdf_figure(hists):
     for i, (h, pts, total) in enumerate(curves):
         c = COLOURS[i % len(COLOURS)]
         d = " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in pts)
-        dash = ' stroke-dasharray="6 3"' if h["tool"] != "gpiolat" else ""
+        # solid: gpiolat, dashed: bpftrace, dotted: ply
+        pattern = {"gpiolat": None, "ply": "2 3"}.get(h["tool"], "6 3")
+        dash = f' stroke-dasharray="{pattern}"' if pattern else ""
         body.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"{dash}/>')
         ly = T + 14 + 18 * i
-        body.append(line(L + pw + 12, ly - 4, L + pw + 36, ly - 4, c, 2,
-                         "6 3" if h["tool"] != "gpiolat" else None))
+        body.append(line(L + pw + 12, ly - 4, L + pw + 36, ly - 4, c, 2, pattern))
         body.append(text(L + pw + 42, ly, f"{h['name']} ({label_of(h)}), "
                          f"n={total}", size=11))
     return svg(W, H, body, "CDF of the pulse widths of every hook and tool")
@@ -365,7 +366,8 @@ def histogram_section(hd):
     if fig:
         out.append(f"<figure>{fig}<figcaption>Cumulative distribution of the pulse width "
                    "(set to 1 → set to 0, one run of the probe included) seen by each hook "
-                   "and tool; solid: gpiolat, dashed: bpftrace (the talk's ply scripts). "
+                   "and tool; solid: gpiolat, dashed: bpftrace (the talk's ply scripts' twins), "
+                   "dotted: ply (the talk's scripts, where the target has ply). "
                    "Buckets are log2 for all, so curves compare at the same resolution."
                    f"{' Emulated timings.' if emulated else ''}</figcaption></figure>")
     out.append("<table><thead><tr><th>histogram</th><th>line</th><th>count</th><th>p50</th>"
@@ -387,8 +389,8 @@ def histogram_section(hd):
     for u in hd.get("unavailable") or []:
         out.append(f"<tr class=na><td>{esc(u['name'])}</td><td colspan=8>not available: "
                    f"{esc(u['reason'])}</td></tr>")
-    out.append("</tbody></table><p class=note>* estimated from the log2 buckets (bpftrace gives "
-               "no raw figures). Lost: pulses issued minus pulses histogrammed. Shift: what "
+    out.append("</tbody></table><p class=note>* estimated from the log2 buckets (bpftrace and ply "
+               "give no raw figures). Lost: pulses issued minus pulses histogrammed. Shift: what "
                "gpiolat's probe added per set, traced batches against untraced ones.</p>"
                "</section>")
     return "".join(out)

@@ -5,9 +5,12 @@
 # With the toggle module loaded, for each hook gpiolat can use here (tracepoint, kprobe,
 # fentry) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
 # pulses, untraced phases before attach and after detach for the pulse-width shift), then each
-# bpftrace twin of the talk's ply scripts over N more pulses. Raw results go to OUTDIR:
-# gpiolat-METHOD.json or gpiolat-METHOD.unavailable (the reason), bpftrace-SCRIPT.json, and
-# self-test.txt. host/report.py turns them into the report.
+# bpftrace twin of the talk's ply scripts over N more pulses, then each of the talk's ply
+# scripts under ply where the target has it, over N more pulses. Raw results go to OUTDIR:
+# gpiolat-METHOD.json or gpiolat-METHOD.unavailable (the reason), bpftrace-SCRIPT.json,
+# ply-SCRIPT.txt (ply's own print of its maps), each tool's SCRIPT.edges (the module's edge
+# counters before and after its pulses), and self-test.txt. host/report.py turns them into the
+# report.
 #
 # Environment: PULSES (default 20000), LINEAR_NS (linear bucket width, default 100 ns, the
 # talk's hist trigger), LINE (the toggled line for gpiolat -l; default: the module's line).
@@ -30,7 +33,7 @@ die() {
 [ -d $D ] || die "the toggle module is not loaded ($D missing)"
 [ "$(cat $D/enable)" = 0 ] || die "the toggler is already running"
 mkdir -p "$out" || die "cannot create $out"
-rm -f "$out"/gpiolat-* "$out"/bpftrace-*
+rm -f "$out"/gpiolat-* "$out"/bpftrace-* "$out"/ply-*
 
 line=${LINE:-$(sed -n 's/.*gpio=\([0-9]*\).*/\1/p' $D/gpio)}
 uname -a >"$out/uname.txt"
@@ -148,5 +151,90 @@ for s in delta dt-kprobe; do
 	fi
 	echo "$before $after" >"$out/bpftrace-$s.edges"
 	rm -f "$out/bpftrace-$s.err"
+done
+
+# ply -c CMD starts CMD once its probes are attached and enabled, and prints its maps when CMD
+# exits (ply 2.4's ply.c: the command waits on a pipe until ply_start() has run; SIGCHLD ends
+# the loop): no readiness to wait for. CMD notes the module's edge counters around its pulses.
+# Each run is bounded (stop_ply); a ply that had to be killed counts as not available, with
+# the reason.
+# stop_ply PID DONE: wait until ply's command is done (it writes DONE last; at most 600 s),
+# then 10 s for ply to exit by itself; then SIGINT (ply prints its maps), again every 5 s: ply
+# 2.4 waits for the command's SIGCHLD in a bare pause() when its script has no printf, and once
+# in 14 runs under icount it did not return from it. Status 0: it exited; 1: after SIGINT
+# (said in ply-SCRIPT.sigint); 2: SIGKILL after a minute, or no DONE within 600 s.
+stop_ply() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ ! -e "$2" ] && [ $i -lt 6000 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	i=0
+	while [ -e "$2" ] && kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 "$1" 2>/dev/null || return 0
+	j=0
+	while [ -e "$2" ] && [ $j -lt 12 ] && kill -INT "$1" 2>/dev/null; do
+		i=0
+		while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -0 "$1" 2>/dev/null || return 1
+		j=$((j + 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	return 2
+}
+# the command: PULSES pulses of the module, the edge counters before and after them into FILE
+plycmd=$(mktemp)
+trap 'rm -f "$plycmd"' EXIT
+cat >"$plycmd" <<EOF
+before=\$(cat $D/edges)
+echo "\$1" >$D/pulses
+echo 1 >$D/enable
+while [ "\$(cat $D/enable)" != 0 ]; do sleep 0.1; done
+echo "\$before \$(cat $D/edges)" >"\$2"
+EOF
+for s in delta dt-kprobe; do
+	echo "  RUN     ply ply/$s.ply, $pulses pulses" >&2
+	if ! command -v ply >/dev/null; then
+		echo "ply is not installed (the target's release does not package it, or it is not" \
+			"installed: host/deps.sh --target)" >"$out/ply-$s.unavailable"
+		echo "          not available: $(cat "$out/ply-$s.unavailable")" >&2
+		continue
+	fi
+	rm -f "$out/ply-$s.edges"
+	ply -c "sh $plycmd $pulses $out/ply-$s.edges" "ply/$s.ply" >"$out/ply-$s.txt" \
+		2>"$out/ply-$s.err" &
+	pid=$!
+	stop_ply $pid "$out/ply-$s.edges"
+	stopped=$?
+	wait $pid
+	rc=$?
+	echo 0 >$D/enable
+	why=
+	if [ $stopped = 2 ]; then
+		why="ply did not end (600 s, or a minute of SIGINT after its command ended): SIGKILL"
+	elif [ $rc != 0 ]; then
+		why="ply exited with status $rc: $(grep . "$out/ply-$s.err" | head -n 1)"
+	elif [ ! -s "$out/ply-$s.edges" ]; then
+		why="ply's command did not issue the $pulses pulses: $(head -n 1 "$out/ply-$s.err")"
+	elif ! grep -q '^	\[' "$out/ply-$s.txt"; then
+		why="ply printed no histogram of the $pulses pulses (edges $(cat "$out/ply-$s.edges"))"
+	fi
+	if [ -n "$why" ]; then
+		echo "$why" >"$out/ply-$s.unavailable"
+		rm -f "$out/ply-$s.txt" "$out/ply-$s.edges" "$out/ply-$s.err"
+		echo "          not available: $why" >&2
+		continue
+	fi
+	[ $stopped = 1 ] && echo "ply still ran 10 s after its command ended: stopped with SIGINT" \
+		>"$out/ply-$s.sigint"
+	# ply reports lost events of its perf buffer on stderr ("lost N events"): kept for the report
+	grep -i 'lost [0-9]* events' "$out/ply-$s.err" >"$out/ply-$s.lost" || rm -f "$out/ply-$s.lost"
+	rm -f "$out/ply-$s.err"
 done
 exit 0

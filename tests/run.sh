@@ -252,7 +252,9 @@ run_compare() {
 # release's x86_64 kernel's RT (std, rt, arm and arm64 are the host release's kernels: Debian
 # 12's 6.1 on Debian 12, 13's 6.12 on 13; vm/std.sh prints which at the start),
 # Debian 13's x86_64 6.12 and its RT on Debian 13's user space (tests 31, 50 and 55 on 6.12 too,
-# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes), the host release's kernel on arm and arm64,
+# for bpftrace 0.23 and libgpiod 2: about 2.5 minutes; 55 and 87 wherever the root has Debian's
+# ply: 55 on 6.12, 6.12-rt, testing and testing-rt, 87 on 6.12 and testing), the host release's
+# kernel on arm and arm64,
 # Debian testing's newest x86_64 kernel and its RT flavour (the int-returning gpio_chip
 # setters; test 16 on testing and arm64-testing: debugfs names lines by offset there), Debian
 # 13's armhf kernels, standard and PREEMPT_RT (the talk's board class; their index: vm/kernel.sh;

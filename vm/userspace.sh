@@ -4,9 +4,10 @@
 # out/roots/trixie, testing's out/roots/testing). Usage: vm/userspace.sh KERNELDIR
 #
 # In that root (host/inroot.sh): what the target runs is installed (sh host/deps.sh --target:
-# the build's packages with bpftrace, the libgpiod tools, rt-tests, rtla, stress-ng), then
-# gpiolat, utoggle, mmtoggle and toggle.sh are built there, with that release's compiler and
-# libraries (clang 19, libbpf 1.5, bpftool 7.5, libgpiod 2), into out/ROOTNAME/bin;
+# the build's packages with bpftrace, the libgpiod tools, rt-tests, rtla, stress-ng, and ply
+# where the release packages it), then gpiolat, utoggle, mmtoggle and toggle.sh are built
+# there, with that release's compiler and libraries (clang 19, libbpf 1.5, bpftool 7.5,
+# libgpiod 2), into out/ROOTNAME/bin;
 # KERNELDIR/bindir names that folder, which the target binds over out/bin (vm/init). Prints the
 # user space. A target without KERNELDIR/userspace (the host's root) only loses a stale
 # KERNELDIR/bindir. Cheap when all is current: a dpkg-query and a make that finds nothing to do.
@@ -40,6 +41,10 @@ inroot make -s OUT="$out" "$bin/gpiolat" "$bin/utoggle" "$bin/mmtoggle" "$bin/to
 echo "$proj/$bin" >"$kdir/bindir.new"
 mv "$kdir/bindir.new" "$kdir/bindir"
 os=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' "$root/etc/os-release")
-ver() { chroot "$root" dpkg-query -W -f='${Version}' "$1" 2>/dev/null | sed 's/^[0-9]*://; s/-[^-]*$//'; }
-echo "  USERSPC $os ($root): bpftrace $(ver bpftrace), libgpiod $(ver gpiod)," \
+ver() {
+	v=$(chroot "$root" dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null |
+		sed -n 's/^installed //p' | sed 's/^[0-9]*://; s/-[^-]*$//')
+	echo "${v:-none}"
+}
+echo "  USERSPC $os ($root): bpftrace $(ver bpftrace), ply $(ver ply), libgpiod $(ver gpiod)," \
 	"libbpf $(ver libbpf-dev), clang $(ver clang)" >&2

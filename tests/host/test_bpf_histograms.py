@@ -247,3 +247,26 @@ def test_the_observer_in_the_studys_clock(proj):
     # on a board there is no qemu to trace it: said, and nothing run
     r, lines = run(proj, TARGET="native", STUDIES="observer", CHIP="c", LINE="1")
     assert "not on a board" in r.stderr and not calls(lines, "vm/run"), r.stderr
+
+
+def test_the_target_parts_run_on_debian_13s_6_12_unless_told(proj):
+    """the main page's emulated target is Debian 13's 6.12 on Debian 13's user space, whose
+    release packages ply (docs/study-target.md); KERNEL picks another; the observer keeps ARM's
+    std and the rt part its RT_KERNELS"""
+    studies = "histograms overhead path bench-gpio observer rt"
+    for given, want in ((None, "6.12"), ("std", "std"), ("testing", "testing")):
+        env = {"STUDIES": studies} | ({"KERNEL": given} if given else {})
+        r, lines = run(proj, **env)
+        assert r.returncode == 0, r.stderr
+        target = [ln for ln in lines if part_of(ln) in ("histograms", "overhead", "path",
+                                                         "bench-gpio")]
+        assert {part_of(ln) for ln in target} == {"histograms", "overhead", "path",
+                                                  "bench-gpio"}, lines
+        for ln in target:
+            assert field(ln, "KERNEL") == want, ln
+        assert any(ln.startswith(f"make -s all target KERNEL={want} ") for ln in lines), lines
+        for ln in lines:
+            if part_of(ln) == "observer" and ln.startswith("vm/run "):
+                assert field(ln, "KERNEL") == "std", ln
+        doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+        assert doc["kernel"] == want

@@ -77,6 +77,51 @@ def test_pointer_keys_are_labelled_by_the_toggled_line_never_by_address():
     assert sorted(r["line"]["label"] for r in recs) == ["desc-1", "desc-2"]
 
 
+# Debian's ply 2.4.0 in the x86_64 6.12 target (Debian 13's root), ply/dt-kprobe.ply over 200
+# pulses of the toggle module, as tests/target/55-ply-scripts.sh printed it
+PLY = (
+    "\n@delta:\n{ 18384518600449724672 }: \n"
+    "\t[1.02us, 2.04us]\t     115 ┤██████████████████▍             │\n"
+    "\t[2.04us, 4.09us]\t      40 ┤██████▍                         │\n"
+    "\t[4.09us, 8.19us]\t       1 ┤▏                               │\n"
+    "\t[8.19us, 16.3us]\t       2 ┤▍                               │\n"
+    "\t[16.3us, 32.7us]\t      11 ┤█▊                              │\n"
+    "\t[32.7us, 65.5us]\t      28 ┤████▌                           │\n"
+    "\t...\n"
+    "\t[ 131us,  262us]\t       1 ┤▏                               │\n"
+    "\t[ 262us,  524us]\t       1 ┤▏                               │\n"
+    "\t...\n"
+    "\t[2.09ms, 4.19ms]\t       1 ┤▏                               │\n\n")
+
+
+def test_ply_buckets_are_read_back_to_their_log2_bounds():
+    maps = report.ply_histograms(PLY)
+    b = maps["@delta"]["18384518600449724672"]
+    assert b[0] == (1024, 2048, 115) and b[1] == (2048, 4096, 40)
+    assert b[-1] == (2 ** 21, 2 ** 22, 1)
+    assert sum(c for _, _, c in b) == 200
+    # plain integers ("[   0,    1]", "[ 512,  1023]", "[  1k,   2k)") and a "< 0" row
+    m = report.ply_histograms("@x:\n{ 3 }: \n\t         < 0\t       2 ┤█ │\n"
+                              "\t[   0,    1]\t       1 ┤█ │\n\t[ 512, 1023]\t       4 ┤█ │\n"
+                              "\t[  1k,   2k)\t       5 ┤█ │\n")
+    assert m["@x"]["3"] == [(-1, 0, 2), (0, 2, 1), (512, 1024, 4), (1024, 2048, 5)]
+
+
+def test_ply_records_name_the_descriptor_as_bpftrace_does():
+    toggled = {"gpio": 512, "chip": "toggle-vchip", "offset": 0}
+    recs = report.from_bpftrace(PLY, "ply-dt-kprobe", "ply/dt-kprobe.ply", "kprobe", 200,
+                                toggled, "ply")
+    assert [r["tool"] for r in recs] == ["ply"]
+    assert recs[0]["line"]["key"] == hex(18384518600449724672)
+    assert recs[0]["line"]["label"] == "toggle-vchip-0"
+    assert recs[0]["pulses_lost"] == 0 and recs[0]["summary"]["count"] == 200
+
+
+def test_a_ply_line_that_is_no_bucket_is_an_error():
+    with pytest.raises(ValueError):
+        report.ply_histograms("@x:\n{ 3 }: \n\tsomething else\n")
+
+
 def gpiolat_doc(method, count):
     return {
         "tool": "gpiolat", "format": 1, "method": method, "hook": f"x/{method}", "emulated": True,
@@ -237,6 +282,29 @@ def test_a_bpftrace_method_with_no_histogram_is_said_not_dropped(tmp_path):
     assert "printed no histogram" in doc["unavailable"][0]["reason"]
     assert "== bpftrace-delta: not available: bpftrace printed no histogram" in \
         (out / "histograms.txt").read_text()
+
+
+def test_plys_histograms_are_read_from_its_raw_files(tmp_path):
+    """study/histograms.sh's ply files: ply-SCRIPT.txt (ply's print), .edges (the module's
+    counters around the pulses), .lost (ply's "lost N events" lines) and .unavailable"""
+    r, out = run_report(tmp_path, {
+        "gpiolat-tracepoint.json": json.dumps(gpiolat_doc("tracepoint", 100)),
+        "ply-dt-kprobe.txt": PLY, "ply-dt-kprobe.edges": "10 10 210 210\n",
+        "ply-dt-kprobe.lost": "warning: lost 3 events\n",
+        "ply-delta.unavailable": "ply is not installed (...)\n",
+        "toggle-line.txt": "gpio=512 chip=toggle-vchip line=0\n"})
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((out / "histograms.json").read_text())
+    (p,) = [h for h in doc["histograms"] if h["tool"] == "ply"]
+    assert p["name"] == "ply-dt-kprobe" and p["script"] == "ply/dt-kprobe.ply"
+    assert p["method"] == "kprobe" and p["line"]["label"] == "toggle-vchip-0"
+    assert (p["pulses_issued"], p["pulses_lost"], p["events_lost"]) == (200, 0, 3)
+    assert doc["unavailable"] == [{"name": "ply-delta", "reason": "ply is not installed (...)"}]
+    text = (out / "histograms.txt").read_text()
+    assert "== ply-dt-kprobe: ply ply/dt-kprobe.ply" in text and "events lost (ply's count) 3" \
+        in text
+    # bpftrace's records carry no events_lost: nothing of it was read
+    assert all("events_lost" not in h for h in doc["histograms"] if h["tool"] != "ply")
 
 
 @pytest.mark.parametrize("name,text,what", [

@@ -521,3 +521,17 @@ def test_the_exact_observer_by_default(tmp_path):
         assert cells[8] == f"{x['module_fixed_part_ns']:.1f} ns a batch"
         for cell, j in ((cells[4], x["observer_vs_module"]), (cells[5], x["observer_vs_program"])):
             assert cell.startswith(j["verdict"]), cell
+
+
+def test_the_pulse_width_plot_tells_the_three_tools_apart():
+    """gpiolat solid, bpftrace dashed, ply dotted, each in its legend too"""
+    def h(tool, name):
+        return {"tool": tool, "name": name, "line": {"label": "toggle-vchip-0"},
+                "log2": [[1024, 2048, 10]], "summary": {"count": 10}}
+    fig = report_html.cdf_figure([h("gpiolat", "gpiolat-tracepoint"),
+                                  h("bpftrace", "bpftrace-delta"), h("ply", "ply-delta")])
+    lines = re.findall(r'<polyline [^>]*>', fig)
+    assert len(lines) == 3
+    assert "stroke-dasharray" not in lines[0]
+    assert 'stroke-dasharray="6 3"' in lines[1] and 'stroke-dasharray="2 3"' in lines[2]
+    assert fig.count('stroke-dasharray="2 3"') == 2 and "ply-delta (" in fig

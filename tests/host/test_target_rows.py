@@ -19,7 +19,7 @@ METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "e
            "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",
            "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpf-gpiolat-tp-clock",
            "bpf-gpiolat-tp-slot", "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
-           "ply-dt-kprobe", "user-ioctl-syscall-events", "user-ioctl-uprobe",
+           "ply-dt-kprobe", "ply-delta-event", "user-ioctl-syscall-events", "user-ioctl-uprobe",
            "user-ioctl-trace-marker", "user-ioctl-strace", "user-ioctl-syscall-hist"] + \
           [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)]
 ALL = sorted({o for m in METHODS for o in rows.kconfig_needs(m)})
@@ -77,10 +77,35 @@ def test_host_tools_are_never_an_excuse_on_x86_64(monkeypatch):
     with_config(monkeypatch, set(), tools=False)
     assert rows.independent_reason("bpftrace-delta") is None
     assert rows.independent_reason("user-ioctl-strace") is None
-    # ply is not packaged for Debian: its absence is the documented reason
-    assert "not packaged" in rows.independent_reason("ply-delta")
     with_config(monkeypatch, set(), machine="aarch64", tools=False)
     assert rows.independent_reason("bpftrace-delta").startswith("not run on aarch64")
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "armv7l", "aarch64"])
+def test_ply_is_excused_only_where_apt_has_no_candidate(monkeypatch, machine):
+    with_config(monkeypatch, set(), machine=machine, tools=False)
+    # Debian 13 and testing package ply: a root whose apt has it must have ply, on any machine
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: "2.4.0-1")
+    assert rows.independent_reason("ply-delta") is None
+    assert rows.independent_reason("ply-dt-kprobe") is None
+    # Debian 12 does not package it
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: "")
+    assert "does not package it" in rows.independent_reason("ply-delta")
+    # a root without apt (busybox initramfs)
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: None)
+    assert "no apt" in rows.independent_reason("ply-delta")
+    # where ply is on PATH it must run
+    with_config(monkeypatch, set(), machine=machine, tools=True)
+    assert rows.independent_reason("ply-delta") is None
+
+
+def test_apt_candidate_reads_this_roots_apt():
+    # this host (Debian 12 or 13): the answer is apt-cache's own
+    out = subprocess.run(["apt-cache", "policy", "ply"], capture_output=True, text=True).stdout
+    want = [ln.split(":", 1)[1].strip() for ln in out.splitlines()
+            if ln.strip().startswith("Candidate:")]
+    want = "" if not want or want[0] == "(none)" else want[0]
+    assert rows.apt_candidate("ply") == want
 
 
 def test_no_configuration_found_excuses_nothing(monkeypatch):
@@ -105,3 +130,26 @@ def test_the_shell_check_agrees_with_python(tmp_path, monkeypatch, lacking):
     for m in METHODS:
         want = [o for o in rows.kconfig_needs(m) if rows._lacks(o)]
         assert got[m].split() == want, m
+
+
+@pytest.mark.parametrize("tracer,done,want", [
+    # exits once its command is done
+    ("sleep 0.3", True, "exit"),
+    # still in its pause() after its command: SIGINT ends it (a handler of its own, as ply's
+    # sigaction(): a background job of sh starts with SIGINT ignored, which sh's trap cannot undo)
+    ("python3 -c 'import signal, time; signal.signal(signal.SIGINT, lambda *a: exit(0)); "
+     "time.sleep(60)'", True, "sigint"),
+    # its command never ends: the limit (1 s here), then SIGKILL
+    ("while :; do sleep 0.1; done", False, "timeout"),
+])
+def test_tool_wait_ends_every_tracer(tmp_path, tracer, done, want):
+    """lib.sh's tool_wait: test 55's bound on a tracer run with -c"""
+    flag = tmp_path / "done"
+    if done:
+        flag.write_text("")
+    script = (f'. "{ROOT}/tests/target/lib.sh"; {tracer} & p=$!; '
+              f'tool_wait $p "{flag}" 1; wait $p; echo "$_stopped $?"')
+    r = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    stopped, status = r.stdout.split()
+    assert stopped == want, r.stdout + r.stderr
+    assert status == {"exit": "0", "sigint": "0", "timeout": "137"}[want]

@@ -47,6 +47,28 @@ host_tool() {
 	esac
 	return 1
 }
+# release_tool CMD PKG: is CMD (of Debian package PKG, which host/deps.sh installs where the
+# release packages it) here? Where it is not, the apt of this target's root says whether the
+# release packages it: a candidate for PKG makes its absence a failure ("not ok", status 1);
+# no candidate (Debian 12 has no ply), or a root without apt (the ARM targets' busybox
+# initramfs), a "skip" line saying so (status 1). The cache is built in memory: the root is
+# read-only here.
+release_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	if ! command -v apt-cache >/dev/null 2>&1; then
+		skip "the checks that need $1: this target's root has no apt, nor $1 (no Debian root)"
+		return 1
+	fi
+	_cand=$(apt-cache -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= policy "$2" \
+		2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	case $_cand in
+	"" | "(none)")
+		skip "the checks that need $1: this root's release does not package $2" \
+			"(apt has no candidate)" ;;
+	*) notok "$1 is on PATH (apt in this root has $2 $_cand: host/deps.sh --target installs it)" ;;
+	esac
+	return 1
+}
 # need CMD...: a test that reads JSON with python3 (or needs another tool) stops as a whole
 # where host_tool CMD says no (a failure on x86_64, not run on the ARM targets)
 need() {
@@ -385,6 +407,43 @@ hist_total() {
 			n += row
 		}
 	} END { print n + 0 }' "$1"
+}
+# tool_wait PID DONE LIMIT: wait for a tracer PID started with -c CMD, whose CMD creates the
+# file DONE as its last step; sets _stopped: "exit" (PID exited by itself), "sigint" (CMD was
+# done but PID still ran 10 s later: SIGINT, again every 5 s, as a user's Ctrl-C; ply 2.4 waits
+# for the command's SIGCHLD in a bare pause() when the script has no printf, and once in 14
+# runs under icount it did not return from it), "timeout" (LIMIT s passed, or a minute of
+# SIGINTs: SIGKILL). The caller then waits for PID's status.
+tool_wait() {
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ ! -e "$2" ] && [ $_i -lt $(($3 * 10)) ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_stopped=exit
+	if [ -e "$2" ]; then
+		_i=0
+		while kill -0 "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+	fi
+	_j=0
+	while kill -0 "$1" 2>/dev/null; do
+		if [ ! -e "$2" ] || [ $_j -ge 12 ]; then
+			kill -KILL "$1" 2>/dev/null
+			_stopped=timeout
+			return
+		fi
+		_stopped=sigint
+		kill -INT "$1" 2>/dev/null
+		_i=0
+		while kill -0 "$1" 2>/dev/null && [ $_i -lt 50 ]; do
+			sleep 0.1
+			_i=$((_i + 1))
+		done
+		_j=$((_j + 1))
+	done
 }
 # comment FILE: FILE's lines as "# " comments in the test output
 comment() {

@@ -72,14 +72,38 @@ def kconfig_needs(method):
 HOST_TOOLS = {"bpftrace-": "bpftrace", "user-ioctl-strace": "strace"}
 
 
+def apt_candidate(package):
+    """The version apt in this root would install of PACKAGE, "" when it has none, None when
+    this root has no apt (the ARM targets' busybox initramfs). The cache is built in memory:
+    the target's root is read-only."""
+    if shutil.which("apt-cache") is None:
+        return None
+    import subprocess
+    out = subprocess.run(["apt-cache", "-o", "Dir::Cache::pkgcache=", "-o",
+                          "Dir::Cache::srcpkgcache=", "policy", package],
+                         capture_output=True, text=True).stdout
+    for ln in out.splitlines():
+        if ln.strip().startswith("Candidate:"):
+            cand = ln.split(":", 1)[1].strip()
+            return "" if cand == "(none)" else cand
+    return ""
+
+
 def independent_reason(method):
     """Why METHOD may be missing here, verified without asking gpiolat; None when it must run.
     The one reason of the kernel: an option it needs (kconfig_needs) is not in the running
-    kernel's configuration. Of the tools: ply is not packaged for Debian (never installed);
-    bpftrace and strace, which host/deps.sh installs, must be there on x86_64 (the host's root),
-    and are not in the ARM targets' root by design (those rows are not run there)."""
+    kernel's configuration. Of the tools: ply, which host/deps.sh installs where the release
+    packages it, must be there where this root's apt has a candidate for it (lib.sh's
+    release_tool); bpftrace and strace, which host/deps.sh installs, must be there on x86_64
+    (the host's root), and are not in the ARM targets' root by design (those rows are not run
+    there)."""
     if method.startswith("ply-") and shutil.which("ply") is None:
-        return "ply is not on PATH (it is not packaged for Debian)"
+        cand = apt_candidate("ply")
+        if cand is None:
+            return "ply is not on PATH, and this root has no apt (not a Debian root)"
+        if cand == "":
+            return "ply is not on PATH, and this root's release does not package it " \
+                "(apt has no candidate)"
     for prefix, tool in HOST_TOOLS.items():
         if method.startswith(prefix) and shutil.which(tool) is None and \
                 platform.machine() != "x86_64":

@@ -132,6 +132,13 @@ const struct method ov_methods[] = {
 	TOOL("bpftrace-dt-kprobe", prov_bpftrace, "ply/dt-kprobe.bt", NULL, false),
 	TOOL("ply-delta", prov_ply, "ply/delta.ply", "bpf-ply-tracepoint", true),
 	TOOL("ply-dt-kprobe", prov_ply, "ply/dt-kprobe.ply", NULL, true),
+	/* the talk's own ply measurement: delta.ply on top of the enabled event, against it */
+	{ .name = "ply-delta-event",
+	  .kind = KIND_BPF,
+	  .prov = &prov_ply,
+	  .a = { .script = "ply/delta.ply" },
+	  .against = "event",
+	  .talk = "bpf-ply-tracepoint" },
 	USER("user-ioctl-syscall-events", prov_events, "user-ioctl-syscall-events",
 	     .system = "syscalls", .events = { "sys_enter_ioctl", "sys_exit_ioctl" },
 	     .needs = "CONFIG_FTRACE_SYSCALLS"),
