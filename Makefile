@@ -117,7 +117,7 @@ endif
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-# common/: C compiled into both the loader and utoggle (common/maps_offset.c)
+# common/: C compiled into both the loader and the togglers (common/maps_offset.c, results_out.c)
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
 # loader/: main.c, then core/ (what every mode uses), providers/ (the method families), modes/<mode>/
@@ -289,7 +289,7 @@ $(BIN)/utoggle: $(TOGGLER_OBJS)
 	$(Q)$(CC) $(LDFLAGS) $^ $(shell $(PKG_CONFIG) $(if $(STATIC),--static) --libs libgpiod) -lm -o $@
 
 # mmtoggle (registers mmap'ed from user space, docs/gpio-path.md): its own program, no libgpiod
-$(BIN)/mmtoggle: $(BUILD)/toggler/mmtoggle.o
+$(BIN)/mmtoggle: $(BUILD)/toggler/mmtoggle.o $(BUILD)/common/results_out.o
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@

@@ -36,6 +36,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "results_out.h"
 
 #define PROG "mmtoggle"
 #define MAP_LEN 4096
@@ -193,41 +194,6 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/*
- * The results go to stdout: refused when it is closed (the first file opened, a GPIO chip or
- * /dev/mem, would become fd 1 and get them), and every write checked at the end (fflush,
- * ferror, fclose): a lost result is a failed run, said in one line.
- */
-static bool stdout_open(void)
-{
-	if (fcntl(1, F_GETFD) >= 0 || errno != EBADF)
-		return true;
-	fprintf(stderr, PROG ": stdout is closed: the results would be lost\n");
-	return false;
-}
-
-static int stdout_done(int rc)
-{
-	int err = 0;
-	bool bad;
-
-	errno = 0;
-	bad = fflush(stdout) != 0;
-	if (bad)
-		err = errno;
-	bad |= ferror(stdout) != 0;
-	errno = 0;
-	if (fclose(stdout) && !bad) {
-		bad = true;
-		err = errno;
-	}
-	if (!bad)
-		return rc;
-	fprintf(stderr, PROG ": writing the results to stdout failed%s%s\n", err ? ": " : "",
-		err ? strerror(err) : "");
-	return rc ? rc : 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct gpio_v2_line_request req = { 0 };
@@ -249,7 +215,7 @@ int main(int argc, char **argv)
 		burst = num(argv[4], "BURST");
 	if (!pulses || !burst)
 		fail(1, "PULSES and BURST must be > 0%s%s", "", "");
-	if (!stdout_open())
+	if (!results_out_open(PROG))
 		return 1;
 	fd = chip_open(argv[1], chip, sizeof(chip));
 	if (ioctl(fd, GPIO_GET_CHIPINFO_IOCTL, &info) || line >= info.lines)
@@ -288,5 +254,5 @@ int main(int argc, char **argv)
 	printf("pulses: %ld (%ld sets) in %lld batches\n", pulses, 2 * pulses, nb);
 	printf("ns per set: n %lld, min %.1f ns, mean %.1f ns, max %.1f ns, sd %.1f ns\n", nb, min,
 	       mean, max, nb > 1 ? sqrt(m2 / (nb - 1)) : 0.0);
-	return stdout_done(0);
+	return results_out_done(PROG, 0);
 }

@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "maps_offset.h"
+#include "results_out.h"
 #include "utoggle.h"
 
 volatile sig_atomic_t stop;
@@ -295,41 +296,6 @@ static int marker_open(const char *path)
 	return fd;
 }
 
-/*
- * The results go to stdout: refused when it is closed (the first file opened, a GPIO chip or a
- * sysfs file, would become fd 1 and get them), and every write checked at the end (fflush,
- * ferror, fclose): a lost result is a failed run, said in one line.
- */
-static bool stdout_open(void)
-{
-	if (fcntl(1, F_GETFD) >= 0 || errno != EBADF)
-		return true;
-	fprintf(stderr, PROG ": stdout is closed: the results would be lost\n");
-	return false;
-}
-
-static int stdout_done(int rc)
-{
-	int err = 0;
-	bool bad;
-
-	errno = 0;
-	bad = fflush(stdout) != 0;
-	if (bad)
-		err = errno;
-	bad |= ferror(stdout) != 0;
-	errno = 0;
-	if (fclose(stdout) && !bad) {
-		bad = true;
-		err = errno;
-	}
-	if (!bad)
-		return rc;
-	fprintf(stderr, PROG ": writing the results to stdout failed%s%s\n", err ? ": " : "",
-		err ? strerror(err) : "");
-	return rc ? rc : 1;
-}
-
 int main(int argc, char **argv)
 {
 	struct opts o = {
@@ -348,7 +314,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	parse_args(argc, argv, &o);
-	if (!stdout_open())
+	if (!results_out_open(PROG))
 		return 1;
 	t.mode = o.mode;
 
@@ -416,7 +382,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, PROG ": setting line %u of %s failed after %lld pulses: %s\n",
 			o.line, c.info.name, s.pulses, strerror(-ret));
-		return stdout_done(1);
+		return results_out_done(PROG, 1);
 	}
-	return stdout_done(0);
+	return results_out_done(PROG, 0);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "core/cli.h"
 #include "core/parse.h"
+#include "results_out.h"
 
 void cli_usage(const char *see, bool *printed, const char *fmt, ...)
 {
@@ -98,27 +99,5 @@ int cli_stdio_open(void)
 
 int cli_output_done(int rc)
 {
-	int err = 0;
-	bool bad;
-
-	errno = 0;
-	bad = fflush(stdout) != 0;
-	if (bad)
-		err = errno;
-	bad |= ferror(stdout) != 0;
-	/* a close can fail too (NFS, a full disk reported late) */
-	errno = 0;
-	if (fclose(stdout) && !bad) {
-		bad = true;
-		err = errno;
-	}
-	if (!bad)
-		return rc;
-	/* a write that failed before this flush kept no errno */
-	if (err)
-		fprintf(stderr, "gpiolat: writing the results to stdout failed: %s\n",
-			strerror(err));
-	else
-		fprintf(stderr, "gpiolat: writing the results to stdout failed\n");
-	return rc ? rc : EXIT_ERROR;
+	return results_out_done("gpiolat", rc);
 }
