@@ -27,7 +27,7 @@ so=$dir/pl061-observer.so
 mkdir -p "$dir"
 
 unavailable() {
-	rm -f "$so" "$dir/flags"
+	rm -rf "$so" "$dir/flags" "$dir/probe"
 	echo "$*" >"$dir/unavailable"
 	echo "  OBSERVER not available: $*"
 	exit 0
@@ -74,8 +74,8 @@ void f(struct qemu_plugin_insn *insn, uint64_t *n)
 	qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, n, 1);
 }
 EOF
-	unavailable "$hdir/qemu-plugin.h has no insn exec inline op (neither _per_vcpu nor the" \
-		"old one; $probe/*.log)"
+	unavailable "$hdir/qemu-plugin.h declares no insn exec inline op (neither" \
+		"qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu nor _inline)"
 fi
 if probe insn_data_copy <<'EOF'; then
 #include <qemu-plugin.h>
