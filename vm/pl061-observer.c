@@ -28,6 +28,11 @@
  * CF_MEMI_ONLY); a faulting instruction counts once more than icount per fault. Idle time that
  * icount skips (sleep=off warps the clock to the next timer) has no instructions: the observer
  * compares intervals inside a busy batch only (host/pl061_trace.py).
+ *
+ * Two plugin APIs, chosen by vm/observer.sh's compile tests of the header: the counter is a
+ * scoreboard entry (HAVE_INLINE_PER_VCPU: qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu,
+ * the old inline op's replacement) or a plain uint64_t (qemu_plugin_register_vcpu_insn_exec_inline);
+ * the instruction's bytes are copied out (HAVE_INSN_DATA_COPY) or read through a pointer.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,7 +47,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 /* the data window: offsets 0x000..0x3fc (mask << 2), GPIODIR starts at 0x400 */
 #define PL061_DATA_WINDOW 0x400
 
-static uint64_t insns; /* executed guest instructions (one vCPU: checked at install) */
+/* executed guest instructions (one vCPU: checked at install) */
+#ifdef HAVE_INLINE_PER_VCPU
+static struct qemu_plugin_scoreboard *score;
+static qemu_plugin_u64 insns_entry;
+#define INSNS(vcpu) qemu_plugin_u64_get(insns_entry, vcpu)
+#define INSNS_TOTAL() qemu_plugin_u64_sum(insns_entry)
+#else
+static uint64_t insns;
+#define INSNS(vcpu) insns
+#define INSNS_TOTAL() insns
+#endif
 static uint64_t writes, clock_reads;
 static int a64; /* the guest is AArch64 (else 32-bit ARM) */
 static uint64_t base;
@@ -59,13 +74,13 @@ static void on_store(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vad
 	if (pa < base || pa >= base + PL061_DATA_WINDOW)
 		return;
 	writes++;
-	fprintf(out, "%" PRIu64 " 0x%03" PRIx64 "\n", insns, pa - base);
+	fprintf(out, "%" PRIu64 " 0x%03" PRIx64 "\n", INSNS(vcpu), pa - base);
 }
 
 static void on_clock_read(unsigned int vcpu, void *udata)
 {
 	clock_reads++;
-	fprintf(out, "%" PRIu64 " clk\n", insns);
+	fprintf(out, "%" PRIu64 " clk\n", INSNS(vcpu));
 }
 
 /*
@@ -79,7 +94,12 @@ static int is_clock_read(const struct qemu_plugin_insn *insn)
 
 	if (qemu_plugin_insn_size(insn) != 4)
 		return 0;
+#ifdef HAVE_INSN_DATA_COPY
+	if (qemu_plugin_insn_data(insn, &w, sizeof(w)) != sizeof(w))
+		return 0;
+#else
 	memcpy(&w, qemu_plugin_insn_data(insn), 4);
+#endif
 	if (a64) /* op0 3, op1 3, CRn 14, CRm 0, op2 1 or 2 */
 		return (w & 0xffffff80) == 0xd53be000 &&
 		       (((w >> 5) & 7) == 1 || ((w >> 5) & 7) == 2);
@@ -95,8 +115,13 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
 		/* the count first: a stamp of this instruction counts it */
+#ifdef HAVE_INLINE_PER_VCPU
+		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+			insn, QEMU_PLUGIN_INLINE_ADD_U64, insns_entry, 1);
+#else
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &insns,
 							   1);
+#endif
 		if (is_clock_read(insn))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_clock_read,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);
@@ -109,8 +134,11 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *p)
 {
 	fprintf(out,
 		"# end: %" PRIu64 " writes, %" PRIu64 " clock reads, %" PRIu64 " instructions\n",
-		writes, clock_reads, insns);
+		writes, clock_reads, INSNS_TOTAL());
 	fclose(out);
+#ifdef HAVE_INLINE_PER_VCPU
+	qemu_plugin_scoreboard_free(score);
+#endif
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
@@ -155,6 +183,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
+#ifdef HAVE_INLINE_PER_VCPU
+	score = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+	insns_entry = qemu_plugin_scoreboard_u64(score);
+#endif
 	fprintf(out,
 		"# pl061-observer: qemu %s, plugin API %d, PL061 at 0x%" PRIx64
 		", clock: executed guest instructions\n",
