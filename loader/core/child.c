@@ -96,6 +96,15 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 
 void child_stop(struct child *c)
 {
+	child_end(c);
+	if (c->out[0]) {
+		unlink(c->out);
+		c->out[0] = '\0';
+	}
+}
+
+void child_end(struct child *c)
+{
 	int i;
 
 	if (c->pid > 0) {
@@ -108,10 +117,6 @@ void child_stop(struct child *c)
 		}
 	}
 	c->pid = 0;
-	if (c->out[0]) {
-		unlink(c->out);
-		c->out[0] = '\0';
-	}
 }
 
 bool child_says(const struct child *c, const char *word)
@@ -183,6 +188,27 @@ bool child_perf_ready(const struct child *c)
 bool child_bpftrace_ready(const struct child *c)
 {
 	return child_says(c, "Attaching") || child_says(c, "attached_probes");
+}
+
+__u64 child_sum_after(const struct child *c, const char *word, bool every, int *found)
+{
+	char line[4096], *s;
+	__u64 n = 0;
+	FILE *f = c->out[0] ? fopen(c->out, "r") : NULL;
+
+	*found = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		for (s = line; (s = strstr(s, word)); (*found)++) {
+			s += strlen(word);
+			n += strtoull(s, &s, 10);
+			if (!every)
+				break;
+		}
+	}
+	fclose(f);
+	return n;
 }
 
 int child_prog_ids(const struct child *c, __u32 *ids, int max)

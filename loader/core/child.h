@@ -38,6 +38,10 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 	       char *why, size_t size);
 /* SIGINT, SIGKILL after 10 s; its output file removed */
 void child_stop(struct child *c);
+/* SIGINT, SIGKILL after 10 s; its output kept (child_stop removes it) */
+void child_end(struct child *c);
+/* the numbers after WORD in its output, summed: the first of a line, or EVERY one; *FOUND: how many */
+__u64 child_sum_after(const struct child *c, const char *word, bool every, int *found);
 
 /* the readiness predicates */
 bool child_says(const struct child *c, const char *word); /* its output has WORD */
