@@ -52,7 +52,7 @@ def table(d):
                f"{'%ref':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
     for r in d["methods"]:
         if not r["measured"]:
-            out.append(f"{r['method']:<26} not available: {r['not_available']}")
+            out.append(f"{r['method']:<26} {results.why_not(r)}")
             continue
         t = talk_beside(r)
         talk = f"{t['overhead_ns']:.0f} ({t['row']}, against {t['against']})" if t else "-"
@@ -111,7 +111,7 @@ def csv(d):
              "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
     for r in d["methods"]:
         if not r["measured"]:
-            lines.append(f"# not available: {r['method']}: {r['not_available']}")
+            lines.append(f"# {r['method']}: {results.why_not(r)}")
             continue
         t = talk_beside(r) or {}
         lines.append(" ".join(str(x) for x in (
