@@ -177,10 +177,32 @@ static int bpftrace_setup(struct probe *p, char *why, size_t size)
 	return script_setup(p, "bpftrace", why, size);
 }
 
+/*
+ * the kernel probes a script names: its lines "tracepoint:...", "kprobe:...", ... (BEGIN and END
+ * run in the tool itself), as tests/target/lib.sh bt_probes counts them; at least 1
+ */
+static int script_probes(const char *path)
+{
+	static const char *const kinds[] = { "tracepoint:", "kprobe:",	  "kretprobe:",
+					     "uprobe:",	    "uretprobe:", "rawtracepoint:",
+					     "fentry:",	    "fexit:" };
+	char line[512];
+	int n = 0, i;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		for (i = 0; i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++)
+			n += !strncmp(line, kinds[i], strlen(kinds[i]));
+	if (f)
+		fclose(f);
+	return n ? n : 1;
+}
+
 static int bpftrace_on(struct probe *p, char *why, size_t size)
 {
 	p->counted = 0;
 	p->counting = true;
+	p->t->child.probes = script_probes(script(p));
 	return tool_run(p, (char *const[]){ p->path, "-f", "json", (char *)script(p), NULL },
 			child_bpftrace_ready, BPFTRACE_READY_MS, "bpftrace", why, size);
 }
