@@ -175,6 +175,26 @@ void probe_prog_figures(int fd, struct probe_figures *f)
 	f->nprogs++;
 }
 
+/*
+ * The run count of its programs (bpf_prog_info run_cnt, a running total: only with the BPF
+ * run-time stats on, --bpf-stats), each once a set on the GPIO set
+ */
+int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	struct probe_figures f = {};
+	int i;
+
+	*per_pulse = 2;
+	if (p->t->run->stats_fd < 0) {
+		snprintf(why, size, "no run count: BPF run-time stats off (--bpf-stats)");
+		return -1;
+	}
+	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
+		probe_prog_figures(bpf_program__fd(p->progs[i]), &f);
+	*n = f.run_cnt;
+	return f.nprogs ? 0 : -1;
+}
+
 bool probe_nap(const struct probe *p, int ms)
 {
 	poll(NULL, 0, ms);

@@ -201,7 +201,7 @@ bool kprobe_pmu(void);
 /* the method's kernel function I (a syscall's looked up); 0, or -1 and why */
 int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size);
 
-/* bpf.c: the run count of a probe's programs (run_cnt, with --bpf-stats); 0, or -1 and why */
+/* the run count of a probe's programs (run_cnt, with --bpf-stats); 0, or -1 and why */
 int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
 /* bpf_gpiolat.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size);
