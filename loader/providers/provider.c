@@ -57,7 +57,10 @@ int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, s
 {
 	if (p->ops && p->ops->count)
 		return p->ops->count(p, n, per_pulse, why, size);
-	snprintf(why, size, "%s keeps no count", p->ops ? p->ops->name : "nothing");
+	if (p->ops)
+		snprintf(why, size, "%s keeps no count", p->ops->name);
+	else
+		snprintf(why, size, "nothing is switched on: nothing to count");
 	return -1;
 }
 
