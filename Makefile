@@ -257,7 +257,7 @@ $(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hi
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
-TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_baseline.o \
+TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_fired.o modes/overhead/ov_baseline.o \
 	modes/overhead/ov_methods.o core/hist.o core/baseline.o \
 	core/jsonout.o core/jit.o core/sys.o core/statedir.o core/files.o modes/overhead/ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)

@@ -85,6 +85,9 @@ def pooled(docs):
                 m["differences_ns"] = m["differences_ns"] + r["differences_ns"]
             else:
                 m["measured"] = False
+                for k in ("not_measured", "not_available", "fired"):
+                    if k in r:
+                        m[k] = r[k]
     doc[key] = list(rows.values())
     doc["repetitions"] = sum(d["repetitions"] for d in docs)
     doc["passes"] = len(docs)
@@ -145,7 +148,8 @@ def main():
         if not r:
             continue
         if not r.get("measured"):
-            print(f"  {LABELS[name]:48} not measured: {r.get('not_available') or r.get('why')}")
+            print(f"  {LABELS[name]:48} not measured: "
+                  f"{r.get('not_measured') or r.get('not_available') or r.get('why')}")
             continue
         d = r["differences_ns"]
         diffs[name] = d
@@ -174,7 +178,8 @@ def main():
             print(f"  gpiolat tracepoint / {tool:15}: {s}")
             missed |= met is False
         elif g in diffs:
-            why = (rows.get(tool) or {}).get("not_available") or "not in this run"
+            t = rows.get(tool) or {}
+            why = t.get("not_measured") or t.get("not_available") or "not in this run"
             print(f"  gpiolat tracepoint / {tool:15}: not measured ({why})")
 
     parts = ["bpf-empty-tracepoint", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot",

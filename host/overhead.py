@@ -55,7 +55,7 @@ def table(d, timing=None):
                f"{'%ref':>7} {'reps':>4} {'batches':>7}  talk_ns (row)")
     for r in d["methods"]:
         if not r["measured"]:
-            out.append(f"{r['method']:<26} not available: {r['not_available']}")
+            out.append(f"{r['method']:<26} {results.why_not(r)}")
             continue
         t = talk_beside(r)
         talk = results.talk_words(t, lambda v: fmt(v, ".0f")) if t else "-"
@@ -114,7 +114,7 @@ def csv(d, timing=None):
              "# method group against overhead_ns ci95_ns percent reps batches talk_ns talk_row"]
     for r in d["methods"]:
         if not r["measured"]:
-            lines.append(f"# not available: {r['method']}: {r['not_available']}")
+            lines.append(f"# {r['method']}: {results.why_not(r)}")
             continue
         # the plot's talk column is on its per-set axis: a row beside the talk per pulse has none
         t = results.talk_per_set(r) or {}

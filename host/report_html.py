@@ -323,8 +323,8 @@ def summary_section(ov):
                "reference)</th></tr></thead><tbody>")
     for r in in_order(ov["methods"]):
         if not r.get("measured"):
-            out.append(f"<tr class=na><td>{esc(r['method'])}</td><td colspan=6>not available: "
-                       f"{esc(r.get('not_available'))}</td></tr>")
+            out.append(f"<tr class=na><td>{esc(r['method'])}</td><td colspan=6>"
+                       f"{esc(results.why_not(r))}</td></tr>")
             continue
         pct = r.get("percent_of_reference")
         out.append(f"<tr><td>{esc(r['method'])}</td><td>{esc(r['against'])}</td>"

@@ -170,7 +170,8 @@ def bench_gpio_section(doc, rh):
            "</tr></thead><tbody>"]
     for name, r, m, ci, sd, d in rows:
         if m is None:
-            why = r.get("not_available") or r.get("why") or "not measured"
+            why = (r or {}).get("not_measured") or (r or {}).get("not_available") or \
+                (r or {}).get("why") or "not measured"
             out.append(f"<tr class=na><td>{rh.esc(name)}</td><td>"
                        f"{rh.esc(bench_gpio.LABELS[name].strip())}</td><td colspan=5>not "
                        f"measured: {rh.esc(why)}</td></tr>")

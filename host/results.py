@@ -277,6 +277,15 @@ def methods(doc):
     return doc["methods" if "methods" in doc else "rows"]
 
 
+def why_not(r):
+    """an unmeasured --overhead row in words: "not measured: fired on k of n sets (...)" when
+    its method ran but its own count fell short (no figure, docs/overhead.md "Fired"), else
+    "not available: why" (the method cannot run here)"""
+    if r.get("not_measured"):
+        return "not measured: " + r["not_measured"]
+    return "not available: " + str(r.get("not_available") or r.get("why") or "not measured")
+
+
 # ---- the emulation caveat: one text, wherever an emulated figure is printed -----------------
 CAVEAT = ("EMULATED timings (qemu TCG software emulation): these nanoseconds are not hardware "
           "nanoseconds; compare the rows with each other (orderings, ratios, slopes), not with "

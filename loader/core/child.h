@@ -20,6 +20,7 @@ struct child {
 	pid_t pid; /* 0: none */
 	pid_t target; /* the process it traces (strace, perf trace -p), for the predicates */
 	char out[64]; /* its output file, "" when none */
+	int probes; /* the kernel probes it attaches (child_bpftrace_ready), 0: at least one */
 };
 
 /* how a tool that did not get ready is told: "NAME DIED: its first line", "NAME LATE N s" */
@@ -38,13 +39,19 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 	       char *why, size_t size);
 /* SIGINT, SIGKILL after 10 s; its output file removed */
 void child_stop(struct child *c);
+/* SIGINT, SIGKILL after 10 s; its output kept (child_stop removes it) */
+void child_end(struct child *c);
+/* the numbers after WORD in its output, summed: the first of a line, or EVERY one; *FOUND: how many */
+__u64 child_sum_after(const struct child *c, const char *word, bool every, int *found);
 
 /* the readiness predicates */
 bool child_says(const struct child *c, const char *word); /* its output has WORD */
 int child_fds(const struct child *c, const char *link); /* its fds that are LINK */
 bool child_target_traced(const struct child *c); /* ptrace: the target's TracerPid */
 bool child_perf_ready(const struct child *c); /* it holds a perf_event fd */
-bool child_bpftrace_ready(const struct child *c); /* bpftrace says it attached */
+bool child_bpftrace_ready(const struct child *c); /* c->probes BPF probes in (the kernel's) */
+/* its fds with a BPF program on a kernel probe (BPF_TASK_FD_QUERY, as bpftool perf show) */
+int child_bpf_probes(const struct child *c);
 /* is PID traced (its TracerPid)? */
 bool pid_traced(pid_t pid);
 /* the BPF program ids it holds (/proc/PID/fdinfo); how many */

@@ -167,4 +167,6 @@ const struct provider prov_bpf_empty = { .name = "empty BPF program",
 					 .on = empty_on,
 					 .off = empty_off,
 					 .teardown = empty_teardown,
-					 .figures = empty_figures };
+					 .figures = empty_figures,
+					 .count = probe_run_count,
+					 .counted_by = "its run count (--bpf-stats)" };

@@ -269,10 +269,33 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 	return 0;
 }
 
+/*
+ * Its count: the run count with --bpf-stats (once a set); else the pulses its histogram of the
+ * toggled line holds (once a pulse, a running total); a part keeps no histogram
+ */
+static int gpiolat_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	struct summary sm;
+
+	if (!probe_run_count(p, n, per_pulse, why, size))
+		return 0;
+	*per_pulse = 1;
+	if (p->a->part)
+		return -1; /* why: the run count's */
+	if (!p->obj || gpio_bpf_line_summary(p->obj, 0, &sm)) {
+		snprintf(why, size, "cannot read its histogram");
+		return -1;
+	}
+	*n = sm.count;
+	return 0;
+}
+
 const struct provider prov_bpf_gpiolat = { .name = "gpiolat's BPF program",
 					   .targets = TGT_GPIO_PULSE,
 					   .setup = gpiolat_setup,
 					   .on = gpiolat_on,
 					   .off = gpiolat_off,
 					   .teardown = gpiolat_teardown,
-					   .figures = gpiolat_figures };
+					   .figures = gpiolat_figures,
+					   .count = gpiolat_count,
+					   .counted_by = "its histogram's pulses, or run count" };

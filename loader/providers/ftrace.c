@@ -40,13 +40,52 @@ static int function_setup(struct probe *p, char *why, size_t size)
 	return 0;
 }
 
+/*
+ * The tracers' count: the lines of the method's first function in the trace (function:
+ * "gpiod_set_value <-CALLER", function_graph: "gpiod_set_value() {"), a running total kept by
+ * its off (the buffer may go with the tracer)
+ */
+static const char *trace_word(const struct probe *p, char *buf, size_t size)
+{
+	if (p->a->top_level)
+		snprintf(buf, size, " %s()", p->a->funcs[0]);
+	else
+		snprintf(buf, size, " %s <-",
+			 p->a->funcs[0][strcspn(p->a->funcs[0], "*")] ? "gpiod_set_value" :
+									p->a->funcs[0]);
+	return buf;
+}
+
+static int tracer_lines(struct probe *p)
+{
+	char w[80];
+
+	return probe_trace_lines(p->a->top_level ? NULL : p->t->inst, trace_word(p, w, sizeof(w)),
+				 &p->counted);
+}
+
+static int tracer_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 2;
+	if (p->counting && tracer_lines(p)) {
+		snprintf(why, size, "cannot read the trace");
+		return -1;
+	}
+	*n = p->counted;
+	return 0;
+}
+
 static int function_on(struct probe *p, char *why, size_t size)
 {
+	p->counting = true;
 	return tracefs_tracer_set(p->t->inst, TRACEFS_TRACER_FUNCTION);
 }
 
 static int tracer_off(struct probe *p)
 {
+	if (p->counting && tracer_lines(p))
+		p->counted = 0;
+	p->counting = false;
 	return tracefs_tracer_clear(p->a->top_level ? NULL : p->t->inst);
 }
 
@@ -97,6 +136,7 @@ static int graph_setup(struct probe *p, char *why, size_t size)
 
 static int graph_on(struct probe *p, char *why, size_t size)
 {
+	p->counting = true;
 	return tracefs_tracer_set(NULL, TRACEFS_TRACER_FUNCTION_GRAPH);
 }
 
@@ -120,12 +160,35 @@ static int printk_setup(struct probe *p, char *why, size_t size)
 
 static int printk_on(struct probe *p, char *why, size_t size)
 {
-	return kmod_reload_printk(true, &p->t->gpio);
+	int err = kmod_reload_printk(true, &p->t->gpio);
+
+	p->counting = !err;
+	return err;
+}
+
+/* its count: the module's "gpio-toggle" lines in the top-level trace, once a set */
+static int printk_lines(struct probe *p)
+{
+	return probe_trace_lines(NULL, "gpio-toggle", &p->counted);
 }
 
 static int printk_off(struct probe *p)
 {
+	if (p->counting && printk_lines(p))
+		p->counted = 0;
+	p->counting = false;
 	return kmod_reload_printk(false, &p->t->gpio);
+}
+
+static int printk_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 2;
+	if (p->counting && printk_lines(p)) {
+		snprintf(why, size, "cannot read the top-level trace");
+		return -1;
+	}
+	*n = p->counted;
+	return 0;
 }
 
 static void printk_teardown(struct probe *p)
@@ -138,16 +201,22 @@ const struct provider prov_function = { .name = "function tracer",
 					.setup = function_setup,
 					.on = function_on,
 					.off = tracer_off,
-					.teardown = function_teardown };
+					.teardown = function_teardown,
+					.count = tracer_count,
+					.counted_by = "its trace's lines of gpiod_set_value" };
 const struct provider prov_graph = { .name = "function_graph tracer",
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = graph_setup,
 				     .on = graph_on,
 				     .off = tracer_off,
-				     .teardown = graph_teardown };
+				     .teardown = graph_teardown,
+				     .count = tracer_count,
+				     .counted_by = "its trace's lines of gpiod_set_value()" };
 const struct provider prov_printk = { .name = "trace_printk",
 				      .targets = TGT_GPIO_PULSE,
 				      .setup = printk_setup,
 				      .on = printk_on,
 				      .off = printk_off,
-				      .teardown = printk_teardown };
+				      .teardown = printk_teardown,
+				      .count = printk_count,
+				      .counted_by = "the top-level trace's trace_printk lines" };

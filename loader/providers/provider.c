@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: one probe and its steps, and what every provider family shares (provider.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <tracefs.h>
 #include "core/sys.h"
 #include "providers/provider.h"
 
@@ -49,6 +51,71 @@ void probe_teardown(struct probe *p)
 int probe_figures(struct probe *p, struct probe_figures *f)
 {
 	return p->ops && p->ops->figures ? p->ops->figures(p, f) : -1;
+}
+
+int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	if (p->ops && p->ops->count)
+		return p->ops->count(p, n, per_pulse, why, size);
+	if (p->ops)
+		snprintf(why, size, "%s keeps no count", p->ops->name);
+	else
+		snprintf(why, size, "nothing is switched on: nothing to count");
+	return -1;
+}
+
+const char *probe_counted_by(const struct probe *p)
+{
+	return p->ops && p->ops->counted_by ? p->ops->counted_by : "nothing";
+}
+
+/* the number after WORD in TEXT, summed over every WORD */
+static __u64 sum_after(const char *text, const char *word)
+{
+	const char *s = text;
+	__u64 n = 0;
+
+	while ((s = strstr(s, word))) {
+		s += strlen(word);
+		n += strtoull(s, NULL, 10);
+	}
+	return n;
+}
+
+int probe_ring_events(struct tracefs_instance *inst, __u64 *n)
+{
+	char file[64], *t;
+	int cpu;
+
+	*n = 0;
+	for (cpu = 0;; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		if (!tracefs_file_exists(inst, file))
+			break;
+		t = tracefs_instance_file_read(inst, file, NULL);
+		if (!t)
+			return -1;
+		/* "entries: N", "overrun: N", "dropped events: N" ("commit overrun" apart) */
+		*n += sum_after(t, "\nentries: ") + sum_after(t, "\noverrun: ") +
+		      sum_after(t, "dropped events: ");
+		if (!strncmp(t, "entries: ", 9))
+			*n += strtoull(t + 9, NULL, 10);
+		free(t);
+	}
+	return cpu ? 0 : -1;
+}
+
+int probe_trace_lines(struct tracefs_instance *inst, const char *word, __u64 *n)
+{
+	char *t = tracefs_instance_file_read(inst, "trace", NULL), *s;
+
+	*n = 0;
+	if (!t)
+		return -1;
+	for (s = t; (s = strstr(s, word)); s += strlen(word))
+		(*n)++;
+	free(t);
+	return 0;
 }
 
 int probe_need_instance(const struct probe *p, char *why, size_t size)
@@ -109,6 +176,26 @@ void probe_prog_figures(int fd, struct probe_figures *f)
 	f->run_cnt += info.run_cnt;
 	f->run_time_ns += info.run_time_ns;
 	f->nprogs++;
+}
+
+/*
+ * The run count of its programs (bpf_prog_info run_cnt, a running total: only with the BPF
+ * run-time stats on, --bpf-stats), each once a set on the GPIO set
+ */
+int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	struct probe_figures f = {};
+	int i;
+
+	*per_pulse = 2;
+	if (p->t->run->stats_fd < 0) {
+		snprintf(why, size, "no run count: BPF run-time stats off (--bpf-stats)");
+		return -1;
+	}
+	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
+		probe_prog_figures(bpf_program__fd(p->progs[i]), &f);
+	*n = f.run_cnt;
+	return f.nprogs ? 0 : -1;
 }
 
 bool probe_nap(const struct probe *p, int ms)

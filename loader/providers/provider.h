@@ -128,12 +128,20 @@ struct probe {
 	int hook;
 	const char *hook_name, *start;
 	char clock[32]; /* the instance's trace clock before the method (the synthetic event's) */
+	/* its count (struct provider.count): kept by a provider whose count goes at its off */
+	__u64 counted;
+	bool counting; /* on: the live count is read, not the kept one */
 };
 
 /*
  * A provider: set up once (0, or -1 and why), switched on (0, or -1 and why when it knows
  * better than errno) and off per phase, torn down on every way out (also after a failed setup),
  * and its programs' figures (0, or -1: it has no program). NULL: nothing to do at that step.
+ * count: how often the method ran, its own count (a running total, or one a phase long that
+ * its on starts again), read by the mode after on (before the phase) and after off (after it),
+ * never inside the phase; *per_pulse: the counts one pulse of the GPIO target gives when the
+ * method runs at every set (2: once a set; 1: once a pulse); 0, or -1 (no count here: why). NULL:
+ * the method keeps no count (counted_by says what proves it ran instead).
  */
 struct provider {
 	const char *name;
@@ -143,6 +151,8 @@ struct provider {
 	int (*off)(struct probe *p);
 	void (*teardown)(struct probe *p);
 	int (*figures)(struct probe *p, struct probe_figures *f);
+	int (*count)(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
+	const char *counted_by; /* what count proves it ran: "kprobe_profile hits", ... */
 };
 
 /* provider.c: one probe, and its steps (a NULL callback: nothing to do) */
@@ -153,6 +163,15 @@ int probe_on(struct probe *p, char *why, size_t size);
 int probe_off(struct probe *p);
 void probe_teardown(struct probe *p);
 int probe_figures(struct probe *p, struct probe_figures *f);
+/* the method's own count (provider.count); 0, or -1 and why (none: "keeps no count") */
+int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
+/* what counts it, or what else proves it ran */
+const char *probe_counted_by(const struct probe *p);
+/* the events written to INST's ring buffer (NULL: the top level's) so far, every CPU: entries,
+ * overrun and dropped of per_cpu/cpuN/stats; 0, or -1 */
+int probe_ring_events(struct tracefs_instance *inst, __u64 *n);
+/* the lines of INST's trace (NULL: the top level's) that contain WORD; 0, or -1 */
+int probe_trace_lines(struct tracefs_instance *inst, const char *word, __u64 *n);
 /* the target's tracefs instance; 0, or -1 and why */
 int probe_need_instance(const struct probe *p, char *why, size_t size);
 /* a libbpf error in words (524: ENOTSUPP) */
@@ -182,6 +201,8 @@ bool kprobe_pmu(void);
 /* the method's kernel function I (a syscall's looked up); 0, or -1 and why */
 int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size);
 
+/* the run count of a probe's programs (run_cnt, with --bpf-stats); 0, or -1 and why */
+int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
 /* bpf_gpiolat.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size);
 /*

@@ -62,11 +62,31 @@ static void tool_figures_add(struct probe *p)
 	}
 }
 
+/*
+ * The scripts' count: the pulses in the histograms the tool prints as it exits (its own map):
+ * bpftrace -f json's "count": N of each bucket, ply's "[low, high)<TAB>N" rows; once a pulse,
+ * one tool process a phase (its on starts the count again)
+ */
 static int tool_off(struct probe *p)
 {
+	int found = 0;
+
 	if (p->t->child.pid && p->ops == &prov_bpftrace)
 		tool_figures_add(p);
+	child_end(&p->t->child);
+	if (p->counting)
+		p->counted = child_sum_after(&p->t->child,
+					     p->ops == &prov_bpftrace ? "\"count\":" : ")\t",
+					     p->ops == &prov_bpftrace, &found);
+	p->counting = false;
 	child_stop(&p->t->child);
+	return 0;
+}
+
+static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 1;
+	*n = p->counted;
 	return 0;
 }
 
@@ -157,8 +177,32 @@ static int bpftrace_setup(struct probe *p, char *why, size_t size)
 	return script_setup(p, "bpftrace", why, size);
 }
 
+/*
+ * the kernel probes a script names: its lines "tracepoint:...", "kprobe:...", ... (BEGIN and END
+ * run in the tool itself), as tests/target/lib.sh bt_probes counts them; at least 1
+ */
+static int script_probes(const char *path)
+{
+	static const char *const kinds[] = { "tracepoint:", "kprobe:",	  "kretprobe:",
+					     "uprobe:",	    "uretprobe:", "rawtracepoint:",
+					     "fentry:",	    "fexit:" };
+	char line[512];
+	int n = 0, i;
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		for (i = 0; i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++)
+			n += !strncmp(line, kinds[i], strlen(kinds[i]));
+	if (f)
+		fclose(f);
+	return n ? n : 1;
+}
+
 static int bpftrace_on(struct probe *p, char *why, size_t size)
 {
+	p->counted = 0;
+	p->counting = true;
+	p->t->child.probes = script_probes(script(p));
 	return tool_run(p, (char *const[]){ p->path, "-f", "json", (char *)script(p), NULL },
 			child_bpftrace_ready, BPFTRACE_READY_MS, "bpftrace", why, size);
 }
@@ -176,6 +220,8 @@ static bool ply_ready(const struct child *c)
 
 static int ply_on(struct probe *p, char *why, size_t size)
 {
+	p->counted = 0;
+	p->counting = true;
 	return tool_run(p, (char *const[]){ p->path, (char *)script(p), NULL }, ply_ready,
 			PLY_READY_MS, "ply", why, size);
 }
@@ -223,13 +269,17 @@ const struct provider prov_bpftrace = { .name = "bpftrace",
 					.on = bpftrace_on,
 					.off = tool_off,
 					.teardown = tool_teardown,
-					.figures = tool_figures };
+					.figures = tool_figures,
+					.count = script_count,
+					.counted_by = "its histogram's pulses (printed at exit)" };
 const struct provider prov_ply = { .name = "ply",
 				   .targets = ANY,
 				   .setup = ply_setup,
 				   .on = ply_on,
 				   .off = tool_off,
-				   .teardown = tool_teardown };
+				   .teardown = tool_teardown,
+				   .count = script_count,
+				   .counted_by = "its histogram's pulses (printed at exit)" };
 const struct provider prov_self_schist = { .name = "gpiolat --syscall-hist",
 					   .targets = ANY,
 					   .setup = self_setup,

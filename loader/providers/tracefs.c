@@ -72,6 +72,60 @@ static int events_off(struct probe *p)
 	return err ? -1 : 0;
 }
 
+/*
+ * The count of the events, the filter, the trigger and trace_marker: the events written to the
+ * instance's ring buffer (its per-CPU stats), the method's events and its reference's: each of
+ * them once a set (the filter's and the trigger's event runs them at each)
+ */
+static int ring_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	if (p->t->inst && !probe_ring_events(p->t->inst, n))
+		return 0;
+	snprintf(why, size, "cannot read the instance's per_cpu stats");
+	return -1;
+}
+
+static int events_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 2 * nevents(p);
+	return ring_count(p, n, per_pulse, why, size);
+}
+
+static int one_event_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why,
+			   size_t size)
+{
+	*per_pulse = 2;
+	return ring_count(p, n, per_pulse, why, size);
+}
+
+/* the hits of the hist on SYSTEM:EVENT in the instance ("Totals: Hits: N") */
+static int hist_hits(struct probe *p, const char *system, const char *event, __u64 *n)
+{
+	char file[128], *t, *h;
+
+	snprintf(file, sizeof(file), "events/%s/%s/hist", system, event);
+	t = tracefs_instance_file_read(p->t->inst, file, NULL);
+	if (!t)
+		return -1;
+	h = strstr(t, "Totals:");
+	h = h ? strstr(h, "Hits: ") : NULL;
+	*n = h ? strtoull(h + 6, NULL, 10) : 0;
+	free(t);
+	return h ? 0 : -1;
+}
+
+/* a hist's hits, live while on, kept by its off (the hist goes with it) */
+static int hits_count(struct probe *p, const char *system, const char *event, __u64 *n, char *why,
+		      size_t size)
+{
+	if (p->counting && hist_hits(p, system, event, &p->counted)) {
+		snprintf(why, size, "cannot read the hits of the hist on %s:%s", system, event);
+		return -1;
+	}
+	*n = p->counted;
+	return 0;
+}
+
 /* the first event's files */
 #define EV(p) (p)->t->inst, (p)->a->system, (p)->a->events[0]
 
@@ -121,12 +175,23 @@ static int hist_setup(struct probe *p, char *why, size_t size)
 
 static int hist_on(struct probe *p, char *why, size_t size)
 {
+	p->counted = 0;
+	p->counting = true;
 	return tracefs_hist_start(p->t->inst, p->hist);
 }
 
 static int hist_off(struct probe *p)
 {
+	if (p->counting && hist_hits(p, p->a->system, p->a->events[0], &p->counted))
+		p->counted = 0;
+	p->counting = false;
 	return tracefs_hist_destroy(p->t->inst, p->hist);
+}
+
+static int hist_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 2;
+	return hits_count(p, p->a->system, p->a->events[0], n, why, size);
 }
 
 static void hist_teardown(struct probe *p)
@@ -203,6 +268,8 @@ static int synth_on(struct probe *p, char *why, size_t size)
 	    tracefs_event_enable(p->t->inst, "synthetic", SYNTH_NAME) ||
 	    tracefs_hist_start(p->t->inst, p->hist))
 		return -1;
+	p->counted = 0;
+	p->counting = true;
 	return 0;
 }
 
@@ -211,6 +278,9 @@ static int synth_off(struct probe *p)
 	char buf[1024];
 	int err = 0;
 
+	if (p->counting && hist_hits(p, "synthetic", SYNTH_NAME, &p->counted))
+		p->counted = 0;
+	p->counting = false;
 	err |= tracefs_hist_destroy(p->t->inst, p->hist);
 	err |= tracefs_event_disable(p->t->inst, "synthetic", SYNTH_NAME);
 	snprintf(buf, sizeof(buf), "!%s", synth_end);
@@ -219,6 +289,13 @@ static int synth_off(struct probe *p)
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
 	err |= tracefs_instance_file_write(p->t->inst, "trace_clock", p->clock) < 0;
 	return err ? -1 : 0;
+}
+
+/* the synthetic event fires once a pulse, at the set to 0 after a set to 1 */
+static int synth_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 1;
+	return hits_count(p, "synthetic", SYNTH_NAME, n, why, size);
 }
 
 static void synth_teardown(struct probe *p)
@@ -260,31 +337,49 @@ const struct provider prov_events = { .name = "tracefs events",
 				      .targets = ALL_TARGETS,
 				      .setup = events_setup,
 				      .on = events_on,
-				      .off = events_off };
-const struct provider prov_filter = { .name = "tracefs event filter",
-				      .targets = TGT_GPIO_PULSE,
-				      .setup = events_setup,
-				      .on = filter_on,
-				      .off = filter_off };
-const struct provider prov_trigger = { .name = "tracefs event trigger",
-				       .targets = ALL_TARGETS,
-				       .setup = events_setup,
-				       .on = trigger_on,
-				       .off = trigger_off };
+				      .off = events_off,
+				      .count = events_count,
+				      .counted_by = "the instance's ring-buffer events" };
+const struct provider prov_filter = {
+	.name = "tracefs event filter",
+	.targets = TGT_GPIO_PULSE,
+	.setup = events_setup,
+	.on = filter_on,
+	.off = filter_off,
+	.count = one_event_count,
+	.counted_by = "the instance's ring-buffer events (passed its filter)"
+};
+const struct provider prov_trigger = {
+	.name = "tracefs event trigger",
+	.targets = ALL_TARGETS,
+	.setup = events_setup,
+	.on = trigger_on,
+	.off = trigger_off,
+	.count = one_event_count,
+	.counted_by = "the instance's ring-buffer events (its trigger's)"
+};
 const struct provider prov_hist = { .name = "tracefs hist trigger",
 				    .targets = TGT_GPIO_PULSE,
 				    .setup = hist_setup,
 				    .on = hist_on,
 				    .off = hist_off,
-				    .teardown = hist_teardown };
+				    .teardown = hist_teardown,
+				    .count = hist_count,
+				    .counted_by = "its hist's hits" };
 const struct provider prov_synth = { .name = "tracefs synthetic event",
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = synth_setup,
 				     .on = synth_on,
 				     .off = synth_off,
-				     .teardown = synth_teardown };
-const struct provider prov_marker = { .name = "trace_marker",
-				      .targets = TGT_USER_PULSE,
-				      .setup = marker_setup,
-				      .on = marker_on,
-				      .off = marker_off };
+				     .teardown = synth_teardown,
+				     .count = synth_count,
+				     .counted_by = "the synthetic event's hist hits" };
+const struct provider prov_marker = {
+	.name = "trace_marker",
+	.targets = TGT_USER_PULSE,
+	.setup = marker_setup,
+	.on = marker_on,
+	.off = marker_off,
+	.count = one_event_count,
+	.counted_by = "the instance's ring-buffer events (its marker lines)"
+};

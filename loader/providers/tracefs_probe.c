@@ -171,15 +171,75 @@ static int uprobes_setup(struct probe *p, char *why, size_t size)
 	return 0;
 }
 
+/* how many of the method's dynamic events are switched on: the first k, or all */
+static int ndyn(const struct probe *p)
+{
+	int n = 0;
+
+	while (n < PROBE_MAX_DYN && p->dyn[n] && (!p->a->k || n < p->a->k))
+		n++;
+	return n;
+}
+
+/*
+ * The hits of the switched-on events in FILE (kprobe_profile: "NAME HITS MISSES", uprobe_profile:
+ * "FILE NAME HITS"), a running total; a kprobe's misses (its handler not run) subtracted
+ */
+static int profile_count(struct probe *p, const char *file, __u64 *n, char *why, size_t size)
+{
+	char *t = tracefs_instance_file_read(NULL, file, NULL), *line, *save = NULL;
+	bool kp = !strcmp(file, "kprobe_profile");
+	int i, found = 0, want = ndyn(p);
+
+	*n = 0;
+	for (line = t ? strtok_r(t, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char a[PATH_MAX], b[128];
+		unsigned long long x, y;
+
+		if (kp ? sscanf(line, "%127s %llu %llu", b, &x, &y) != 3 :
+			 sscanf(line, "%4095s %127s %llu", a, b, &x) != 3)
+			continue;
+		for (i = 0; i < want && strcmp(b, p->a->names[i]); i++)
+			;
+		if (i == want)
+			continue;
+		*n += kp ? x - (y < x ? y : x) : x;
+		found++;
+	}
+	free(t);
+	if (found == want && want)
+		return 0;
+	snprintf(why, size, "%s has %d of the method's %d events", file, found, want);
+	return -1;
+}
+
+/* each kprobe once a set (the chain's functions: each once a set, entered at toggle_chain_1) */
+static int kprobes_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = 2 * ndyn(p);
+	return profile_count(p, "kprobe_profile", n, why, size);
+}
+
+/* the uprobe (and its uretprobe) once a pulse: the traced function sets 1, then 0 */
+static int uprobes_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+{
+	*per_pulse = ndyn(p);
+	return profile_count(p, "uprobe_profile", n, why, size);
+}
+
 const struct provider prov_kprobe_events = { .name = "kprobe events",
 					     .targets = TGT_GPIO_PULSE | TGT_SYSCALLS,
 					     .setup = kprobes_setup,
 					     .on = probes_on,
 					     .off = probes_off,
-					     .teardown = dyn_destroy_all };
+					     .teardown = dyn_destroy_all,
+					     .count = kprobes_count,
+					     .counted_by = "kprobe_profile hits" };
 const struct provider prov_uprobe_events = { .name = "uprobe events",
 					     .targets = TGT_USER_PULSE | TGT_SYSCALLS,
 					     .setup = uprobes_setup,
 					     .on = probes_on,
 					     .off = probes_off,
-					     .teardown = dyn_destroy_all };
+					     .teardown = dyn_destroy_all,
+					     .count = uprobes_count,
+					     .counted_by = "uprobe_profile hits" };

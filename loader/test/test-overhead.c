@@ -23,6 +23,12 @@
  *   test-overhead report text|json FILE|- NAME:MEAN:REF ...   the report (ov_report.c) of
  *                                     measured rows (REF: the mean of their reference phases;
  *                                     the burst-mode untraced mean is 1000), with --baseline FILE
+ *   test-overhead fired text|json NAME SETS:FIRED ...   the fired check (ov_fired.c) of a row
+ *                                     measured at 500 ns whose method phases ran SETS sets each
+ *                                     and whose count covered FIRED of them; its report
+ *                                     ("-": a row without a count)
+ *   test-overhead withheld LIST NAME REP   GPIOLAT_WITHHOLD=LIST: "yes" when repetition REP
+ *                                     (from 1) of NAME is withheld, else "no"
  */
 #include <math.h>
 #include <stdio.h>
@@ -247,6 +253,47 @@ static int report(int argc, char **argv)
 	return 0;
 }
 
+static int fired(int argc, char **argv)
+{
+	static struct row r;
+	struct context cx = { TEST_CX };
+	const struct method *m = argc >= 2 ? method_by_name(argv[1]) : NULL;
+	unsigned long long sets, f;
+	int i;
+
+	if (!m)
+		return 2;
+	snprintf(r.name, sizeof(r.name), "%s", m->name);
+	snprintf(r.group, sizeof(r.group), "%s", kind_name(m->kind));
+	snprintf(r.against, sizeof(r.against), "%s", ref_label(m));
+	r.measured = true;
+	r.reps = argc - 2;
+	r.mean = 500;
+	r.ci = 1;
+	r.ref_mean = 1000;
+	r.counted = true;
+	r.fired_by = "the test's count";
+	for (i = 2; i < argc && r.fphases < MAX_REPS; i++) {
+		if (!strcmp(argv[i], "-")) {
+			r.counted = false;
+			snprintf(r.fired_why, sizeof(r.fired_why), "the test's row keeps no count");
+			continue;
+		}
+		if (sscanf(argv[i], "%llu:%llu", &sets, &f) != 2)
+			return 2;
+		r.phase_sets[r.fphases] = sets;
+		r.phase_fired[r.fphases++] = f;
+		r.sets += sets;
+		r.fired_sets += f;
+	}
+	fired_check(&r);
+	if (!strcmp(argv[0], "json"))
+		ov_print_json(&r, 1, &cx);
+	else
+		ov_print_text(&r, 1, &cx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char why[512];
@@ -262,6 +309,12 @@ int main(int argc, char **argv)
 		return coverage(argv + 2);
 	if (!strcmp(argv[1], "trust"))
 		return trust(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fired") && argc >= 4)
+		return fired(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "withheld") && argc == 5) {
+		printf("%s\n", withheld(argv[2], argv[3], atoi(argv[4]) - 1) ? "yes" : "no");
+		return 0;
+	}
 	if (!strcmp(argv[1], "trust-sim") && argc == 7)
 		return trust_sim(argv + 2);
 	if (!strcmp(argv[1], "baseline") && argc == 3) {

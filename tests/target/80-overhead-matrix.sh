@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpiolat --overhead --quick: the whole matrix completes, and every method is either measured
 # or "not available" for a reason the test verifies on its own (tests/target/rows.py: a tool not
-# on PATH, a kernel option the target lacks); the untraced-vs-untraced control is 0 within its 99.9 % CI.
+# on PATH, a kernel option the target lacks); every measured row with a count of its method fired
+# on every set of its phases; the untraced-vs-untraced control is 0 within its 99.9 % CI.
 . "$(dirname "$0")/lib.sh"
 need python3
 cd "$PROJ" || exit 1
@@ -30,6 +31,15 @@ for r in rows:
              f"over {r['repetitions']} reps, {r['batches']} batches")
     else:
         not_available(r)
+# every measured row proves its method fired on every set of its phases (docs/overhead.md
+# "Fired"): a count, not a timing, so exact in real time too
+for r in rows:
+    f = r.get("fired") or {}
+    if r["measured"] and f.get("counted"):
+        line(f["fired_sets"] == f["sets"] > 0,
+             f"{r['method']}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']})")
+    elif r["measured"]:
+        print(f"# {r['method']}: no count ({f.get('why')})")
 # a talk figure beside a row only with the same reference (the talk's untraced pulse is our
 # untraced toggler, its user-ioctl our untraced ioctl toggler; docs/overhead.md); never a sum
 # along "against": the ply histogram, measured on top of the event, stands beside no BPF row

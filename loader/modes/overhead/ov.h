@@ -29,6 +29,8 @@
 #include "core/sys.h"
 #include "providers/provider.h"
 
+struct json_object;
+
 #define INSTANCE "gpiolat"
 #define KP_SYSTEM "gpiolat"
 #define MAX_REPS 100
@@ -79,6 +81,7 @@ struct row {
 	const char *series; /* "events" or "kprobes", with k */
 	int k;
 	bool measured;
+	bool not_fired; /* !measured: its count fell short (why: "fired on k of n sets ...") */
 	char why[WHY];
 	int reps;
 	double diff[MAX_REPS];
@@ -91,6 +94,16 @@ struct row {
 	double low; /* the lowest repetition */
 	double ref_mean; /* mean of the reference phases, ns per set */
 	__u64 batches, pulses;
+	/*
+	 * fired (docs/overhead.md, "Fired"): each method phase's own count of the method, read
+	 * before and after the phase, in sets (2 a pulse): counted when every phase had one
+	 */
+	bool counted;
+	const char *fired_by; /* what counted (provider.h counted_by) */
+	char fired_why[96]; /* !counted: why not */
+	int fphases;
+	__u64 sets, fired_sets; /* the method phases' sets; those its count covers (at most) */
+	__u64 phase_sets[MAX_REPS], phase_fired[MAX_REPS];
 	/* BPF trust (docs/overhead.md, "Trust"): shown */
 	bool bpf;
 	__u64 run_cnt, run_time_ns;
@@ -206,6 +219,7 @@ struct ov {
 	double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the noise floor */
 	int nbase_phase;
 	double untraced_guess; /* the last warm-up phase: the untraced set before any method, ns */
+	__u64 phase_pulses; /* the last phase's pulses, its warm-up batches too */
 	struct toggle_batch batch[MAX_PHASE_BATCHES]; /* a phase's batches */
 	double batch_ns[MAX_PHASE_BATCHES]; /* their ns per set */
 	/* overhead.c's */
@@ -227,5 +241,14 @@ void utoggle_stop(struct ov *ov);
 bool nap(struct ov *ov, int ms); /* sleep MS; false when the run is to stop */
 int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
 void ov_measure(struct ov *ov, const struct method *m, struct row *r);
+/* ov_fired.c: a row's fired check: not measured when its count covers fewer sets than it ran */
+void fired_check(struct row *r);
+/* ov_fired.c: "fired on k of n sets (by, N phases)", or "not counted: why" */
+const char *fired_text(const struct row *r, char *buf, size_t size);
+/* ov_fired.c: the row's "fired" object of the JSON */
+struct json_object *fired_json(const struct row *r);
+/* ov_fired.c: is repetition REP (from 0) of method NAME withheld by LIST ("NAME:REP,...", REP
+ * from 1: GPIOLAT_WITHHOLD, a test's way to make a method not fire)? */
+bool withheld(const char *list, const char *name, int rep);
 
 #endif /* GPIOLAT_OV_H */

@@ -7,6 +7,7 @@
  * them).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,9 @@ int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
 		return -1;
 	}
 	n = toggle_batches(seq0, b, MAX_PHASE_BATCHES);
+	ov->phase_pulses = 0;
+	for (i = 0; i < n; i++)
+		ov->phase_pulses += b[i].pulses;
 	for (i = WARMUP; i < n; i++) {
 		v[m++] = (double)b[i].ns / (2.0 * b[i].pulses);
 		*np += b[i].pulses;
@@ -63,6 +67,9 @@ struct ov_alt {
 	struct probe pm, pref; /* the method's provider at work, its reference's */
 	struct row *r;
 	struct stat_acc refs;
+	/* the method's count before its phase (provider.h count), and whether it was withheld */
+	bool withheld, count0_ok;
+	__u64 count0;
 };
 
 /* a phase of the method's pulse source: the toggle module, or utoggle for the user rows */
@@ -75,13 +82,52 @@ static int alt_phase(void *ctx, double *fig)
 	return ov_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
 }
 
+/* the method's count before its phase: after its on, never inside the phase */
+static void count_before(struct ov_alt *a)
+{
+	unsigned int per = 0;
+
+	a->count0_ok =
+		!probe_count(&a->pm, &a->count0, &per, a->r->fired_why, sizeof(a->r->fired_why));
+}
+
+/*
+ * ... and after it (after its off): the sets the phase's count covers (at most its sets);
+ * a phase without a count leaves the row not counted (fired_why says why)
+ */
+static void count_after(struct ov_alt *a)
+{
+	struct row *r = a->r;
+	unsigned int per = 0;
+	__u64 n = 0, sets = 2 * a->ov->phase_pulses, fired;
+
+	if (r->fphases >= MAX_REPS)
+		return;
+	if (!a->count0_ok || probe_count(&a->pm, &n, &per, r->fired_why, sizeof(r->fired_why)) ||
+	    !per) {
+		r->counted = false;
+		return;
+	}
+	fired = n >= a->count0 ? (n - a->count0) * 2 / per : 0;
+	if (fired > sets)
+		fired = sets;
+	r->phase_sets[r->fphases] = sets;
+	r->phase_fired[r->fphases++] = fired;
+	r->sets += sets;
+	r->fired_sets += fired;
+}
+
 static int alt_on(void *ctx, int rep)
 {
 	struct ov_alt *a = ctx;
 
 	a->r->why[0] = '\0';
-	if (!probe_on(&a->pm, a->r->why, WHY))
+	/* a test's method made not to fire in this repetition: not switched on at all */
+	a->withheld = withheld(getenv("GPIOLAT_WITHHOLD"), a->m->name, rep);
+	if (a->withheld || !probe_on(&a->pm, a->r->why, WHY)) {
+		count_before(a);
 		return 0;
+	}
 	if (!a->r->why[0])
 		snprintf(a->r->why, WHY, "switching %s on failed: %s", a->m->name,
 			 strerror(errno ?: EIO));
@@ -91,8 +137,10 @@ static int alt_on(void *ctx, int rep)
 static int alt_off(void *ctx)
 {
 	struct ov_alt *a = ctx;
+	int err = a->withheld ? 0 : probe_off(&a->pm);
 
-	return probe_off(&a->pm);
+	count_after(a);
+	return err;
 }
 
 static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
@@ -155,6 +203,8 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	r->series = m->series;
 	r->k = m->a.k;
 	r->bpf = m->trust;
+	r->counted = true;
+	r->fired_by = probe_counted_by(&a.pm);
 	if (m->kind == KIND_USER && utoggle_start(ov, r->why))
 		return;
 	measure(&a);
@@ -208,7 +258,8 @@ static void measure(struct ov_alt *a)
 	r->measured = true;
 	r->ref_mean = a->refs.mean;
 	row_stats(r);
-	if (r->bpf)
+	fired_check(r);
+	if (r->bpf && r->measured)
 		row_figures(a->ov, r, &a->pm);
 	goto out;
 fail:

@@ -159,7 +159,8 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		struct row *r = &rows[i];
 
 		if (!r->measured) {
-			printf("%-26s not available: %s\n", r->name, r->why);
+			printf("%-26s not %s: %s\n", r->name,
+			       r->not_fired ? "measured" : "available", r->why);
 			continue;
 		}
 		printf("%-26s %-22s %12.1f %12.1f ", r->name, r->against, r->mean, r->ci);
@@ -189,6 +190,12 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		printf("yours left out (a figure stands beside a row only when measured against the "
 		       "same reference): %s\n",
 		       left);
+	printf("\nfired (each method phase's own count of its method, read before and after the "
+	       "phase; a row whose count falls short prints no figure):\n");
+	for (i = 0; i < n; i++)
+		if (rows[i].measured)
+			printf("  %-24s %s\n", rows[i].name,
+			       fired_text(&rows[i], left, sizeof(left)));
 	printf("\nlinear cost model (least squares over k = 1..10, on the rows' means):\n");
 	print_fit(rows, n, "events", "module events", "event", "event-per-extra");
 	print_fit(rows, n, "kprobes", "kprobes on the chain", "kprobe", "kprobe-per-extra");
@@ -287,10 +294,14 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 		json_object_object_add(j, "group", json_object_new_string(r->group));
 		json_object_object_add(j, "measured", json_object_new_boolean(r->measured));
 		if (!r->measured) {
-			json_object_object_add(j, "not_available", json_object_new_string(r->why));
+			json_object_object_add(j, r->not_fired ? "not_measured" : "not_available",
+					       json_object_new_string(r->why));
+			if (r->not_fired)
+				json_object_object_add(j, "fired", fired_json(r));
 			json_object_array_add(a, j);
 			continue;
 		}
+		json_object_object_add(j, "fired", fired_json(r));
 		json_object_object_add(j, "against", json_object_new_string(r->against));
 		if (r->series) {
 			json_object_object_add(j, "series", json_object_new_string(r->series));

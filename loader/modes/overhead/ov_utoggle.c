@@ -201,6 +201,7 @@ int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
 	*med = median(v, m);
 	*nb += m;
 	*np += pulses;
+	ov->phase_pulses = pulses;
 	err = 0;
 out:
 	free(v);

@@ -425,7 +425,8 @@ static int overhead_go(struct run *r, void *c)
 			say(ov, "%+9.1f ns per set (95 %% CI +-%.1f, %d reps)\n", row->mean,
 			    row->ci, row->reps);
 		else
-			say(ov, "not available: %s\n", row->why);
+			say(ov, "not %s: %s\n", row->not_fired ? "measured" : "available",
+			    row->why);
 	}
 	if (r->stop) {
 		fprintf(stderr, "gpiolat: interrupted: everything put back as found\n");
