@@ -13,6 +13,7 @@
 set -eu
 
 dir=${1:?usage: vm/qemu-plugin-h.sh DIR}
+here=$(cd "$(dirname "$0")" && pwd)
 ver=$(dpkg-query -W -f '${source:Version}' qemu-system-arm 2>/dev/null) || {
 	echo "qemu-plugin-h: qemu-system-arm is not installed (make deps)" >&2
 	exit 1
@@ -32,22 +33,38 @@ apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Created-By:
 	exit 1
 }
 a=$(cd "$dir/apt" && pwd)
-set -- -o Dir::Etc::SourceList="$a/sources.list" -o Dir::Etc::SourceParts="$a/parts" \
-	-o Dir::State::Lists="$a/lists" -o Dir::Cache="$a" -o APT::Sandbox::User=root -q
-# Debian's mirror may be mid-sync: an index that fails is retried, then what came is used
-n=0
-until apt-get "$@" update >"$a/update.log" 2>&1 &&
-	apt-cache "$@" showsrc "$src" 2>/dev/null | grep -qx "Version: $ver"; do
-	n=$((n + 1))
-	if [ $n -ge 3 ]; then
-		echo "qemu-plugin-h: no source of $src $ver in the archive's indexes" \
-			"($a/update.log)" >&2
+# this apt's own configuration (APT_CONFIG: host/apt.sh and every apt call below read it)
+cat >"$a/apt.conf" <<EOF
+Dir::Etc::SourceList "$a/sources.list";
+Dir::Etc::SourceParts "$a/parts";
+Dir::State::Lists "$a/lists";
+Dir::Cache "$a";
+APT::Sandbox::User "root";
+EOF
+export APT_CONFIG="$a/apt.conf"
+# Debian's mirror may be mid-sync: an index that fails to download is gone without and named
+# (host/apt.sh), the Sources indexes that came are used
+sh "$here/../host/apt.sh" update "qemu's source indexes ($a)" >"$a/update.log" 2>&1 || {
+	echo "qemu-plugin-h: apt-get update of the source indexes failed: $(tail -n 1 "$a/update.log")" >&2
+	exit 1
+}
+# the installed version's source, else (it left the archive: a host not upgraded, an update
+# since) the archive's source of the same upstream version: the same plugin API, and a Debian
+# patch of the header is refused below either way
+have=$(apt-cache -q showsrc "$src" 2>/dev/null | sed -n 's/^Version: //p' | sort -u)
+want=$ver
+if ! printf '%s\n' "$have" | grep -qx "$ver"; then
+	want=$(printf '%s\n' "$have" | grep -F "${ver%-*}-" | head -n 1)
+	if [ -z "$want" ]; then
+		echo "qemu-plugin-h: no source of $src ${ver%-*} in the archive's indexes" \
+			"(it has: $(echo $have); apt: $a/update.log)" >&2
 		exit 1
 	fi
-	sleep 5
-done
-(cd "$dir/src" && apt-get "$@" source --download-only "$src=$ver" >"$a/source.log" 2>&1) || {
-	echo "qemu-plugin-h: apt-get source --download-only $src=$ver failed ($a/source.log)" >&2
+	echo "qemu-plugin-h: $src $ver's source is not in the archive: $want's (the same upstream)" >&2
+fi
+set -- -q
+(cd "$dir/src" && apt-get "$@" source --download-only "$src=$want" >"$a/source.log" 2>&1) || {
+	echo "qemu-plugin-h: apt-get source --download-only $src=$want failed ($a/source.log)" >&2
 	exit 1
 }
 orig=$(ls "$dir/src/"*.orig.tar.*)
