@@ -50,7 +50,7 @@ class Usage(argparse.ArgumentParser):
 def read(path):
     """(kind, document) of path; BadResults when it is not a file compare reads"""
     try:
-        with open(path) as f:
+        with results.open_text(path) as f:
             text = f.read()
     except OSError as e:
         raise results.BadResults(f"{path}: {e.strerror}") from None

@@ -242,7 +242,7 @@ def plugin_sets(path, line):
     mask << 2, mask holding the line), [insns] of every read of the guest's clock), from the
     plugin's file; the file must be whole (its end line written at qemu's exit)"""
     sets, clk, end, n = [], [], None, 0
-    with open(path) as f:
+    with results.open_text(path) as f:
         if not f.readline().startswith(PLUGIN_HEAD):
             raise ValueError(f"{path}: not a pl061-observer file (no '{PLUGIN_HEAD}' line)")
         for raw in f:
@@ -280,7 +280,7 @@ def read_before(clk, t, after):
 
 
 def is_plugin_file(path):
-    with open(path) as f:
+    with results.open_text(path) as f:
         return f.readline().startswith(PLUGIN_HEAD)
 
 
