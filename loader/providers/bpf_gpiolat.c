@@ -276,12 +276,13 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 static int gpiolat_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	struct summary sm;
+	int rc = probe_run_count(p, n, per_pulse, why, size);
 
-	if (!probe_run_count(p, n, per_pulse, why, size))
-		return 0;
+	if (rc <= 0)
+		return rc;
 	*per_pulse = 1;
 	if (p->a->part)
-		return -1; /* why: the run count's */
+		return 1; /* why: the run count's */
 	if (!p->obj || gpio_bpf_line_summary(p->obj, 0, &sm)) {
 		snprintf(why, size, "cannot read its histogram");
 		return -1;

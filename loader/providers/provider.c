@@ -61,7 +61,7 @@ int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, s
 		snprintf(why, size, "%s keeps no count", p->ops->name);
 	else
 		snprintf(why, size, "nothing is switched on: nothing to count");
-	return -1;
+	return 1;
 }
 
 const char *probe_counted_by(const struct probe *p)
@@ -190,11 +190,13 @@ int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *wh
 	*per_pulse = 2;
 	if (p->t->run->stats_fd < 0) {
 		snprintf(why, size, "no run count: BPF run-time stats off (--bpf-stats)");
-		return -1;
+		return 1;
 	}
 	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
 		probe_prog_figures(bpf_program__fd(p->progs[i]), &f);
 	*n = f.run_cnt;
+	if (!f.nprogs)
+		snprintf(why, size, "cannot read its programs' run counts");
 	return f.nprogs ? 0 : -1;
 }
 

@@ -140,8 +140,9 @@ struct probe {
  * count: how often the method ran, its own count (a running total, or one a phase long that
  * its on starts again), read by the mode after on (before the phase) and after off (after it),
  * never inside the phase; *per_pulse: the counts one pulse of the GPIO target gives when the
- * method runs at every set (2: once a set; 1: once a pulse); 0, or -1 (no count here: why). NULL:
- * the method keeps no count (counted_by says what proves it ran instead).
+ * method runs at every set (2: once a set; 1: once a pulse); 0; 1 when it keeps no count in this
+ * run (why: e.g. BPF run-time stats off); -1 when its count could not be read (why): no proof
+ * that it fired. NULL: the method keeps no count (counted_by says what proves it ran instead).
  */
 struct provider {
 	const char *name;
@@ -163,7 +164,8 @@ int probe_on(struct probe *p, char *why, size_t size);
 int probe_off(struct probe *p);
 void probe_teardown(struct probe *p);
 int probe_figures(struct probe *p, struct probe_figures *f);
-/* the method's own count (provider.count); 0, or -1 and why (none: "keeps no count") */
+/* the method's own count (provider.count); 0; 1 and why: it keeps none here ("keeps no count");
+ * -1 and why: it could not be read */
 int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
 /* what counts it, or what else proves it ran */
 const char *probe_counted_by(const struct probe *p);

@@ -99,6 +99,7 @@ struct row {
 	 * before and after the phase, in sets (2 a pulse): counted when every phase had one
 	 */
 	bool counted;
+	bool count_lost; /* a count it keeps could not be read in a phase: no proof, no figure */
 	const char *fired_by; /* what counted (provider.h counted_by) */
 	char fired_why[96]; /* !counted: why not */
 	int fphases;

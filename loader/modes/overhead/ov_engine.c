@@ -68,7 +68,8 @@ struct ov_alt {
 	struct row *r;
 	struct stat_acc refs;
 	/* the method's count before its phase (provider.h count), and whether it was withheld */
-	bool withheld, count0_ok;
+	bool withheld;
+	int count0_rc; /* probe_count()'s before the phase */
 	__u64 count0;
 };
 
@@ -87,24 +88,28 @@ static void count_before(struct ov_alt *a)
 {
 	unsigned int per = 0;
 
-	a->count0_ok =
-		!probe_count(&a->pm, &a->count0, &per, a->r->fired_why, sizeof(a->r->fired_why));
+	a->count0_rc =
+		probe_count(&a->pm, &a->count0, &per, a->r->fired_why, sizeof(a->r->fired_why));
 }
 
 /*
  * ... and after it (after its off): the sets the phase's count covers (at most its sets);
- * a phase without a count leaves the row not counted (fired_why says why)
+ * a phase without a count leaves the row not counted (fired_why says why), one whose count
+ * could not be read leaves it without proof (count_lost: not measured)
  */
 static void count_after(struct ov_alt *a)
 {
 	struct row *r = a->r;
 	unsigned int per = 0;
 	__u64 n = 0, sets = 2 * a->ov->phase_pulses, fired;
+	int rc;
 
 	if (r->fphases >= MAX_REPS)
 		return;
-	if (!a->count0_ok || probe_count(&a->pm, &n, &per, r->fired_why, sizeof(r->fired_why)) ||
-	    !per) {
+	rc = a->count0_rc ? a->count0_rc :
+			    probe_count(&a->pm, &n, &per, r->fired_why, sizeof(r->fired_why));
+	if (rc || !per) {
+		r->count_lost |= rc < 0;
 		r->counted = false;
 		return;
 	}
@@ -204,6 +209,7 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	r->k = m->a.k;
 	r->bpf = m->trust;
 	r->counted = true;
+	r->count_lost = false;
 	r->fired_by = probe_counted_by(&a.pm);
 	if (m->kind == KIND_USER && utoggle_start(ov, r->why))
 		return;

@@ -14,13 +14,22 @@
 
 /*
  * A row proves its method fired on every set of every method phase, or prints no figure: not
- * measured when its count covers fewer sets than its phases ran (which phases fell short said);
- * a row without a count (counted false) keeps its figure, fired_why saying why it has none
+ * measured when its count covers fewer sets than its phases ran (which phases fell short said),
+ * or when a count it keeps could not be read; a row whose method keeps no count in this run
+ * (counted false) keeps its figure, fired_why saying why it has none (docs/overhead.md "Fired":
+ * what proves those rows instead)
  */
 void fired_check(struct row *r)
 {
 	int i, len;
 
+	if (r->count_lost) {
+		r->measured = false;
+		r->not_fired = true;
+		snprintf(r->why, WHY, "no proof it fired: its count could not be read (%s)",
+			 r->fired_why);
+		return;
+	}
 	if (!r->counted || r->fired_sets >= r->sets)
 		return;
 	r->measured = false;
