@@ -16,7 +16,7 @@
  *                                                       one a repetition; VAR t_raw .. t_bash)
  *
  * The buckets are computed here by the plain definitions (log2 slot: the number of significant
- * bits; linear: v / width), independently of the BPF side's divide-free arithmetic.
+ * bits; linear: v / width; fine: the bucket whose bounds hold v), independently of the BPF side's divide-free arithmetic.
  */
 #include <errno.h>
 #include <math.h>
@@ -109,7 +109,8 @@ int main(int argc, char **argv)
 	unsigned long long v, width = 0;
 	char line[128], note[256], *end;
 	double val, sd;
-	int slot;
+	__u64 lo, hi;
+	int slot, i;
 
 	if (argc < 2)
 		return 2;
@@ -170,6 +171,14 @@ int main(int argc, char **argv)
 		if (width)
 			h->linear[v / width < GPIOLAT_LINEAR_SLOTS ? v / width :
 								     GPIOLAT_LINEAR_SLOTS]++;
+		/* the fine bucket whose [low, high) holds v, by search: not the BPF side's index */
+		for (i = 0; i < GPIOLAT_HDR_SLOTS; i++) {
+			hist_fine_bounds(i, &lo, &hi);
+			if (lo <= v && v < hi) {
+				h->fine[i]++;
+				break;
+			}
+		}
 	}
 	if (!strcmp(argv[1], "text")) {
 		print_line_text(stdout, &lr, width, unit);
