@@ -63,6 +63,8 @@ struct gpiolat_hist {
 	 * check: the program's own clock over a whole set pair, its own cost included */
 	__u64 periods;
 	__u64 period_sum_ns;
+	/* the BPF side counts here only the slots from 2^HDR_MAX_LOG2 up; the loader adds the
+	 * ones below from fine (hist_sum_cpus): a map read holds them in fine only */
 	__u64 log2[GPIOLAT_LOG2_SLOTS];
 	__u64 linear[GPIOLAT_LINEAR_SLOTS + 1]; /* the last one is the overflow bucket */
 	__u64 fine[GPIOLAT_HDR_SLOTS]; /* log-linear; the last one is the overflow bucket */

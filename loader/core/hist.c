@@ -170,6 +170,17 @@ void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, 
 		for (i = 0; i < GPIOLAT_HDR_SLOTS; i++)
 			out->fine[i] += h->fine[i];
 	}
+	/* the log2 slots below 2^HDR_MAX_LOG2, which the BPF side keeps in fine only: a fine
+	 * bucket lies in one power of two, its low bound's */
+	for (i = 0; i < GPIOLAT_HDR_SLOTS - 1; i++) {
+		__u64 low, high;
+		int slot = 0;
+
+		hist_fine_bounds(i, &low, &high);
+		while (low >> slot)
+			slot++;
+		out->log2[slot] += out->fine[i];
+	}
 }
 
 void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
