@@ -118,6 +118,16 @@ def test_fine_buckets_exact_below_64_ns_then_at_most_1_in_32():
     assert [(b["low_ns"], b["high_ns"]) for b in o["fine"]] == [(528, 544), (848, 864)]
 
 
+def test_log2_slots_summed_from_the_fine_buckets_as_the_map_reader_does():
+    """the BPF side counts log2 slots below 2^24 ns in the fine buckets only: hist_sum_cpus
+    gives back the same log2 as counting every slot"""
+    samples = [0, 1, 2, 63, 64, 541, 856, 1023, 1024, 99999, 16777215, 16777216, 10**12]
+    full, fromfine = json.loads(hist("json", samples)), json.loads(hist("mapjson", samples))
+    assert fromfine["log2"] == full["log2"] and fromfine["fine"] == full["fine"]
+    assert sum(b["count"] for b in fromfine["log2"]) == len(samples)
+    assert fromfine["min_ns"] == 0 and fromfine["max_ns"] == 10**12
+
+
 def test_json_without_pulses():
     o = json.loads(hist("json", ["unmatched 3"]))
     assert o["count"] == 0 and o["unmatched"] == 3
