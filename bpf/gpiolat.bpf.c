@@ -90,6 +90,7 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 {
 	__u64 idx;
 	__u64 slot;
+	__u64 fine;
 
 	h->pairs++;
 	h->sum_ns += delta;
@@ -97,12 +98,33 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 		h->min_ns = delta;
 	if (delta > h->max_ns)
 		h->max_ns = delta;
-	/* the bound checked on the register that indexes (barrier_var: clang must not copy it) */
+	/*
+	 * the fine bucket (gpiolat.h), from the log2 slot (floor(log2) + 1): with
+	 * s = max(slot - SUB_BITS - 1, 0), (s << SUB_BITS) + (delta >> s): delta itself below
+	 * 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s being in [32, 64)
+	 * there (the mask changes nothing: it gives the verifier the bound, fine <= 639, without
+	 * a compare it could take on a path that cannot happen: 6.1's explores such dead branches
+	 * and rejects them). No loop, no divide. The log2 slots below 2^HDR_MAX_LOG2 are not
+	 * counted here: the loader sums them from the fine buckets (hist_sum_cpus); from
+	 * 2^HDR_MAX_LOG2 up the fine overflow bucket and the log2 slot, so log2 stays exact.
+	 * The bound checked on the register that indexes (barrier_var: clang must not copy it).
+	 */
 	slot = log2_slot(delta);
 	barrier_var(slot);
-	if (slot > GPIOLAT_LOG2_SLOTS - 1)
-		slot = GPIOLAT_LOG2_SLOTS - 1;
-	h->log2[slot]++;
+	if (slot > GPIOLAT_HDR_MAX_LOG2) {
+		if (slot > GPIOLAT_LOG2_SLOTS - 1)
+			slot = GPIOLAT_LOG2_SLOTS - 1;
+		h->log2[slot]++;
+		fine = GPIOLAT_HDR_SLOTS - 1;
+	} else {
+		fine = slot;
+		if (fine < GPIOLAT_HDR_SUB_BITS + 1)
+			fine = GPIOLAT_HDR_SUB_BITS + 1;
+		fine -= GPIOLAT_HDR_SUB_BITS + 1;
+		fine = (fine << GPIOLAT_HDR_SUB_BITS) +
+		       ((delta >> fine) & (2 * GPIOLAT_HDR_SUB - 1));
+	}
+	h->fine[fine]++;
 
 	if (!lin_width)
 		return;

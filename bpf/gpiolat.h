@@ -12,6 +12,18 @@
 #define GPIOLAT_LINEAR_SLOTS 100
 /* the widest linear bucket: the BPF side's divide-free index is exact while width * slots < 2^32 */
 #define GPIOLAT_LINEAR_WIDTH_MAX (((1ULL << 32) - 1) / GPIOLAT_LINEAR_SLOTS)
+/*
+ * fine (log-linear, HDR style) buckets: below 2^(SUB_BITS+1) ns one bucket per ns (exact);
+ * above, each power of two [2^e, 2^(e+1)) cut into 2^SUB_BITS equal buckets, so a bucket is at
+ * most 1/32 (3.1 %) of its lower bound wide. Index of v with slot = floor(log2(v)) + 1 and
+ * s = max(slot - SUB_BITS - 1, 0): (s << SUB_BITS) + (v >> s). Values from
+ * 2^HDR_MAX_LOG2 ns (16.8 ms) up all go to the last bucket (unbounded). Summing the fine buckets
+ * of a power of two gives its log2 slot (exact below 2^HDR_MAX_LOG2).
+ */
+#define GPIOLAT_HDR_SUB_BITS 5
+#define GPIOLAT_HDR_SUB (1 << GPIOLAT_HDR_SUB_BITS)
+#define GPIOLAT_HDR_MAX_LOG2 24
+#define GPIOLAT_HDR_SLOTS ((GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS + 1) * GPIOLAT_HDR_SUB + 1)
 /* lines with a histogram: the loader gives each line of the system (or each -l line) a dense
  * index at start, up to this many */
 #define GPIOLAT_MAX_LINES 1024
@@ -51,8 +63,11 @@ struct gpiolat_hist {
 	 * check: the program's own clock over a whole set pair, its own cost included */
 	__u64 periods;
 	__u64 period_sum_ns;
+	/* the BPF side counts here only the slots from 2^HDR_MAX_LOG2 up; the loader adds the
+	 * ones below from fine (hist_sum_cpus): a map read holds them in fine only */
 	__u64 log2[GPIOLAT_LOG2_SLOTS];
 	__u64 linear[GPIOLAT_LINEAR_SLOTS + 1]; /* the last one is the overflow bucket */
+	__u64 fine[GPIOLAT_HDR_SLOTS]; /* log-linear; the last one is the overflow bucket */
 };
 
 /* per-CPU counters of sets that no line could take (index into the "drops" map) */

@@ -200,6 +200,9 @@ def from_gpiolat(doc, name):
             "sets_lost": toggle.get("events_lost"),
             "overhead": doc.get("overhead"),
         })
+        if "fine" in ln:
+            # the kernel's fine (log-linear, <= 1/32 wide) buckets, from a loader that has them
+            recs[-1]["buckets"] = [[b["low_ns"], b["high_ns"], b["count"]] for b in ln["fine"]]
     return recs
 
 

@@ -131,11 +131,22 @@ def nice_ticks(lo, hi, n=6):
     return [first + i * step for i in range(int((hi - first) / step) + 1)]
 
 
+def plot_buckets(h):
+    """The finest buckets a histogram has: gpiolat's fine ones (at most 1/32 of their low bound
+    wide) where present, else log2; the unbounded last bucket drawn to the largest pulse (or one
+    power of two on)."""
+    buckets = [list(b) for b in (h.get("buckets") or h["log2"]) if b[2]]
+    for b in buckets:
+        if b[1] is None:
+            b[1] = max((h.get("summary") or {}).get("max_ns") or 0, 2 * max(b[0], 1))
+    return buckets
+
+
 def cdf_figure(hists):
-    """Every histogram's CDF on one log time axis (log2 bucket resolution)."""
+    """Every histogram's CDF on one log time axis (gpiolat's fine buckets, else log2)."""
     curves = []
     for h in hists:
-        buckets = [b for b in h["log2"] if b[2]]
+        buckets = plot_buckets(h)
         total = sum(b[2] for b in buckets)
         if not total:
             continue
@@ -161,7 +172,10 @@ def cdf_figure(hists):
     for f in (0, 0.25, 0.5, 0.75, 0.9, 0.99):
         body.append(line(L, Y(f), L + pw, Y(f), "#eee" if f not in (0.5, 0.99) else "#ccc"))
         body.append(text(L - 6, Y(f) + 4, f"{f:g}", "end", 11))
-    body.append(text(L + pw / 2, H - 8, "pulse width (log scale; log2 buckets)", "middle"))
+    fine = any(h.get("buckets") for h, _, _ in curves)
+    body.append(text(L + pw / 2, H - 8, "pulse width (log scale; "
+                     + ("gpiolat: buckets ≤ 3.1 % wide, others log2)" if fine else "log2 buckets)"),
+                     "middle"))
     body.append(text(14, T + ph / 2, "fraction of pulses ≤ width", "middle", 12,
                      f'transform="rotate(-90 14 {T + ph / 2})"'))
     for i, (h, pts, total) in enumerate(curves):
@@ -363,12 +377,15 @@ def histogram_section(hd):
     if emulated and timing == "icount":
         out.append(ICOUNT_BARS)
     fig = cdf_figure(hd["histograms"])
+    fine = any(h.get("buckets") for h in hd["histograms"])
+    res = ("gpiolat's curves use its fine buckets (each at most 1/32, 3.1 %, of its low bound "
+           "wide: two methods a few percent apart are two curves), bpftrace's and ply's their "
+           "log2 buckets (a factor of two wide)." if fine else "Buckets are log2 for all, so curves compare at the same resolution.")
     if fig:
         out.append(f"<figure>{fig}<figcaption>Cumulative distribution of the pulse width "
                    "(set to 1 → set to 0, one run of the probe included) seen by each hook "
                    "and tool; solid: gpiolat, dashed: bpftrace (the talk's ply scripts' twins), "
-                   "dotted: ply (the talk's scripts, where the target has ply). "
-                   "Buckets are log2 for all, so curves compare at the same resolution."
+                   f"dotted: ply (the talk's scripts, where the target has ply). {res}"
                    f"{' Emulated timings.' if emulated else ''}</figcaption></figure>")
     out.append("<table><thead><tr><th>histogram</th><th>line</th><th>count</th><th>p50</th>"
                "<th>p90</th><th>p99</th><th>mean</th><th>pulses lost</th><th>shift per set</th>"

@@ -10,7 +10,9 @@
 #include "core/jsonout.h"
 
 #define BAR_WIDTH 40
-#define MAX_BUCKETS (GPIOLAT_LOG2_SLOTS + GPIOLAT_LINEAR_SLOTS + 1)
+#define MAX_BUCKETS GPIOLAT_HDR_SLOTS
+_Static_assert(GPIOLAT_HDR_SLOTS >= GPIOLAT_LOG2_SLOTS + GPIOLAT_LINEAR_SLOTS + 1,
+	       "MAX_BUCKETS holds every kind");
 
 void stat_add(struct stat_acc *s, double x)
 {
@@ -165,6 +167,19 @@ void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, 
 			out->log2[i] += h->log2[i];
 		for (i = 0; i <= GPIOLAT_LINEAR_SLOTS; i++)
 			out->linear[i] += h->linear[i];
+		for (i = 0; i < GPIOLAT_HDR_SLOTS; i++)
+			out->fine[i] += h->fine[i];
+	}
+	/* the log2 slots below 2^HDR_MAX_LOG2, which the BPF side keeps in fine only: a fine
+	 * bucket lies in one power of two, its low bound's */
+	for (i = 0; i < GPIOLAT_HDR_SLOTS - 1; i++) {
+		__u64 low, high;
+		int slot = 0;
+
+		hist_fine_bounds(i, &low, &high);
+		while (low >> slot)
+			slot++;
+		out->log2[slot] += out->fine[i];
 	}
 }
 
@@ -187,6 +202,36 @@ void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
 		out->log2[i] = now->log2[i] - before->log2[i];
 	for (i = 0; i <= GPIOLAT_LINEAR_SLOTS; i++)
 		out->linear[i] = now->linear[i] - before->linear[i];
+	for (i = 0; i < GPIOLAT_HDR_SLOTS; i++)
+		out->fine[i] = now->fine[i] - before->fine[i];
+}
+
+void hist_fine_bounds(int i, __u64 *low, __u64 *high)
+{
+	int e = i >> GPIOLAT_HDR_SUB_BITS;
+
+	if (i >= GPIOLAT_HDR_SLOTS - 1) {
+		*low = 1ULL << GPIOLAT_HDR_MAX_LOG2;
+		*high = UINT64_MAX;
+	} else if (i < 2 * GPIOLAT_HDR_SUB) {
+		*low = i;
+		*high = i + 1;
+	} else {
+		/* bucket e's power of two is 2^(e + SUB_BITS - 1), cut in 2^SUB_BITS */
+		*low = (__u64)(GPIOLAT_HDR_SUB + (i & (GPIOLAT_HDR_SUB - 1))) << (e - 1);
+		*high = *low + (1ULL << (e - 1));
+	}
+}
+
+int hist_fine_buckets(const struct gpiolat_hist *h, struct bucket *b, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < GPIOLAT_HDR_SLOTS && n < max; i++, n++) {
+		hist_fine_bounds(i, &b[n].low, &b[n].high);
+		b[n].count = h->fine[i];
+	}
+	return n;
 }
 
 int hist_log2_buckets(const struct gpiolat_hist *h, struct bucket *b, int max)
@@ -436,7 +481,7 @@ void print_line_csv(FILE *f, const struct line_result *lr, __u64 lin_width, enum
 	struct bucket b[MAX_BUCKETS];
 	const struct gpiolat_hist *h = &lr->h;
 	struct summary s;
-	int n;
+	int n, first, last;
 
 	hist_summary(lr, lin_width, &s);
 	fprintf(f,
@@ -463,6 +508,22 @@ void print_line_csv(FILE *f, const struct line_result *lr, __u64 lin_width, enum
 		n = hist_linear_buckets(h, lin_width, b, MAX_BUCKETS);
 		csv_block(f, lr, "linear", b, n, unit);
 	}
+	/* last, so the blocks before keep their gnuplot index: the fine buckets from the first
+	 * to the last non-empty one, then the overflow */
+	n = hist_fine_buckets(h, b, MAX_BUCKETS);
+	for (first = 0; first < n - 1 && !b[first].count; first++)
+		;
+	for (last = n - 2; last > first && !b[last].count; last--)
+		;
+	if (first < n - 1) {
+		memmove(b, b + first, (last - first + 1) * sizeof(*b));
+		b[last - first + 1] = b[n - 1];
+		n = last - first + 2;
+	} else {
+		b[0] = b[n - 1];
+		n = 1;
+	}
+	csv_block(f, lr, "fine", b, n, unit);
 }
 
 static struct json_object *json_u64(__u64 v)
@@ -520,6 +581,8 @@ struct json_object *line_json(const struct line_result *lr, __u64 lin_width)
 	json_object_object_add(o, "p99_ns", json_num(s.p99));
 	n = hist_log2_buckets(h, b, MAX_BUCKETS);
 	json_object_object_add(o, "log2", buckets_json(b, n));
+	n = hist_fine_buckets(h, b, MAX_BUCKETS);
+	json_object_object_add(o, "fine", buckets_json(b, n));
 	if (lin_width) {
 		lin = json_object_new_object();
 		json_object_object_add(lin, "width_ns", json_u64(lin_width));

@@ -89,7 +89,8 @@ double median(double *v, int n);
 /* qsort comparison of doubles */
 int cmp_double(const void *a, const void *b);
 
-/* sum per-CPU copies: min/max over the copies that saw pairs */
+/* sum per-CPU copies of the BPF map: min/max over the copies that saw pairs; the log2 slots
+ * below 2^GPIOLAT_HDR_MAX_LOG2 summed from the fine buckets (the BPF side counts them there only) */
 void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus);
 /* out = now - before, counter by counter (an interval); min/max are not carried */
 void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
@@ -98,6 +99,9 @@ void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,
 /* the log2 slots and linear buckets as [low, high) buckets; return how many were written */
 int hist_log2_buckets(const struct gpiolat_hist *h, struct bucket *b, int max);
 int hist_linear_buckets(const struct gpiolat_hist *h, __u64 width, struct bucket *b, int max);
+/* the fine (log-linear) buckets, gpiolat.h: bucket i's [low, high), and all of them */
+void hist_fine_bounds(int i, __u64 *low, __u64 *high);
+int hist_fine_buckets(const struct gpiolat_hist *h, struct bucket *b, int max);
 /* the p-quantile (0 < p < 1) estimated from buckets: linear interpolation in its bucket */
 double buckets_quantile(const struct bucket *b, int n, double p);
 void hist_summary(const struct line_result *lr, __u64 lin_width, struct summary *s);

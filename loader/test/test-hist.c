@@ -4,6 +4,8 @@
  * samples, for tests/host/test_loader_hist.py. Not installed.
  *
  *   test-hist text|csv|json [WIDTH_NS [us]] <samples    one pulse width in ns per line;
+ *   (mapjson: json, the log2 slots below 2^24 ns taken out as the BPF map lacks them, then
+ *   summed back by hist_sum_cpus)
  *                                                       "unmatched N" adds unmatched edges,
  *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
@@ -16,7 +18,7 @@
  *                                                       one a repetition; VAR t_raw .. t_bash)
  *
  * The buckets are computed here by the plain definitions (log2 slot: the number of significant
- * bits; linear: v / width), independently of the BPF side's divide-free arithmetic.
+ * bits; linear: v / width; fine: the bucket whose bounds hold v), independently of the BPF side's divide-free arithmetic.
  */
 #include <errno.h>
 #include <math.h>
@@ -109,7 +111,8 @@ int main(int argc, char **argv)
 	unsigned long long v, width = 0;
 	char line[128], note[256], *end;
 	double val, sd;
-	int slot;
+	__u64 lo, hi;
+	int slot, i;
 
 	if (argc < 2)
 		return 2;
@@ -170,13 +173,33 @@ int main(int argc, char **argv)
 		if (width)
 			h->linear[v / width < GPIOLAT_LINEAR_SLOTS ? v / width :
 								     GPIOLAT_LINEAR_SLOTS]++;
+		/* the fine bucket whose [low, high) holds v, by search: not the BPF side's index */
+		for (i = 0; i < GPIOLAT_HDR_SLOTS; i++) {
+			hist_fine_bounds(i, &lo, &hi);
+			if (lo <= v && v < hi) {
+				h->fine[i]++;
+				break;
+			}
+		}
 	}
 	if (!strcmp(argv[1], "text")) {
 		print_line_text(stdout, &lr, width, unit);
 	} else if (!strcmp(argv[1], "csv")) {
 		print_line_csv(stdout, &lr, width, unit);
-	} else if (!strcmp(argv[1], "json")) {
-		struct json_object *o = line_json(&lr, width);
+	} else if (!strcmp(argv[1], "json") || !strcmp(argv[1], "mapjson")) {
+		struct json_object *o;
+
+		if (!strcmp(argv[1], "mapjson")) {
+			/* as the map holds it: log2 slots below 2^HDR_MAX_LOG2 in fine only, on
+			 * CPU 0 of two; then the loader's sum over the CPUs */
+			static struct gpiolat_hist pc[2];
+
+			pc[0] = *h;
+			for (slot = 0; slot <= GPIOLAT_HDR_MAX_LOG2; slot++)
+				pc[0].log2[slot] = 0;
+			hist_sum_cpus(h, pc, 2);
+		}
+		o = line_json(&lr, width);
 
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);

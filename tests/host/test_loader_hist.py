@@ -100,23 +100,57 @@ def test_json_values():
     assert o["min_ns"] <= o["p50_ns"] <= o["p90_ns"] <= o["p99_ns"] <= o["max_ns"]
 
 
+def test_fine_buckets_exact_below_64_ns_then_at_most_1_in_32():
+    samples = [0, 1, 63, 64, 65, 541, 856, 1000, 123456, 16777215, 16777216, 10**12]
+    o = json.loads(hist("json", samples))
+    fine = o["fine"]
+    assert sum(b["count"] for b in fine) == len(samples)
+    for v in samples[:-2]:
+        b = [b for b in fine if b["low_ns"] <= v < b["high_ns"]]
+        assert len(b) == 1, (v, fine)
+        width = b[0]["high_ns"] - b[0]["low_ns"]
+        assert width == (1 if v < 64 else 1 << (v.bit_length() - 6))
+        assert width <= max(1, b[0]["low_ns"] / 32)
+    assert fine[-1] == {"low_ns": 16777216, "high_ns": None, "count": 2}
+    # tracepoint and kprobe pulses under icount (541, 856 ns): one log2 slot, two fine buckets
+    o = json.loads(hist("json", [541, 856]))
+    assert len(o["log2"]) == 1
+    assert [(b["low_ns"], b["high_ns"]) for b in o["fine"]] == [(528, 544), (848, 864)]
+
+
+def test_log2_slots_summed_from_the_fine_buckets_as_the_map_reader_does():
+    """the BPF side counts log2 slots below 2^24 ns in the fine buckets only: hist_sum_cpus
+    gives back the same log2 as counting every slot"""
+    samples = [0, 1, 2, 63, 64, 541, 856, 1023, 1024, 99999, 16777215, 16777216, 10**12]
+    full, fromfine = json.loads(hist("json", samples)), json.loads(hist("mapjson", samples))
+    assert fromfine["log2"] == full["log2"] and fromfine["fine"] == full["fine"]
+    assert sum(b["count"] for b in fromfine["log2"]) == len(samples)
+    assert fromfine["min_ns"] == 0 and fromfine["max_ns"] == 10**12
+
+
 def test_json_without_pulses():
     o = json.loads(hist("json", ["unmatched 3"]))
     assert o["count"] == 0 and o["unmatched"] == 3
     assert o["min_ns"] is None and o["mean_ns"] is None and o["p50_ns"] is None
-    assert o["log2"] == [] and o["linear"] is None
+    assert o["log2"] == [] and o["linear"] is None and o["fine"] == []
 
 
 def test_csv_is_gnuplot_blocks():
     out = hist("csv", [1500, 3000, 150000], 1000)
     blocks = [b for b in out.split("\n\n\n") if b.strip()]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     data = [[l for l in b.splitlines() if l and not l.startswith("#")] for b in blocks]
     log2 = [tuple(map(int, l.split())) for l in data[0]]
     assert (1024, 2048, 1) in log2 and (2048, 4096, 1) in log2 and (131072, 262144, 1) in log2
     lin = [tuple(map(int, l.split())) for l in data[1]]
     assert len(lin) == 100 and lin[1] == (1000, 2000, 1) and lin[3] == (3000, 4000, 1)
     assert "# overflow low_ns=100000 count=1" in blocks[1]
+    # the fine block last (the others keep their gnuplot index), first to last non-empty
+    fine = [tuple(map(int, l.split())) for l in data[2]]
+    assert "kind=fine" in blocks[2] and "# overflow low_ns=16777216 count=0" in blocks[2]
+    assert fine[0] == (1472, 1504, 1) and fine[-1] == (147456, 151552, 1)
+    assert sum(c for _, _, c in fine) == 3
+    assert all(a[1] == b[0] for a, b in zip(fine, fine[1:]))
     summary = out.splitlines()[0]
     assert summary.startswith("# summary gpio=1016 ")
     assert "count=3" in summary and "min_ns=1500" in summary and "max_ns=150000" in summary

@@ -26,6 +26,7 @@ DATA = os.path.join(os.path.dirname(__file__), "data", "report")
 SCRIPT = os.path.join(ROOT, "host", "report_html.py")
 sys.path.insert(0, os.path.join(ROOT, "host"))
 import bench_gpio  # noqa: E402
+import report  # noqa: E402
 import report_html  # noqa: E402
 import rt_report  # noqa: E402
 
@@ -535,3 +536,34 @@ def test_the_pulse_width_plot_tells_the_three_tools_apart():
     assert "stroke-dasharray" not in lines[0]
     assert 'stroke-dasharray="6 3"' in lines[1] and 'stroke-dasharray="2 3"' in lines[2]
     assert fig.count('stroke-dasharray="2 3"') == 2 and "ply-delta (" in fig
+
+
+def test_the_pulse_width_plot_separates_methods_in_one_log2_slot():
+    """two real gpiolat --json runs in TIMING=icount (x86_64, Debian 12's kernel): the
+    tracepoint's pulses are 541 ns, the kprobe's 856 ns, one log2 slot [512, 1024); the plot
+    draws them from the fine buckets, as two steps where log2 alone draws one curve"""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "report", "fine")
+    recs = []
+    for m in ("tracepoint", "kprobe"):
+        with open(os.path.join(here, f"gpiolat-{m}.json")) as f:
+            recs += report.from_gpiolat(json.load(f), f"gpiolat-{m}")
+    tp, kp = recs
+    assert tp["log2"] == kp["log2"] == [[512, 1024, 50]]
+    assert tp["buckets"] == [[528, 544, 50]] and kp["buckets"] == [[848, 864, 50]]
+
+    def steps(fig):
+        """each curve's x where it rises (pixels), from its polyline"""
+        out = []
+        for pts in re.findall(r'<polyline points="([^"]*)"', fig):
+            xy = [tuple(map(float, p.split(","))) for p in pts.split()]
+            out.append([v for (x, y), (x2, y2) in zip(xy, xy[1:]) if y2 < y for v in (x, x2)])
+        return out
+
+    fine = steps(report_html.cdf_figure(recs))
+    assert len(fine) == 2 and fine[0] and fine[1]
+    # the tracepoint's step ends before the kprobe's begins: two curves, apart
+    assert max(fine[0]) < min(fine[1]), fine
+    assert "buckets ≤ 3.1 % wide" in report_html.cdf_figure(recs)
+    # log2 alone (bpftrace, ply, an older loader): one curve over the other
+    coarse = steps(report_html.cdf_figure([dict(r, buckets=None) for r in recs]))
+    assert coarse[0] == coarse[1]

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Target: gpiolat loses nothing. For a fixed number of the toggle module's pulses, with each
 # hook (tracepoint, kprobe, fentry): pairs + unmatched == rising edges issued, sets seen ==
-# edges issued, and the linear buckets plus their overflow sum to the log2 total.
+# edges issued, and the linear buckets plus their overflow sum to the log2 total, as do the fine
+# (log-linear) buckets, which also sum to each log2 slot and give each pulse a bucket at most
+# 1/32 of its low bound wide.
 . "$(dirname "$0")/lib.sh"
 
 GPIOLAT=${GPIOLAT:-./gpiolat}
@@ -13,7 +15,7 @@ trap 'rm -f "$out"' EXIT
 sumfield() {
 	sed -n "s/^# summary .* $1=\([0-9]*\).*/\1/p" "$out" | head -n 1
 }
-# block_sum KIND: the counts of a CSV block (log2 or linear), plus the overflow
+# block_sum KIND: the counts of a CSV block (log2, linear or fine), plus the overflow
 block_sum() {
 	awk -v kind="$1" '
 		/^# gpio=/ { inblk = ($0 ~ "kind=" kind " ") }
@@ -48,6 +50,7 @@ for m in tracepoint kprobe fentry; do
 	eq "$m: sets seen == edges issued" "$events" "$((rising + falling))"
 	eq "$m: log2 total == pairs" "$(block_sum log2)" "$count"
 	eq "$m: linear buckets + overflow == log2 total" "$(block_sum linear)" "$(block_sum log2)"
+	eq "$m: fine buckets + overflow == log2 total" "$(block_sum fine)" "$(block_sum log2)"
 	check "$m: gpiolat reports events lost 0" grep -q "sets seen: events lost 0$" "$out"
 	eq "$m: no program of ours left loaded" "$(ours_left)" 0
 done
@@ -81,6 +84,15 @@ o = json.load(open(sys.argv[1]))
 l = [x for x in o["lines"] if x["gpio"] == o["toggle"]["gpio"]][0]
 assert l["count"] == 50 and o["toggle"]["events_lost"] == 0, o
 assert sum(b["count"] for b in l["log2"]) == 50
+# the fine buckets: every pulse once, each log2 slot the sum of its fine buckets, and each
+# bucket at most 1/32 of its low bound wide (or 1 ns)
+fine = l["fine"]
+assert sum(b["count"] for b in fine) == 50, fine
+for s in l["log2"]:
+    inside = [b for b in fine if b["low_ns"] >= s["low_ns"] and b["high_ns"] <= s["high_ns"]]
+    assert sum(b["count"] for b in inside) == s["count"], (s, fine)
+for b in [b for b in fine if b["high_ns"] is not None]:
+    assert b["high_ns"] - b["low_ns"] <= max(1, b["low_ns"] // 32), b
 assert o["method"] == "kprobe" and o["overhead"]["program"]["run_cnt"] == 100
 assert o["overhead"]["program"]["bpf_stats"] is True
 # the talk kprobe row is a kprobe event on top of the event, ours a BPF program against the
