@@ -11,8 +11,9 @@ GPIOLAT=$PROJ/out/bin/gpiolat
 PULSES=${PULSES:-500}
 
 ok "booted: Linux $(uname -r) $(uname -m)$(uname -v | grep -o ' PREEMPT_RT')"
-# the user space this target runs (the host's root, Debian 13's for x86_64's 6.12: vm/userspace.sh,
-# or the initramfs's busybox on ARM), and the tools of it the tests use
+# the user space this target runs (the host's root, Debian 13's for the 6.12 targets, on ARM of
+# their architecture: vm/userspace.sh, or the initramfs's busybox on Debian 12's ARM targets),
+# and the tools of it the tests use
 us=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' /etc/os-release 2>/dev/null || true)
 command -v bpftrace >/dev/null && us="$us, $(bpftrace --version 2>/dev/null)"
 command -v gpioset >/dev/null &&
