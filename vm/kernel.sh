@@ -302,6 +302,28 @@ elif [ -n "$suite" ]; then
 	[ -z "$f" ] || what=" (Debian $suite: $(sed -n 's/^Codename: //p' "$f" | head -n 1), index dated $(sed -n 's/^Date: //p' "$f" | head -n 1))"
 fi
 
+# An ARM target of another release runs a root of its own architecture (out/roots/RELEASE-ARCH,
+# made by vm/userspace.sh) when the release packages its user space for that architecture, as
+# apt says: the talk's tools (bpftrace, ply, libgpiod 2's gpiod), the RT tools, strace and
+# python3; else the busybox initramfs stays its root. Decided with every new kernel, and for a
+# kernel fetched before this was asked (no DIR/userspace nor DIR/initramfs-root).
+armuserspace() {
+	rm -f "$dir/userspace" "$dir/initramfs-root"
+	lack=
+	for p in bpftrace ply gpiod rt-tests rtla strace python3; do
+		v=$(show "$p$q" | sed -n 's/^Version: //p' | head -n 1)
+		if [ -z "$v" ] || { [ "$p" = gpiod ] && dpkg --compare-versions "$v" lt 2; }; then
+			lack="$lack $p${v:+ $v}"
+		fi
+	done
+	if [ -z "$lack" ]; then
+		echo "$proj/out/roots/$suite-$deb" >"$dir/userspace"
+	else
+		echo "  KERNEL  $kernel $arch: the busybox initramfs (Debian $suite's $deb lacks:$lack)" >&2
+		echo "$lack" >"$dir/initramfs-root"
+	fi
+}
+
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 tried=
@@ -312,6 +334,10 @@ for v in $vers; do
 	if [ -f "$dir/release" ] && [ "$(cat "$dir/release")" = "$release" ] &&
 		[ -f "$dir/build" ] && [ -d "$(cat "$dir/build")/" ]; then
 		[ "$suite" != testing ] || echo "  KERNEL  $kernel: $release$what" >&2
+		if [ -n "$suite" ] && [ -n "$q" ] && [ ! -f "$dir/userspace" ] &&
+			[ ! -f "$dir/initramfs-root" ]; then
+			armuserspace
+		fi
 		exit 0
 	fi
 	# the packages the image is split into (testing: linux-base-, linux-binary-, linux-modules-
@@ -343,7 +369,7 @@ fi
 headers=linux-headers-$release
 
 echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
-rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf" "$dir/userspace"
+rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf" "$dir/userspace" "$dir/initramfs-root"
 if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
 		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
@@ -430,22 +456,7 @@ if [ -n "$root" ]; then
 		mkdir -p "$root/lib/modules/$release"
 		echo "$root" >"$dir/userspace"
 	else
-		# an ARM target of that release runs a root of its own architecture
-		# (out/roots/RELEASE-ARCH, made by vm/userspace.sh) when the release packages its user
-		# space for that architecture, as apt says: the talk's tools (bpftrace, ply, libgpiod 2's
-		# gpiod), the RT tools, strace and python3; else the busybox initramfs stays its root
-		lack=
-		for p in bpftrace ply gpiod rt-tests rtla strace python3; do
-			v=$(show "$p$q" | sed -n 's/^Version: //p' | head -n 1)
-			if [ -z "$v" ] || { [ "$p" = gpiod ] && dpkg --compare-versions "$v" lt 2; }; then
-				lack="$lack $p${v:+ $v}"
-			fi
-		done
-		if [ -z "$lack" ]; then
-			echo "$proj/out/roots/$suite-$deb" >"$dir/userspace"
-		else
-			echo "  KERNEL  $kernel $arch: busybox initramfs (Debian $suite's $deb lacks:$lack)" >&2
-		fi
+		armuserspace
 	fi
 else
 	depmod -b "$dir/root" "$release"
