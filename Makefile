@@ -152,13 +152,13 @@ $(DEPS_STAMP): host/deps.sh
 
 # ---- the emulated target (host side) ---------------------------------------------------------
 # vm/kernel.sh is cheap when the kernel is current: it only asks apt for the ABI.
-# a foreign architecture's target runs its own static gpiolat and utoggle (vm/init)
+# a foreign architecture's target on the busybox initramfs runs its own static gpiolat and
+# utoggle (vm/init)
 target: $(TARGET_DIR)/initramfs.cpio.gz kmod $(if $(SYSROOT),loader togglers $(TARGET_DIR)/btf.stamp)
-ifeq ($(ARCH),$(HOST_ARCH))
-	@# a target on another release's root (x86_64's 6.12: Debian 13's): its user space, built
-	@# there (vm/userspace.sh; nothing for a target on the host's root)
+	@# a target on another release's root (x86_64's 6.12: Debian 13's; ARM's 6.12: Debian 13's
+	@# root of its architecture): its user space, built for it (vm/userspace.sh; nothing for a
+	@# target on the host's root or the initramfs)
 	$(Q)sh vm/userspace.sh $(TARGET_DIR)
-endif
 
 # a kernel without BTF of its own (armmp): a minimal one for our objects, beside the binaries
 $(TARGET_DIR)/btf.stamp: $(TARGET_DIR)/release $(BPF_OBJS) host/btf.sh

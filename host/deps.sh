@@ -7,6 +7,9 @@
 #            tests/host/test_debian13.py)
 #   --target the build's packages and what the tests run inside an x86_64 target whose root is
 #            another release's (vm/userspace.sh: Debian 13's 6.12 targets): the load and RT tools
+#   --root   what runs in an ARM target's own root (vm/userspace.sh: Debian 13's armhf and arm64
+#            targets), and the libraries gpiolat is cross-built against there (that root is the
+#            sysroot): no compiler (it would run under qemu-user)
 # ply (the talk's tool) is installed, on the host and in a target's root, where the release
 # packages it: where apt has a candidate for it (Debian 13 and testing do, Debian 12 does not).
 # Where it has none, nothing is missing.
@@ -17,15 +20,18 @@ libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod kmod file dwar
 bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db"
 rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng chromium
 qemu-system-arm libglib2.0-dev gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu
-libc6-dev-armhf-cross libc6-dev-arm64-cross debootstrap"
+libc6-dev-armhf-cross libc6-dev-arm64-cross debootstrap qemu-user-static binfmt-support"
 target="rt-tests rtla stress-ng"
+root="libc6-dev libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-dev libjson-c-dev
+libgpiod-dev gpiod kmod bpftool bpftrace strace python3 rt-tests rtla stress-ng"
 # installed where apt has a candidate for them, and not missing where it has none
 optional="ply"
 case ${1:-} in
 --build) pkgs=$build ;;
 --target) pkgs="$build $target" ;;
+--root) pkgs=$root ;;
 "") pkgs="$build $rest" ;;
-*) echo "usage: sh host/deps.sh [--build|--target]" >&2; exit 2 ;;
+*) echo "usage: sh host/deps.sh [--build|--target|--root]" >&2; exit 2 ;;
 esac
 # the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
 # apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:

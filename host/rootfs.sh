@@ -1,9 +1,12 @@
 #!/bin/sh
 # Host side: a Debian root of another release (trixie, testing/forky, bookworm), made once with
 # debootstrap and kept, with the packages asked for installed in it.
-# Usage: host/rootfs.sh [-a ARCH]... RELEASE DIR [PACKAGE...]
+# Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]
 #   -a ARCH   a foreign architecture (armhf, arm64) added to the root's dpkg, so that apt-get
 #             download and the cross compilers work there; a PACKAGE named NAME:ARCH adds it too
+#   --arch ARCH  a root of that architecture (armhf, arm64; the ARM targets' user space):
+#             debootstrap --foreign, its second stage and everything after run under qemu-user
+#             (host/binfmt.sh)
 #
 # The root is made once: DIR/.rootfs-done is written last, so a root cut short is made anew and
 # a second call with everything there does only a few dpkg-query calls. Callers of one DIR take
@@ -17,13 +20,15 @@
 set -eu
 
 usage() {
-	echo "usage: host/rootfs.sh [-a ARCH]... RELEASE DIR [PACKAGE...]" >&2
+	echo "usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]" >&2
 	exit 2
 }
 here=$(cd "$(dirname "$0")" && pwd)
 archs=
+rarch=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch) [ $# -ge 2 ] || usage; rarch=$2; shift 2 ;;
 	-a) [ $# -ge 2 ] || usage; archs="$archs $2"; shift 2 ;;
 	-a*) archs="$archs ${1#-a}"; shift ;;
 	--) shift; break ;;
@@ -45,7 +50,7 @@ for p in "$@"; do
 	*:*) echo "host/rootfs.sh: architecture of '$p' not known here (armhf, arm64)" >&2; exit 2 ;;
 	esac
 done
-for a in $archs; do
+for a in $archs $rarch; do
 	case $a in
 	armhf | arm64) ;;
 	*) echo "host/rootfs.sh: unknown architecture '$a' (armhf, arm64)" >&2; exit 2 ;;
@@ -105,15 +110,24 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	rm -rf "$dir"
 	script=/usr/share/debootstrap/scripts/$release
 	[ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
-	echo "  ROOTFS  $dir: debootstrap $release from $main ($(basename "$(readlink -f "$script")") script)"
+	echo "  ROOTFS  $dir: debootstrap $release${rarch:+ $rarch} from $main ($(basename "$(readlink -f "$script")") script)"
 	log=$dir.debootstrap.log
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
 	# it is killed (its mounts made private: / must be a mount point, as on any machine; in a
 	# chroot, bind its root onto itself first)
 	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
-		"$release" "$dir" "$main" "$script" >"$log" 2>&1; then
+		${rarch:+--arch=$rarch --foreign} "$release" "$dir" "$main" "$script" >"$log" 2>&1; then
 		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure|^unshare:' "$log" | tail -n 1) (log: $log)" >&2
 		exit 1
+	fi
+	# a foreign root: its second stage (its own dpkg unpacking and configuring) under qemu-user
+	if [ -n "$rarch" ]; then
+		sh "$here/binfmt.sh" "$rarch"
+		if ! unshare --mount --propagation private chroot "$dir" /debootstrap/debootstrap \
+			--second-stage >>"$log" 2>&1; then
+			echo "host/rootfs.sh: debootstrap's second stage ($rarch, under qemu-user) failed: $(grep -E '^E:|W: Failure' "$log" | tail -n 1) (log: $log)" >&2
+			exit 1
+		fi
 	fi
 	indexinfo
 	{
@@ -128,8 +142,10 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	# no daemon starts in the root (a package's postinst would otherwise try)
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
-	echo "$release $main" >"$dir/.rootfs-done"
+	echo "$release $main${rarch:+ $rarch}" >"$dir/.rootfs-done"
 fi
+# a foreign root runs under qemu-user: its handler enabled (and probed) on every call
+[ -z "$rarch" ] || sh "$here/binfmt.sh" "$rarch" "$dir"
 
 # the root's apt: an index past its Valid-Until used, no recommends, a locked dpkg waited for
 # (two callers of one root: vm/kernel.sh and the tests); written each time (a root made by an

@@ -10,11 +10,13 @@
 #   testing  Debian testing's newest kernel (7.2 on 2026-11-23), on all three
 #   testing-rt  its PREEMPT_RT flavour (amd64, arm64; testing has no rt-armmp)
 # "6.12" is Debian 13's (trixie's linux-image-amd64, -rt-amd64, -armmp, -rt-armmp, -arm64,
-# -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). x86_64's 6.12 and testing targets
-# are whole systems of their release: they run its user space too, the root out/roots/trixie or
-# out/roots/testing (vm/userspace.sh: its bpftrace, libgpiod 2 tools, and gpiolat and the
-# togglers built there); DIR/userspace names that root. std and rt on x86_64 run the host's
-# root (on a Debian 13 host: Debian 13's 6.12 on the host's Debian 13).
+# -rt-arm64: on ARM the BeagleBone class with PREEMPT_RT). The 6.12 and testing targets are
+# whole systems of their release: they run its user space too, on x86_64 the root
+# out/roots/trixie or out/roots/testing (vm/userspace.sh: its bpftrace, libgpiod 2 tools, and
+# gpiolat and the togglers built there), on ARM a root of their own architecture,
+# out/roots/trixie-armhf etc., where the release packages the tools for it;
+# DIR/userspace names that root. std and rt on x86_64 run the host's root (on a Debian 13
+# host: Debian 13's 6.12 on the host's Debian 13), on ARM the busybox initramfs.
 #
 # The ABI (e.g. 6.1.0-56) is discovered from the linux-image-* metapackage every time: it changes
 # with security updates. std's and rt's kernels come from the host's apt; another release's from
@@ -300,6 +302,28 @@ elif [ -n "$suite" ]; then
 	[ -z "$f" ] || what=" (Debian $suite: $(sed -n 's/^Codename: //p' "$f" | head -n 1), index dated $(sed -n 's/^Date: //p' "$f" | head -n 1))"
 fi
 
+# An ARM target of another release runs a root of its own architecture (out/roots/RELEASE-ARCH,
+# made by vm/userspace.sh) when the release packages its user space for that architecture, as
+# apt says: the talk's tools (bpftrace, ply, libgpiod 2's gpiod), the RT tools, strace and
+# python3; else the busybox initramfs stays its root. Decided with every new kernel, and for a
+# kernel fetched before this was asked (no DIR/userspace nor DIR/initramfs-root).
+armuserspace() {
+	rm -f "$dir/userspace" "$dir/initramfs-root"
+	lack=
+	for p in bpftrace ply gpiod rt-tests rtla strace python3; do
+		v=$(show "$p$q" | sed -n 's/^Version: //p' | head -n 1)
+		if [ -z "$v" ] || { [ "$p" = gpiod ] && dpkg --compare-versions "$v" lt 2; }; then
+			lack="$lack $p${v:+ $v}"
+		fi
+	done
+	if [ -z "$lack" ]; then
+		echo "$proj/out/roots/$suite-$deb" >"$dir/userspace"
+	else
+		echo "  KERNEL  $kernel $arch: the busybox initramfs (Debian $suite's $deb lacks:$lack)" >&2
+		echo "$lack" >"$dir/initramfs-root"
+	fi
+}
+
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 tried=
@@ -310,6 +334,10 @@ for v in $vers; do
 	if [ -f "$dir/release" ] && [ "$(cat "$dir/release")" = "$release" ] &&
 		[ -f "$dir/build" ] && [ -d "$(cat "$dir/build")/" ]; then
 		[ "$suite" != testing ] || echo "  KERNEL  $kernel: $release$what" >&2
+		if [ -n "$suite" ] && [ -n "$q" ] && [ ! -f "$dir/userspace" ] &&
+			[ ! -f "$dir/initramfs-root" ]; then
+			armuserspace
+		fi
 		exit 0
 	fi
 	# the packages the image is split into (testing: linux-base-, linux-binary-, linux-modules-
@@ -341,7 +369,7 @@ fi
 headers=linux-headers-$release
 
 echo "  KERNEL  $pkg$q (emulated target, $kernel, $arch)$what"
-rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf" "$dir/userspace"
+rm -f "$dir/buildroot" "$dir/cc" "$dir/aptconf" "$dir/userspace" "$dir/initramfs-root"
 if [ -z "$q" ] && [ -z "$root" ]; then
 	if [ ! -d "/usr/src/$headers" ]; then
 		DEBIAN_FRONTEND=noninteractive hostapt install -y -qq --no-install-recommends \
@@ -427,6 +455,8 @@ if [ -n "$root" ]; then
 		# the release's kernel on the release's user space (vm/userspace.sh)
 		mkdir -p "$root/lib/modules/$release"
 		echo "$root" >"$dir/userspace"
+	else
+		armuserspace
 	fi
 else
 	depmod -b "$dir/root" "$release"

@@ -11,13 +11,25 @@ GPIOLAT=$PROJ/out/bin/gpiolat
 PULSES=${PULSES:-500}
 
 ok "booted: Linux $(uname -r) $(uname -m)$(uname -v | grep -o ' PREEMPT_RT')"
-# the user space this target runs (the host's root, Debian 13's for x86_64's 6.12: vm/userspace.sh,
-# or the initramfs's busybox on ARM), and the tools of it the tests use
+# the user space this target runs (the host's root, Debian 13's for the 6.12 targets, on ARM of
+# their architecture: vm/userspace.sh, or the initramfs's busybox on Debian 12's ARM targets),
+# and the tools of it the tests use
 us=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' /etc/os-release 2>/dev/null || true)
 command -v bpftrace >/dev/null && us="$us, $(bpftrace --version 2>/dev/null)"
 command -v gpioset >/dev/null &&
 	us="$us, $(gpioset --version 2>/dev/null | sed -n '1s/^gpioset (libgpiod) /libgpiod /p')"
+command -v ply >/dev/null &&
+	us="$us, ply $(dpkg-query -W -f='${Version}' ply 2>/dev/null || ply --version 2>&1 | head -n 1)"
 echo "# user space: ${us:-the initramfs (busybox)}"
+# An emulated ARM target on a Debian root has it because apt said its release packages all of
+# these for its architecture (vm/kernel.sh): each must be there and run (issue 25)
+if [ "$(uname -m)" != x86_64 ] && [ "${GPIOLAT_TARGET:-}" = emulated ] &&
+	[ -e /var/lib/dpkg/status ]; then
+	for c in "bpftrace --version" "ply --version" "gpioinfo --version" "cyclictest --help" \
+		"rtla --help" "chrt --version" "strace -V" "python3 -V"; do
+		check "$c runs in this target's Debian root" sh -c "$c >/dev/null 2>&1"
+	done
+fi
 
 # ---- the module and its chip
 check "toggle module loaded" test -d /sys/module/toggle

@@ -87,7 +87,7 @@ else
 fi
 
 # ---- a forced gap: a SCHED_FIFO 70 busy task on the toggler's CPU ----------------------------
-# (chrt and taskset: not in the ARM targets' busybox, by design: host_tool says so there)
+# (chrt and taskset: not in Debian 12's ARM targets' busybox, by design: host_tool says so there)
 if host_tool chrt && host_tool taskset; then
 	toggle_load mode=continuous
 	tid=

@@ -35,16 +35,21 @@ eq() {
 	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1: got '$2', want '$3'"; fi
 }
 # host_tool CMD: is CMD (a tool host/deps.sh installs: python3, bpftrace, strace, gpioset) here?
-# On x86_64 the target's root is the host's, where host/deps.sh installed it: its absence is a
-# failure (a "not ok" line, status 1). The ARM targets' root is the initramfs (busybox and
-# gpiolat's static binaries, by design: vm/run), as a board's rarely has them: there the checks
-# that need it are not run on this architecture (a "skip" line saying so, status 1).
+# On x86_64 the target's root is the host's, where host/deps.sh installed it, and an emulated
+# ARM target with a Debian root (dpkg's status there: Debian 13's, vm/userspace.sh installed it)
+# has it too: its absence is a failure (a "not ok" line, status 1). Debian 12's ARM targets' root
+# is the initramfs (busybox and gpiolat's static binaries, by design: vm/run), as a board's
+# rarely has them: there the checks that need it are not run on this architecture (a "skip"
+# line saying so, status 1).
 host_tool() {
 	command -v "$1" >/dev/null 2>&1 && return 0
-	case $(uname -m) in
-	x86_64) notok "$1 is on PATH (host/deps.sh installs it; the x86_64 target runs the host's root)" ;;
-	*) skip "the checks that need $1: not run on $(uname -m) (no $1 in this target's root, by design)" ;;
-	esac
+	if [ "$(uname -m)" = x86_64 ]; then
+		notok "$1 is on PATH (host/deps.sh installs it; the x86_64 target runs the host's root)"
+	elif [ "${GPIOLAT_TARGET:-}" = emulated ] && [ -e /var/lib/dpkg/status ]; then
+		notok "$1 is on PATH (host/deps.sh --root installs it in this target's Debian root)"
+	else
+		skip "the checks that need $1: not run on $(uname -m) (no $1 in this target's root, by design)"
+	fi
 	return 1
 }
 # release_tool CMD PKG: is CMD (of Debian package PKG, which host/deps.sh installs where the
