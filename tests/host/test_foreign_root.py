@@ -1,4 +1,4 @@
-"""The ARM targets' own Debian roots (issue 25 item 3): host/binfmt.sh, host/rootfs.sh --arch,
+"""The ARM targets' own Debian roots: host/binfmt.sh, host/rootfs.sh --arch,
 host/deps.sh --root.
 
 Bad input gets one error line and exit status 2, before anything is made or registered. Where a

@@ -22,7 +22,7 @@ command -v ply >/dev/null &&
 	us="$us, ply $(dpkg-query -W -f='${Version}' ply 2>/dev/null || ply --version 2>&1 | head -n 1)"
 echo "# user space: ${us:-the initramfs (busybox)}"
 # An emulated ARM target on a Debian root has it because apt said its release packages all of
-# these for its architecture (vm/kernel.sh): each must be there and run (issue 25)
+# these for its architecture (vm/kernel.sh): each must be there and run
 if [ "$(uname -m)" != x86_64 ] && [ "${GPIOLAT_TARGET:-}" = emulated ] &&
 	[ -e /var/lib/dpkg/status ]; then
 	for c in "bpftrace --version" "ply --version" "gpioinfo --version" "cyclictest --help" \
