@@ -64,7 +64,8 @@ static void tool_figures_add(struct probe *p)
 
 /*
  * The scripts' count: the pulses in the histograms the tool prints as it exits (its own map):
- * bpftrace -f json's "count": N of each bucket, ply's "[low, high)<TAB>N" rows; once a pulse,
+ * bpftrace -f json's "count": N of each bucket, ply's "<TAB>[ low,  high]<TAB>N" rows (ply 2.4's
+ * quantize print: the bucket's bounds rounded, then its count); once a pulse,
  * one tool process a phase (its on starts the count again)
  */
 static int tool_off(struct probe *p)
@@ -76,7 +77,7 @@ static int tool_off(struct probe *p)
 	child_end(&p->t->child);
 	if (p->counting)
 		p->counted = child_sum_after(&p->t->child,
-					     p->ops == &prov_bpftrace ? "\"count\":" : ")\t",
+					     p->ops == &prov_bpftrace ? "\"count\":" : "]\t",
 					     p->ops == &prov_bpftrace, &found);
 	p->counting = false;
 	child_stop(&p->t->child);
