@@ -162,22 +162,11 @@ WARMUP_PHASES = 3  # loader/modes/overhead/ov.h: the untraced phases --overhead 
 
 
 def judge(ref, burst, pairs):
-    """the loader's rule (loader/modes/overhead/ov_stats.c trust_check) over pairs (a, b): b - a per phase"""
-    d = [b - a for a, b in pairs]
-    if len(d) < 2:
-        return {"verdict": "not judged", "phases": len(d)}
-    sd = statistics.stdev(d)
-    allow = ref / burst
-    # two-sided 99.9 %: the loader's student_t999 (loader/core/hist.c), which tabulates the same
-    # quantiles to 3 decimals
-    lim = allow + t_quantile(0.9995, len(d) - 1) * sd / math.sqrt(len(d))
-    mean = statistics.fmean(d)
-    # too noisy: a clock off by half would pass (as in the loader)
-    big = statistics.fmean(a for a, _ in pairs) / 2
-    v = "DISAGREE" if abs(mean) > lim else "too-noisy" if lim >= big else "agree"
-    return {"verdict": v, "phases": len(d),
-            "difference_ns": round(mean, 1), "difference_sd_ns": round(sd, 1),
-            "allowance_ns": round(allow, 1), "limit_ns": round(lim, 1)}
+    """the loader's rule (loader/modes/overhead/ov_stats.c trust_check) over pairs (a, b): b - a
+    per phase, with its allowance ref / burst (judge_exact: the limit with the loader's two-sided
+    99.9 % Student t, student_t999 in loader/core/hist.c; too noisy when a clock off by half
+    would pass)"""
+    return judge_exact(ref / burst, pairs)
 
 
 def overhead(path, line, ov_json):
@@ -285,8 +274,9 @@ def is_plugin_file(path):
 
 
 def judge_exact(allow, pairs):
-    """judge() with a fixed allowance (the exact observer's): agree when |mean d| <= allow +
-    t(99.9 %, n - 1) sd / sqrt(n); too-noisy when that limit is half the guest's figure"""
+    """over pairs (a, b), b - a per phase: agree when |mean d| <= allow + t(99.9 %, n - 1) sd /
+    sqrt(n); too-noisy when that limit is half the guest's figure (a clock off by half would
+    pass); the exact observer's allowance is fixed, judge()'s the loader's"""
     d = [b - a for a, b in pairs]
     if len(d) < 2:
         return {"verdict": "not judged", "phases": len(d)}
