@@ -66,6 +66,13 @@ def inroot(script, timeout=1200):
                 "DEBIAN_FRONTEND=noninteractive", "sh", "-c", script], timeout)
 
 
+def packages():
+    """the root's installed packages, by dpkg's name (with :ARCH where dpkg writes one)"""
+    r = inroot("dpkg-query -W -f '${db:Status-Status} ${binary:Package}\\n'")
+    assert r.returncode == 0, r.stderr
+    return {ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("installed ")}
+
+
 def files():
     """every path of the root, but the mounts and the caches and logs apt and dpkg keep"""
     out = set()
@@ -99,6 +106,7 @@ def test_packages_install_build_the_module_run_and_purge():
     r = inroot("apt-get install -y -qq linux-headers-%s" % release)
     assert r.returncode == 0, r.stderr[-2000:]
     before = files()
+    pkgs_before = packages()
     installed = False
     try:
         r = inroot("cd %s && apt-get install -y ./%s ./%s" % (ROOT, debs[0], debs[1]))
@@ -141,10 +149,14 @@ def test_packages_install_build_the_module_run_and_purge():
     assert glob.glob(os.path.join(ROOTFS, "lib/modules/*/updates/dkms/toggle.ko*")) == []
     assert not os.path.exists(os.path.join(ROOTFS, "var/lib/dkms/gpiolat-toggle"))
     assert not glob.glob(os.path.join(ROOTFS, "usr/src/gpiolat-toggle-*"))
-    # what the install added and the purge did not take: only dkms's (the dependency apt pulled
-    # in and keeps), its state (/var/lib/dkms, the MOK key it made to sign modules) and dpkg's
-    # record of it
-    dkms = set(inroot("dpkg -L dkms").stdout.split())
+    # what the install added and the purge did not take: only the packages apt installed with
+    # ours and keeps (dkms and, in a fresh root, what dkms depends on: dpkg-dev, perl, patch,
+    # ...: apt removes them with autoremove, not with our purge), their files and dpkg's record
+    # of them, and dkms's state (/var/lib/dkms, the MOK key it made to sign modules)
+    kept = sorted(packages() - pkgs_before)
+    assert "gpiolat" not in kept and "gpiolat-toggle-dkms" not in kept, kept
+    theirs = set(inroot("dpkg -L %s" % " ".join(kept)).stdout.split()) if kept else set()
+    info = tuple("/var/lib/dpkg/info/%s." % k for k in kept)
     added = sorted(p for p in files() - before
-                   if p not in dkms and not p.startswith(("/var/lib/dkms", "/var/lib/dpkg/info/dkms.")))
-    assert added == [], added
+                   if p not in theirs and not p.startswith(("/var/lib/dkms",) + info))
+    assert added == [], (kept, added)
