@@ -187,10 +187,10 @@ bool child_perf_ready(const struct child *c)
 
 /*
  * The child's probes with a BPF program attached, as the kernel lists them (BPF_TASK_FD_QUERY on
- * each of its fds), but a uprobe on the child's own executable: bpftrace runs its BEGIN and END
- * probes as uprobes on itself (BEGIN_trigger, END_trigger), attached before the script's own
- * probes, so they proved nothing of a kernel probe (seen: a dt-kprobe phase of 6.1 in real time
- * ran with 0 of its 100 sets counted while only END was in)
+ * each of its fds), but a uprobe on the child's own executable: a bpftrace that runs its BEGIN
+ * and END probes as uprobes on itself (BEGIN_trigger, END_trigger) may attach them before the
+ * script's own probes, and they prove nothing of those (Debian 12's bpftrace 0.17 lists none:
+ * only its script's probes)
  */
 int child_bpf_probes(const struct child *c)
 {
