@@ -117,6 +117,10 @@ def independent_reason(method):
 def not_available(r):
     """The check line of a row that was not measured: ok only when its absence is verified
     independently; returns that reason (or None)."""
+    if "not_measured" in r:
+        # it ran and did not fire on every set: a failure wherever it runs
+        line(False, f"{r['method']}: not measured: {r['not_measured']}")
+        return None
     why = r.get("not_available", "")
     ours = independent_reason(r["method"])
     line(ours is not None and len(why) > 10,
