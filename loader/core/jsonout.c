@@ -48,7 +48,7 @@ static struct json_object *os_name(void)
 struct json_object *json_target(void)
 {
 	struct json_object *o = json_object_new_object();
-	const char *timing = getenv("GPIOLAT_TIMING");
+	const char *timing = sys_timing();
 	bool emulated = sys_emulated();
 	struct utsname u;
 
@@ -59,10 +59,6 @@ struct json_object *json_target(void)
 	json_object_object_add(o, "userspace", os_name());
 	json_object_object_add(o, "emulated", json_object_new_boolean(emulated));
 	/* vm/run says which clock the guest has; natively the hardware's own, in real time */
-	if (!emulated)
-		timing = "real";
-	else if (timing && strcmp(timing, "icount") && strcmp(timing, "real"))
-		timing = NULL;
 	json_object_object_add(o, "timing", timing ? json_object_new_string(timing) : NULL);
 	return o;
 }

@@ -384,3 +384,14 @@ bool sys_find_program(const char *name, char *path, size_t size)
 	snprintf(path, size, "/usr/sbin/%s", name);
 	return !access(path, X_OK);
 }
+
+const char *sys_timing(void)
+{
+	const char *timing = getenv("GPIOLAT_TIMING");
+
+	if (!sys_emulated())
+		return "real";
+	if (timing && strcmp(timing, "icount") && strcmp(timing, "real"))
+		return NULL;
+	return timing;
+}

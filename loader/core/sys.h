@@ -43,6 +43,11 @@ int sys_read_long(const char *path, long *v);
 
 /* are we running under emulation (GPIOLAT_TARGET=emulated or a QEMU DMI vendor)? */
 bool sys_emulated(void);
+/*
+ * the guest's clock as vm/run says it (GPIOLAT_TIMING): "icount" or "real" under emulation, NULL
+ * when it said nothing; natively "real" (the hardware's own)
+ */
+const char *sys_timing(void);
 /* root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN) */
 bool sys_privileged(void);
 

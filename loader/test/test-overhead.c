@@ -259,6 +259,7 @@ static int fired(int argc, char **argv)
 	struct context cx = { TEST_CX };
 	const struct method *m = argc >= 2 ? method_by_name(argv[1]) : NULL;
 	unsigned long long sets, f;
+	bool icount = false;
 	int i;
 
 	if (!m)
@@ -274,6 +275,12 @@ static int fired(int argc, char **argv)
 	r.counted = true;
 	r.fired_by = "the test's count";
 	for (i = 2; i < argc && r.fphases < MAX_REPS; i++) {
+		if (!strncmp(argv[i], "icount-sd=", 10)) {
+			/* the run in TIMING=icount, its repetitions' sd this */
+			icount = true;
+			r.sd = strtod(argv[i] + 10, NULL);
+			continue;
+		}
 		if (!strcmp(argv[i], "-")) {
 			r.counted = false;
 			snprintf(r.fired_why, sizeof(r.fired_why), "the test's row keeps no count");
@@ -286,7 +293,7 @@ static int fired(int argc, char **argv)
 		r.sets += sets;
 		r.fired_sets += f;
 	}
-	fired_check(&r);
+	fired_check(&r, icount);
 	if (!strcmp(argv[0], "json"))
 		ov_print_json(&r, 1, &cx);
 	else

@@ -70,6 +70,19 @@ def test_no_count_keeps_the_figure_and_says_why():
     assert r["fired"] == {"counted": False, "why": "the test's row keeps no count"}
 
 
+def test_no_count_under_icount_is_held_to_the_sd_bound():
+    """TIMING=icount: a row without a count keeps its figure only when its repetitions repeat
+    (sd <= 10 ns + 5 % of |mean|: 35 ns at the test row's 500 ns); in real time it keeps it"""
+    d = json.loads(run("fired", "json", "user-ioctl-strace", "-", "icount-sd=11.8"))
+    assert d["methods"][0]["measured"] is True
+    d = json.loads(run("fired", "json", "user-ioctl-strace", "-", "icount-sd=36"))
+    (r,) = d["methods"]
+    assert r["measured"] is False and "overhead_ns" not in r
+    assert "sd 36.0 ns is above 35.0 ns under TIMING=icount" in r["not_measured"]
+    d = json.loads(run("fired", "json", "user-ioctl-strace", "-"))
+    assert d["methods"][0]["measured"] is True
+
+
 def test_not_available_is_still_said_as_such():
     assert results.why_not({"method": "ply-delta", "measured": False,
                             "not_available": "ply is not installed"}) == \

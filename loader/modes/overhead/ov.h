@@ -242,8 +242,11 @@ void utoggle_stop(struct ov *ov);
 bool nap(struct ov *ov, int ms); /* sleep MS; false when the run is to stop */
 int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
 void ov_measure(struct ov *ov, const struct method *m, struct row *r);
-/* ov_fired.c: a row's fired check: not measured when its count covers fewer sets than it ran */
-void fired_check(struct row *r);
+/*
+ * ov_fired.c: a row's fired check: not measured when its count covers fewer sets than it ran;
+ * ICOUNT (the run's TIMING=icount): a row without a count must repeat (FIRED_SD_NS)
+ */
+void fired_check(struct row *r, bool icount);
 /* ov_fired.c: "fired on k of n sets (by, N phases)", or "not counted: why" */
 const char *fired_text(const struct row *r, char *buf, size_t size);
 /* ov_fired.c: the row's "fired" object of the JSON */

@@ -264,7 +264,7 @@ static void measure(struct ov_alt *a)
 	r->measured = true;
 	r->ref_mean = a->refs.mean;
 	row_stats(r);
-	fired_check(r);
+	fired_check(r, sys_timing() && !strcmp(sys_timing(), "icount"));
 	if (r->bpf && r->measured)
 		row_figures(a->ov, r, &a->pm);
 	goto out;
