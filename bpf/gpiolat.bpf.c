@@ -117,12 +117,22 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 		h->log2[slot]++;
 		fine = GPIOLAT_HDR_SLOTS - 1;
 	} else {
-		fine = slot;
-		if (fine < GPIOLAT_HDR_SUB_BITS + 1)
-			fine = GPIOLAT_HDR_SUB_BITS + 1;
-		fine -= GPIOLAT_HDR_SUB_BITS + 1;
-		fine = (fine << GPIOLAT_HDR_SUB_BITS) +
-		       ((delta >> fine) & (2 * GPIOLAT_HDR_SUB - 1));
+		/*
+		 * s = max(slot - SUB_BITS - 1, 0), then bounded where the verifier sees it: clang
+		 * 21 made the max a subtraction and an underflow test whose result 7.2's verifier
+		 * took as [-1, 0] ("math between map_value pointer and register with unbounded
+		 * min value"); after the barrier clang knows nothing of s, so the mask (s in
+		 * [0, 31] for the verifier) and the clamp (s <= MAX_LOG2 - SUB_BITS - 1, never
+		 * taken) stay, and give fine <= 639 on every path, with no compare on fine itself
+		 */
+		__u32 s = slot > GPIOLAT_HDR_SUB_BITS + 1 ? slot - (GPIOLAT_HDR_SUB_BITS + 1) : 0;
+
+		barrier_var(s);
+		s &= 31;
+		if (s > GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1)
+			s = GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1;
+		fine = ((__u64)s << GPIOLAT_HDR_SUB_BITS) +
+		       ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
 	}
 	h->fine[fine]++;
 
