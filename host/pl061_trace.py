@@ -161,6 +161,20 @@ def analyse(path, line, n, burst):
 WARMUP_PHASES = 3  # loader/modes/overhead/ov.h: the untraced phases --overhead runs first and drops
 
 
+def trusted_rows(rows, ps, P):
+    """(row, its method phases' pulses, its trust clocks, its burst) of every measured row with a
+    trust check, in the run's order: after the warm-up phases, each row's phases are reference,
+    method, reference, ..., reference, P pulses each"""
+    k = WARMUP_PHASES
+    for r in rows:
+        reps = r["repetitions"]
+        method = [ps[(k + 2 * i + 1) * P:(k + 2 * i + 2) * P] for i in range(reps)]
+        k += 2 * reps + 1
+        c = (r.get("trust") or {}).get("clocks")
+        if c:
+            yield r, method, c, round(c["burst"])
+
+
 def judge(ref, burst, pairs):
     """the loader's rule (loader/modes/overhead/ov_stats.c trust_check) over pairs (a, b): b - a
     per phase, with its allowance ref / burst (judge_exact: the limit with the loader's two-sided
@@ -183,16 +197,7 @@ def overhead(path, line, ov_json):
     out = {"tool": "host/pl061_trace.py --overhead",
            "clock": "host gettimeofday, 1 us, qemu's vCPU thread (TIMING=real only)",
            "line": line, "pulses": len(ps), "pulses_per_phase": P, "rows": []}
-    k = WARMUP_PHASES
-    for r in rows:
-        reps = r["repetitions"]
-        # phases k, k+1, ...: reference, method, reference, ..., reference
-        method = [ps[(k + 2 * i + 1) * P:(k + 2 * i + 2) * P] for i in range(reps)]
-        k += 2 * reps + 1
-        c = (r.get("trust") or {}).get("clocks")
-        if not c:
-            continue
-        burst = round(c["burst"])
+    for r, method, c, burst in trusted_rows(rows, ps, P):
         obs = []
         for ph in method:
             sets = [(b[-1][1] - b[0][0]) / (2 * burst - 1)
@@ -317,15 +322,7 @@ def overhead_exact(path, line, ov_json):
                     "(TIMING=icount, shift 0)",
            "observer": "exact", "line": line, "pulses": len(ps), "pulses_per_phase": P,
            "setup_writes": head, "guest_tick_ns": GUEST_TICK_NS, "rows": []}
-    k = WARMUP_PHASES
-    for r in rows:
-        reps = r["repetitions"]
-        method = [ps[(k + 2 * i + 1) * P:(k + 2 * i + 2) * P] for i in range(reps)]
-        k += 2 * reps + 1
-        c = (r.get("trust") or {}).get("clocks")
-        if not c:
-            continue
-        burst = round(c["burst"])
+    for r, method, c, burst in trusted_rows(rows, ps, P):
         # null: the program keeps no clock of its own (the empty programs)
         has_clock = any(v is not None for v in c["program_phases_ns"])
         obs, span, at_reads, delta = [], [], [], []
