@@ -187,22 +187,18 @@ bool child_perf_ready(const struct child *c)
 
 /*
  * The child's probes with a BPF program attached, as the kernel lists them (BPF_TASK_FD_QUERY on
- * each of its fds), but a uprobe on the child's own executable: a bpftrace that runs its BEGIN
- * and END probes as uprobes on itself (BEGIN_trigger, END_trigger) may attach them before the
- * script's own probes, and they prove nothing of those (Debian 12's bpftrace 0.17 lists none:
- * only its script's probes)
+ * each of its fds); bpftrace's BEGIN and END are not among them (0.17 and 0.23 list only their
+ * script's probes, as bpftool perf show does)
  */
 int child_bpf_probes(const struct child *c)
 {
-	char path[PATH_MAX], buf[PATH_MAX], exe[PATH_MAX], *self, *f;
+	char path[PATH_MAX], buf[256];
 	__u64 off, addr;
 	__u32 len, prog, type;
 	struct dirent *e;
 	int n = 0;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", c->pid);
-	self = realpath(path, exe);
 	snprintf(path, sizeof(path), "/proc/%d/fd", c->pid);
 	d = opendir(path);
 	if (!d)
@@ -211,15 +207,8 @@ int child_bpf_probes(const struct child *c)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		len = sizeof(buf);
-		if (bpf_task_fd_query(c->pid, atoi(e->d_name), 0, buf, &len, &prog, &type, &off,
-				      &addr))
-			continue;
-		if (type == BPF_FD_TYPE_UPROBE || type == BPF_FD_TYPE_URETPROBE) {
-			f = realpath(buf, path);
-			if (self && f && !strcmp(f, self))
-				continue;
-		}
-		n++;
+		n += !bpf_task_fd_query(c->pid, atoi(e->d_name), 0, buf, &len, &prog, &type, &off,
+					&addr);
 	}
 	closedir(d);
 	return n;
