@@ -134,28 +134,42 @@ bool child_says(const struct child *c, const char *word)
 	return found;
 }
 
-int child_fds(const struct child *c, const char *link)
+/* how many of the child's open fds EACH counts (1 or 0 a fd, by its number) */
+static int fds_counted(const struct child *c,
+		       int (*each)(const struct child *c, int fd, const void *arg), const void *arg)
 {
-	char path[PATH_MAX], l[256];
+	char path[64];
 	struct dirent *e;
 	int n = 0;
-	ssize_t len;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", c->pid);
 	d = opendir(path);
 	if (!d)
 		return 0;
-	while ((e = readdir(d))) {
-		snprintf(path, sizeof(path), "/proc/%d/fd/%s", c->pid, e->d_name);
-		len = readlink(path, l, sizeof(l) - 1);
-		if (len <= 0)
-			continue;
-		l[len] = '\0';
-		n += !strcmp(l, link);
-	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			n += each(c, atoi(e->d_name), arg);
 	closedir(d);
 	return n;
+}
+
+static int fd_links_to(const struct child *c, int fd, const void *link)
+{
+	char path[64], l[256];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", c->pid, fd);
+	len = readlink(path, l, sizeof(l) - 1);
+	if (len <= 0)
+		return 0;
+	l[len] = '\0';
+	return !strcmp(l, link);
+}
+
+int child_fds(const struct child *c, const char *link)
+{
+	return fds_counted(c, fd_links_to, link);
 }
 
 bool pid_traced(pid_t pid)
@@ -190,28 +204,18 @@ bool child_perf_ready(const struct child *c)
  * each of its fds); bpftrace's BEGIN and END are not among them (0.17 and 0.23 list only their
  * script's probes, as bpftool perf show does)
  */
+static int fd_bpf_probe(const struct child *c, int fd, const void *unused)
+{
+	char buf[256];
+	__u64 off, addr;
+	__u32 len = sizeof(buf), prog, type;
+
+	return !bpf_task_fd_query(c->pid, fd, 0, buf, &len, &prog, &type, &off, &addr);
+}
+
 int child_bpf_probes(const struct child *c)
 {
-	char path[PATH_MAX], buf[256];
-	__u64 off, addr;
-	__u32 len, prog, type;
-	struct dirent *e;
-	int n = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", c->pid);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		len = sizeof(buf);
-		n += !bpf_task_fd_query(c->pid, atoi(e->d_name), 0, buf, &len, &prog, &type, &off,
-					&addr);
-	}
-	closedir(d);
-	return n;
+	return fds_counted(c, fd_bpf_probe, NULL);
 }
 
 /*
