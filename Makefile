@@ -117,6 +117,8 @@ endif
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+# gpiolat.bpf.c once more without CO-RE, for a kernel without BTF (bpf/gpiolat_nobtf.h)
+SKELS += $(BUILD)/gpiolat_nobtf.skel.h
 # common/: C compiled into both the loader and the togglers (common/maps_offset.c, results_out.c)
 COMMON_SRCS := $(wildcard common/*.c)
 COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
@@ -216,8 +218,16 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
 	$(Q)rm -f $(@:.o=.tmp.o)
 
+# the same source with -DGPIOLAT_NOBTF: no CO-RE relocation, loads without the kernel's BTF
+$(BUILD)/gpiolat_nobtf.bpf.o: bpf/gpiolat.bpf.c | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DGPIOLAT_NOBTF -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< \
+		-o $(@:.o=.tmp.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
+	$(Q)rm -f $(@:.o=.tmp.o)
+
 # kept (not an intermediate): bpftool gen min_core_btf and the tests use it
-.SECONDARY: $(BPF_OBJS) $(SKELS)
+.SECONDARY: $(BPF_OBJS) $(BUILD)/gpiolat_nobtf.bpf.o $(SKELS)
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf >$@

@@ -18,11 +18,20 @@
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
  *   kprobe/gpiod_set_value      (desc, value)
  *   fentry/gpiod_set_value      (desc, value)
+ * Compiled twice: with CO-RE (gpiolat_core.h), and with -DGPIOLAT_NOBTF for a kernel without
+ * BTF (gpiolat_nobtf.h: no CO-RE relocation; the tracepoint's record at offsets the loader
+ * checked in tracefs, the kprobe's desc mapped to its GPIO number by desc_lines, which the loader
+ * fills in a pre-phase with the "pair" programs at the end). Both objects have the same maps,
+ * programs and globals, so one skeleton type serves both.
  *
  * Portability: no division and no atomic instructions (the 32-bit arm JIT rejects both, and
  * 64-bit divides); every counter is per CPU and summed by the loader.
  */
+#ifdef GPIOLAT_NOBTF
+#include "gpiolat_nobtf.h" /* the object without CO-RE, for a kernel without BTF */
+#else
 #include "gpiolat_core.h"
+#endif
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
@@ -77,6 +86,22 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } drops SEC(".maps");
+
+/* the no-BTF kprobe's gpio_desc address -> its GPIO number (gpiolat.h), filled in the pre-phase */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, GPIOLAT_MAX_LINES);
+	__type(key, __u64);
+	__type(value, struct gpiolat_desc);
+} desc_lines SEC(".maps");
+
+/* the pre-phase's slot: the desc the kprobe saw last on this CPU, until the tracepoint takes it */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gpiolat_pair);
+} pair_slot SEC(".maps");
 
 static __always_inline void count_drop(__u32 why)
 {
@@ -218,11 +243,13 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 	return 0;
 }
 
+#ifndef GPIOLAT_NOBTF
 /* the global GPIO number of a descriptor: gdev->base + (desc - gdev->descs), no divide */
 static __always_inline __u32 desc_gpio(int base, __u64 desc, __u64 descs)
 {
 	return base + (__u32)(((desc - descs) * desc_magic) >> 32);
 }
+#endif
 
 SEC("tp/gpio/gpio_value")
 int gpiolat_tp(struct trace_event_raw_gpio_value *ctx)
@@ -249,20 +276,46 @@ int gpiolat_tp_slot(struct trace_event_raw_gpio_value *ctx)
 	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns(), STAGE_SLOT);
 }
 
+#ifdef GPIOLAT_NOBTF
+/*
+ * A kernel without BTF: no offset of gpio_desc or gpio_device is known, so the GPIO number is
+ * the one the pre-phase paired with this desc; a desc it did not see counts as a drop (silently
+ * with -l: every selected line was paired, so it is a line not selected)
+ */
+static __always_inline int record_desc(__u64 desc, int value, __u64 now)
+{
+	struct gpiolat_desc *d = bpf_map_lookup_elem(&desc_lines, &desc);
+
+	if (!d) {
+		if (!filter_lines)
+			count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
+		return 0;
+	}
+	return record(d->gpio, value, now, STAGE_FULL);
+}
+#endif
+
 SEC("kprobe/gpiod_set_value")
 int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
 {
 	__u64 now = bpf_ktime_get_ns();
+#ifndef GPIOLAT_NOBTF
 	struct gpio_device *gdev;
+#endif
 
 	if (!desc)
 		return 0;
+#ifdef GPIOLAT_NOBTF
+	/* desc and value: the first two argument registers (PT_REGS_PARM1/2), plain ctx reads */
+	return record_desc((__u64)desc, value, now);
+#else
 	/* pointer fields in the kernel's own width (32-bit ARM: 4 bytes), see gpiolat_core.h */
 	gdev = (struct gpio_device *)CORE_READ_PTR(desc, gdev);
 	if (!gdev)
 		return 0;
 	return record(desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc, CORE_READ_PTR(gdev, descs)),
 		      value, now, STAGE_FULL);
+#endif
 }
 
 /* BTF-typed arguments: the fields are read directly, no bpf_probe_read_kernel() */
@@ -270,15 +323,84 @@ SEC("fentry/gpiod_set_value")
 int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 {
 	__u64 now = bpf_ktime_get_ns();
+#ifndef GPIOLAT_NOBTF
 	struct gpio_device *gdev;
+#endif
 
 	if (!desc)
 		return 0;
+#ifdef GPIOLAT_NOBTF
+	/* fentry itself needs the kernel's BTF to attach; the loader says so and never loads it */
+	return record_desc((__u64)desc, value, now);
+#else
 	gdev = desc->gdev;
 	if (!gdev)
 		return 0;
 	return record(desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs), value, now,
 		      STAGE_FULL);
+#endif
+}
+
+/*
+ * The no-BTF kprobe's pre-phase (loaded and attached only then, never while measuring): the
+ * kprobe on gpiod_set_value() keeps desc and the task in this CPU's slot; the tracepoint that
+ * gpiod_set_value() fires for that desc (gpiod_set_raw_value_commit(): trace_gpio_value(
+ * desc_to_gpio(desc), 0, value)) takes the slot when the same task set it, and pairs the desc
+ * with the record's GPIO number; the kretprobe empties the slot, so a set that fired no
+ * tracepoint (an open-drain line) pairs with nothing. A desc paired with two GPIO numbers counts
+ * a conflict: the loader then refuses the kprobe.
+ */
+SEC("?kprobe/gpiod_set_value")
+int BPF_KPROBE(gpiolat_pair_kprobe, struct gpio_desc *desc)
+{
+	__u32 zero = 0;
+	struct gpiolat_pair *p = bpf_map_lookup_elem(&pair_slot, &zero);
+
+	if (p) {
+		p->desc = (__u64)desc;
+		p->pid_tgid = bpf_get_current_pid_tgid();
+	}
+	return 0;
+}
+
+SEC("?kretprobe/gpiod_set_value")
+int BPF_KRETPROBE(gpiolat_pair_ret)
+{
+	__u32 zero = 0;
+	struct gpiolat_pair *p = bpf_map_lookup_elem(&pair_slot, &zero);
+
+	if (p && p->pid_tgid == bpf_get_current_pid_tgid())
+		p->desc = 0;
+	return 0;
+}
+
+SEC("?tp/gpio/gpio_value")
+int gpiolat_pair_tp(struct trace_event_raw_gpio_value *ctx)
+{
+	struct gpiolat_desc d = {}, *e;
+	struct gpiolat_pair *p;
+	__u32 zero = 0;
+	__u64 desc;
+
+	if (ctx->get)
+		return 0;
+	p = bpf_map_lookup_elem(&pair_slot, &zero);
+	if (!p || !p->desc || p->pid_tgid != bpf_get_current_pid_tgid())
+		return 0;
+	desc = p->desc;
+	p->desc = 0;
+	e = bpf_map_lookup_elem(&desc_lines, &desc);
+	if (!e) {
+		d.gpio = ctx->gpio;
+		d.seen = 1;
+		bpf_map_update_elem(&desc_lines, &desc, &d, BPF_NOEXIST);
+		return 0;
+	}
+	if (e->gpio == ctx->gpio)
+		e->seen++;
+	else
+		e->conflicts++;
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -76,4 +76,33 @@ enum gpiolat_drop {
 	GPIOLAT_DROP_MAX,
 };
 
+/*
+ * The object without CO-RE (bpf/gpiolat_nobtf.h, for a kernel without BTF): the gpio:gpio_value
+ * record's fields at these offsets, as every kernel's format file gives them today (an 8-byte
+ * common header, then unsigned gpio, int get, int value); the loader checks them against the
+ * format file in tracefs before it loads that object (sys_check_tp_format).
+ */
+#define GPIOLAT_TP_OFF_GPIO 8
+#define GPIOLAT_TP_OFF_GET 12
+#define GPIOLAT_TP_OFF_VALUE 16
+
+/*
+ * The no-BTF kprobe: a gpio_desc address -> its global GPIO number, learnt by the loader in a
+ * pre-phase (the "pairs" programs: a set seen by the kprobe and then by the tracepoint in the same
+ * task on the same CPU, inside gpiod_set_value()); seen counts the pairings that agreed,
+ * conflicts those that named another GPIO number for the same desc
+ */
+struct gpiolat_desc {
+	__u32 gpio;
+	__u32 seen;
+	__u32 conflicts;
+	__u32 pad;
+};
+
+/* the pre-phase's per-CPU slot: the desc the kprobe saw, by which task; 0: none */
+struct gpiolat_pair {
+	__u64 desc;
+	__u64 pid_tgid;
+};
+
 #endif /* GPIOLAT_H */

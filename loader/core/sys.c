@@ -18,6 +18,7 @@
 #include <linux/gpio.h>
 #include <bpf/btf.h>
 #include <tracefs.h>
+#include "gpiolat.h"
 #include "core/sys.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
@@ -93,6 +94,64 @@ int sys_check_tracepoint(const struct btf *btf, char *why, size_t size)
 	return 0;
 }
 
+/* FIELD's line of a tracefs format file: "field:unsigned gpio;\toffset:8;\tsize:4;..." */
+static bool format_field(const char *line, const char *field, int *off, int *sz)
+{
+	const char *f = strstr(line, "field:"), *semi, *name;
+	size_t len = strlen(field);
+
+	if (!f || !(semi = strchr(f, ';')))
+		return false;
+	/* the declaration's last word is the name */
+	for (name = semi; name > f && name[-1] != ' ' && name[-1] != '\t' && name[-1] != ':'; name--)
+		;
+	if ((size_t)(semi - name) != len || strncmp(name, field, len))
+		return false;
+	return sscanf(semi, "; offset:%d; size:%d;", off, sz) == 2;
+}
+
+int sys_check_tp_format(char *why, size_t size)
+{
+	static const struct {
+		const char *name;
+		int off;
+	} want[] = { { "gpio", GPIOLAT_TP_OFF_GPIO },
+		     { "get", GPIOLAT_TP_OFF_GET },
+		     { "value", GPIOLAT_TP_OFF_VALUE } };
+	int off[3] = { -1, -1, -1 }, sz[3] = { 0 }, o, z;
+	char path[PATH_MAX], line[256];
+	const char *dir = sys_tracefs_dir();
+	size_t i;
+	FILE *f;
+
+	if (!dir) {
+		snprintf(why, size, "tracefs is not available: no format of gpio:gpio_value to read");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/events/gpio/gpio_value/format", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, size, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		for (i = 0; i < 3; i++)
+			if (format_field(line, want[i].name, &o, &z)) {
+				off[i] = o;
+				sz[i] = z;
+			}
+	fclose(f);
+	for (i = 0; i < 3; i++)
+		if (off[i] != want[i].off || sz[i] != 4) {
+			snprintf(why, size,
+				 "%s: field %s at offset %d, size %d; gpiolat's programs without "
+				 "BTF read it at offset %d, size 4",
+				 path, want[i].name, off[i], sz[i], want[i].off);
+			return -1;
+		}
+	return 0;
+}
+
 int sys_kallsyms_find(const char *const *names, int n)
 {
 	char line[512], sym[256];
@@ -154,8 +213,9 @@ int sys_check_fentry(const struct btf *btf, char *why, size_t size)
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
 		snprintf(why, size,
-			 "fentry needs the kernel's BTF (CONFIG_DEBUG_INFO_BTF): no "
-			 "/sys/kernel/btf/vmlinux");
+			 "not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			 btf ? "; fentry attaches by the kernel's own BTF ids, which --btf cannot give" :
+			       ", no --btf");
 		return -1;
 	}
 	id = btf__find_by_name_kind(vmlinux, "gpiod_set_value", BTF_KIND_FUNC);

@@ -25,6 +25,12 @@ const char *sys_tracefs_dir(void);
 int sys_check_tracepoint(const struct btf *btf, char *why, size_t size);
 int sys_check_kprobe(const struct btf *btf, char *why, size_t size);
 int sys_check_fentry(const struct btf *btf, char *why, size_t size);
+/*
+ * a kernel without BTF: the gpio:gpio_value record's fields gpio, get and value where gpiolat's
+ * object without CO-RE reads them (GPIOLAT_TP_OFF_*, 4 bytes each), as the event's format file in
+ * tracefs says; 0, or -1 and why
+ */
+int sys_check_tp_format(char *why, size_t size);
 
 /* a --line argument: N, CHIPLABEL:OFFSET or gpiochipN:OFFSET; 0, or -1 and why */
 int sys_resolve_line(const char *spec, __u32 *gpio, char *chip, size_t chip_size, int *offset,

@@ -80,14 +80,20 @@ static double trust_scale(void)
 	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
 }
 
-/* the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry); 0, or -1 */
+/*
+ * the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry; without BTF the
+ * tracepoint's format in tracefs); 0, or -1
+ */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
 {
-	struct btf *btf = sys_load_btf(p->t->btf_path, why, size);
+	struct btf *btf = NULL;
 	int err;
 
-	if (!btf)
-		return -1;
+	if (!gpio_bpf_no_btf(p->t->btf_path)) {
+		btf = sys_load_btf(p->t->btf_path, why, size);
+		if (!btf)
+			return -1;
+	}
 	err = gpio_hook_check(p->a->hook, btf, why, size);
 	btf__free(btf);
 	return err;
@@ -189,7 +195,8 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	}
 	if (probe_gpio_hook_check(p, why, size))
 		return -1;
-	if (p->a->hook != GPIO_HOOK_TP) {
+	cfg.nobtf = gpio_bpf_no_btf(p->t->btf_path);
+	if (p->a->hook != GPIO_HOOK_TP && !cfg.nobtf) {
 		btf = sys_load_btf(p->t->btf_path, why, size);
 		cfg.desc_size = btf ? sys_gpio_desc_size(btf, why, size) : 0;
 		btf__free(btf);
@@ -222,6 +229,10 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 		snprintf(why, size, "setting up gpiolat's lines map failed: %s", strerror(-err));
 		return -1;
 	}
+	/* no BTF, the kprobe: the toggled line's gpio_desc learnt before the row's phases */
+	if (cfg.nobtf && p->a->hook == GPIO_HOOK_KPROBE &&
+	    gpio_pair_learn(skel, &p->t->gpio, 1, false, why, size))
+		return -1;
 	return 0;
 }
 

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
+#include "gpiolat_nobtf.skel.h"
 #include "providers/gpio_bpf.h"
 #include "core/sys.h"
 
@@ -25,7 +27,10 @@ int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_
 {
 	switch (hook) {
 	case GPIO_HOOK_TP:
-		return sys_check_tracepoint(btf, why, size);
+		/* without BTF: the record's offsets as the format file gives them */
+		if (sys_check_tracepoint(btf, why, size))
+			return -1;
+		return btf ? 0 : sys_check_tp_format(why, size);
 	case GPIO_HOOK_KPROBE:
 		return sys_check_kprobe(btf, why, size);
 	case GPIO_HOOK_FENTRY:
@@ -84,18 +89,78 @@ int gpio_lines_index(struct gpio_lines *l, const struct line_sel *sel, int nsel,
 	return 0;
 }
 
+bool gpio_bpf_no_btf(const char *btf_path)
+{
+	struct btf *btf;
+
+	if (btf_path)
+		return false;
+	btf = btf__load_vmlinux_btf();
+	btf__free(btf);
+	return !btf;
+}
+
+void gpio_bpf_no_btf_say(void)
+{
+	fprintf(stderr, "gpiolat: no BTF (no /sys/kernel/btf/vmlinux, no --btf): the programs "
+			"without CO-RE (docs/btf.md)\n");
+}
+
+/*
+ * The two objects of bpf/gpiolat.bpf.c have the same maps, programs and globals in the same order
+ * (the source is one): gpiolat's skeleton opens either, with the other's bytes.
+ */
+_Static_assert(sizeof(struct gpiolat_bpf) == sizeof(struct gpiolat_nobtf_bpf), "skeletons");
+_Static_assert(sizeof(struct gpiolat_bpf__rodata) == sizeof(struct gpiolat_nobtf_bpf__rodata),
+	       "rodata");
+_Static_assert(sizeof(struct gpiolat_bpf__bss) == sizeof(struct gpiolat_nobtf_bpf__bss), "bss");
+
+static struct gpiolat_bpf *skel_open(bool nobtf, const struct bpf_object_open_opts *oo)
+{
+	struct gpiolat_bpf *skel;
+	int err;
+
+	if (!nobtf)
+		return gpiolat_bpf__open_opts(oo);
+	skel = calloc(1, sizeof(*skel));
+	if (!skel) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = gpiolat_bpf__create_skeleton(skel);
+	if (!err) {
+		skel->skeleton->data = (void *)gpiolat_nobtf_bpf__elf_bytes(&skel->skeleton->data_sz);
+		err = bpf_object__open_skeleton(skel->skeleton, NULL);
+	}
+	if (err) {
+		gpiolat_bpf__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
 int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 		       struct bpf_program **prog)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = cfg->btf_path);
 	struct bpf_program *progs[GPIO_HOOK_MAX];
 	struct gpiolat_bpf *skel;
+	bool pairs;
 	int i, err;
 
 	*out = NULL;
-	skel = gpiolat_bpf__open_opts(&oo);
+	skel = skel_open(cfg->nobtf, &oo);
 	if (!skel)
 		return 1;
+	/* the no-BTF kprobe's pre-phase programs: loaded, attached only by gpio_pair_learn() */
+	pairs = cfg->nobtf && cfg->hook == GPIO_HOOK_KPROBE;
+	bpf_program__set_autoload(skel->progs.gpiolat_pair_kprobe, pairs);
+	bpf_program__set_autoload(skel->progs.gpiolat_pair_ret, pairs);
+	bpf_program__set_autoload(skel->progs.gpiolat_pair_tp, pairs);
+	bpf_program__set_autoattach(skel->progs.gpiolat_pair_kprobe, false);
+	bpf_program__set_autoattach(skel->progs.gpiolat_pair_ret, false);
+	bpf_program__set_autoattach(skel->progs.gpiolat_pair_tp, false);
 	progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
 			      cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
 							     skel->progs.gpiolat_tp;

@@ -75,7 +75,16 @@ struct gpio_bpf_cfg {
 	bool filter_lines; /* only the indexed lines (-l); else other lines count as drops */
 	__u64 period_max; /* --overhead's trust check: count periods shorter (ns); 0: none */
 	const struct gpio_lines *lines; /* sizes the maps; NULL: one line slot */
+	bool nobtf; /* the object without CO-RE (gpio_bpf_no_btf()); the kprobe's pre-phase loaded */
 };
+
+/*
+ * no BTF to be found: no --btf or file found for it (btf_path NULL) and no kernel BTF libbpf
+ * can load (/sys/kernel/btf/vmlinux): the programs without CO-RE are the ones to load
+ */
+bool gpio_bpf_no_btf(const char *btf_path);
+/* the line said once at start when there is no BTF (stderr) */
+void gpio_bpf_no_btf_say(void);
 
 /*
  * open the object with only the hook's program, configure it and load it: 0 and the skeleton
@@ -99,6 +108,15 @@ int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const st
 			int nsel, struct line_result *out, int max);
 /* what gpio_bpf_read_lines() keeps, freed */
 void gpio_lines_release(struct gpio_lines *l);
+/*
+ * The no-BTF kprobe's pre-phase (before the measured phase, not measured): the pair programs
+ * attached, sets made (PAIR_PULSES of the toggle module's when it is idle on a wanted line, else
+ * whatever sets the system makes) until each wanted GPIO number is paired with its gpio_desc twice
+ * or PAIR_WAIT passed, then detached; a desc paired with two GPIO numbers, or a wanted line not
+ * paired, is an error. 0 (and a line on stderr unless quiet), or -1 and why.
+ */
+int gpio_pair_learn(struct gpiolat_bpf *skel, const __u32 *want, int nwant, bool quiet, char *why,
+		    size_t size);
 /* sets dropped: of lines that got no index at start */
 __u64 gpio_bpf_read_drops(struct gpiolat_bpf *skel);
 /* the summary of the line of index idx (its histogram summed over the CPUs); 0, or -1 */

@@ -137,6 +137,27 @@ static bool line_watched(const struct line_sel *sel, int n, __u32 gpio)
 	return !n;
 }
 
+/*
+ * a kernel without BTF, the kprobe: each selected line's gpio_desc (or the toggle module's
+ * line's, without -l) learnt in the pre-phase; 0, or -1 said
+ */
+static int histo_pair(struct gpiolat_bpf *skel, const struct env *env, const struct run_info *ri,
+		      const struct line_sel *sel)
+{
+	__u32 want[MAX_SPECS];
+	char why[WHY_SIZE];
+	int i, n = 0;
+
+	for (i = 0; i < env->nspecs; i++)
+		want[n++] = sel[i].gpio;
+	if (!n && ri->toggle_gpio_ok)
+		want[n++] = ri->toggle_gpio;
+	if (!gpio_pair_learn(skel, want, n, false, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "gpiolat: %s\n", why);
+	return -1;
+}
+
 /* the histogram mode's run: its options, what it measured, what it holds */
 struct histo {
 	struct env env;
@@ -175,6 +196,8 @@ static int histo_prepare(struct run *r, void *ctx)
 	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins); the
 	 * self test reports on it too */
 	env->btf_path = btf_find(env->btf_path);
+	/* none at all (Raspberry Pi OS): the programs without CO-RE, said in one line */
+	env->nobtf = gpio_bpf_no_btf(env->btf_path);
 	if (env->self_test)
 		return EXIT_OK;
 	if (!sys_privileged()) {
@@ -182,8 +205,11 @@ static int histo_prepare(struct run *r, void *ctx)
 				"CAP_SYS_ADMIN)\n");
 		return EXIT_ERROR;
 	}
-	h->btf = sys_load_btf(env->btf_path, why, sizeof(why));
-	if (!h->btf) {
+	if (env->nobtf)
+		gpio_bpf_no_btf_say();
+	else
+		h->btf = sys_load_btf(env->btf_path, why, sizeof(why));
+	if (!h->btf && !env->nobtf) {
 		fprintf(stderr, "gpiolat: no BTF for CO-RE: %s\n", why);
 		return EXIT_ERROR;
 	}
@@ -240,6 +266,8 @@ static int histo_prepare(struct run *r, void *ctx)
 		fprintf(stderr, "gpiolat: cannot set up the lines map: %s\n", strerror(-i));
 		return EXIT_ERROR;
 	}
+	if (env->nobtf && env->method == GPIO_HOOK_KPROBE && histo_pair(h->skel, env, ri, h->sel))
+		return EXIT_ERROR;
 	h->lr = calloc(GPIOLAT_MAX_LINES, sizeof(*h->lr));
 	h->prev = calloc(GPIOLAT_MAX_LINES, sizeof(*h->prev));
 	if (!h->lr || !h->prev) {

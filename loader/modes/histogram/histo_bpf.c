@@ -36,6 +36,7 @@ int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 		.lin_width = env->lin_width,
 		.filter_lines = env->nspecs > 0,
 		.lines = lines,
+		.nobtf = env->nobtf,
 	};
 	char buf[160];
 	int err;
@@ -56,7 +57,8 @@ int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 /* for kprobe and fentry: sizeof(struct gpio_desc) of the running kernel, else 0 */
 __u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size)
 {
-	if (m == GPIO_HOOK_TP)
+	/* the tracepoint, or no BTF (the kprobe then maps desc by the pre-phase's pairs) */
+	if (m == GPIO_HOOK_TP || !btf)
 		return 1;
 	return sys_gpio_desc_size(btf, why, size);
 }

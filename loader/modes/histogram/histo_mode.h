@@ -46,6 +46,7 @@ struct env {
 	enum output out;
 	bool verbose;
 	const char *btf_path; /* --btf; prepare: the file found (btf_find), NULL: the kernel's */
+	bool nobtf; /* prepare: no BTF to find, the programs without CO-RE (gpio_bpf_no_btf) */
 	bool self_test;
 	__u64 pulses; /* 0: do not drive the toggle module */
 	bool no_toggle; /* never start an idle toggle module for the run */

@@ -36,9 +36,13 @@ int self_test(struct env *env)
 	root = sys_privileged();
 	st(root ? "ok" : "no", "privileges",
 	   root ? "root (or CAP_BPF and CAP_PERFMON)" : "not root: every check below needs root");
-	btf = sys_load_btf(env->btf_path, why, sizeof(why));
-	st(btf ? "ok" : "no", "BTF",
-	   btf ? (env->btf_path ? env->btf_path : "/sys/kernel/btf/vmlinux") : why);
+	btf = env->nobtf ? NULL : sys_load_btf(env->btf_path, why, sizeof(why));
+	if (env->nobtf)
+		st("info", "BTF",
+		   "none (no /sys/kernel/btf/vmlinux, no --btf): the programs without CO-RE");
+	else
+		st(btf ? "ok" : "no", "BTF",
+		   btf ? (env->btf_path ? env->btf_path : "/sys/kernel/btf/vmlinux") : why);
 	st("info", "BPF JIT", jit_state());
 	if (root) {
 		const char *dir = sys_tracefs_dir();
@@ -47,7 +51,7 @@ int self_test(struct env *env)
 	}
 	for (m = 0; m < GPIO_HOOK_MAX; m++) {
 		snprintf(detail, sizeof(detail), "%s", gpio_hooks[m].hook);
-		if (!root || !btf) {
+		if (!root || (!btf && !env->nobtf)) {
 			st("no", gpio_hooks[m].name, root ? "needs BTF" : "needs root");
 			continue;
 		}

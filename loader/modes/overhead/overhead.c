@@ -41,6 +41,7 @@
 #include "modes/overhead/overhead.h"
 #include "core/statedir.h"
 #include "core/sys.h"
+#include "providers/gpio_bpf.h"
 
 static void say(const struct ov *ov, const char *fmt, ...)
 {
@@ -300,6 +301,9 @@ static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 		return EXIT_USAGE;
 	ov->o.btf_path = btf_find(ov->o.btf_path);
 	ov->target.btf_path = ov->o.btf_path;
+	/* none at all (Raspberry Pi OS): gpiolat's programs without CO-RE, said in one line */
+	if (gpio_bpf_no_btf(ov->o.btf_path))
+		gpio_bpf_no_btf_say();
 	/* ns to 0.1 ns and R^2 to 4 digits alike */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
 	if (ov->o.reps < 0)
