@@ -43,8 +43,7 @@ _Static_assert(__builtin_offsetof(struct trace_event_raw_gpio_value, gpio) == GP
 	       "gpio offset");
 _Static_assert(__builtin_offsetof(struct trace_event_raw_gpio_value, get) == GPIOLAT_TP_OFF_GET,
 	       "get offset");
-_Static_assert(__builtin_offsetof(struct trace_event_raw_gpio_value, value) ==
-		       GPIOLAT_TP_OFF_VALUE,
+_Static_assert(__builtin_offsetof(struct trace_event_raw_gpio_value, value) == GPIOLAT_TP_OFF_VALUE,
 	       "value offset");
 
 #endif /* GPIOLAT_NOBTF_H */

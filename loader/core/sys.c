@@ -103,7 +103,8 @@ static bool format_field(const char *line, const char *field, int *off, int *sz)
 	if (!f || !(semi = strchr(f, ';')))
 		return false;
 	/* the declaration's last word is the name */
-	for (name = semi; name > f && name[-1] != ' ' && name[-1] != '\t' && name[-1] != ':'; name--)
+	for (name = semi; name > f && name[-1] != ' ' && name[-1] != '\t' && name[-1] != ':';
+	     name--)
 		;
 	if ((size_t)(semi - name) != len || strncmp(name, field, len))
 		return false;
@@ -125,7 +126,8 @@ int sys_check_tp_format(char *why, size_t size)
 	FILE *f;
 
 	if (!dir) {
-		snprintf(why, size, "tracefs is not available: no format of gpio:gpio_value to read");
+		snprintf(why, size,
+			 "tracefs is not available: no format of gpio:gpio_value to read");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/gpio/gpio_value/format", dir);
@@ -212,10 +214,11 @@ int sys_check_fentry(const struct btf *btf, char *why, size_t size)
 	/* fentry attaches by the kernel's own BTF id, whatever --btf says */
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
-		snprintf(why, size,
-			 "not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
-			 btf ? "; fentry attaches by the kernel's own BTF ids, which --btf cannot give" :
-			       ", no --btf");
+		snprintf(
+			why, size,
+			"not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			btf ? "; fentry attaches by the kernel's own BTF ids, which --btf cannot give" :
+			      ", no --btf");
 		return -1;
 	}
 	id = btf__find_by_name_kind(vmlinux, "gpiod_set_value", BTF_KIND_FUNC);

@@ -129,7 +129,8 @@ static struct gpiolat_bpf *skel_open(bool nobtf, const struct bpf_object_open_op
 	}
 	err = gpiolat_bpf__create_skeleton(skel);
 	if (!err) {
-		skel->skeleton->data = (void *)gpiolat_nobtf_bpf__elf_bytes(&skel->skeleton->data_sz);
+		skel->skeleton->data =
+			(void *)gpiolat_nobtf_bpf__elf_bytes(&skel->skeleton->data_sz);
 		err = bpf_object__open_skeleton(skel->skeleton, NULL);
 	}
 	if (err) {

@@ -59,8 +59,8 @@ static bool all_paired(int fd, const __u32 *want, int nwant)
 }
 
 /* the map checked: no conflict; descs seen fewer than PAIR_SEEN_MIN times removed */
-static int pairs_check(int fd, const __u32 *want, int nwant, int *nlines, __u64 *npairs,
-		       char *why, size_t size)
+static int pairs_check(int fd, const __u32 *want, int nwant, int *nlines, __u64 *npairs, char *why,
+		       size_t size)
 {
 	struct gpiolat_desc d;
 	__u64 key, next, *prev = NULL, weak[GPIOLAT_MAX_LINES];
@@ -74,10 +74,11 @@ static int pairs_check(int fd, const __u32 *want, int nwant, int *nlines, __u64 
 		if (bpf_map_lookup_elem(fd, &key, &d))
 			continue;
 		if (d.conflicts) {
-			snprintf(why, size,
-				 "kprobe without BTF: the pre-phase paired one gpio_desc with GPIO %u "
-				 "%u times and with another GPIO number %u times: no sound mapping",
-				 d.gpio, d.seen, d.conflicts);
+			snprintf(
+				why, size,
+				"kprobe without BTF: the pre-phase paired one gpio_desc with GPIO %u "
+				"%u times and with another GPIO number %u times: no sound mapping",
+				d.gpio, d.seen, d.conflicts);
 			return -1;
 		}
 		if (d.seen < PAIR_SEEN_MIN) {
@@ -106,8 +107,7 @@ int gpio_pair_learn(struct gpiolat_bpf *skel, const __u32 *want, int nwant, bool
 		    size_t size)
 {
 	struct bpf_program *progs[] = { skel->progs.gpiolat_pair_kprobe,
-					skel->progs.gpiolat_pair_ret,
-					skel->progs.gpiolat_pair_tp };
+					skel->progs.gpiolat_pair_ret, skel->progs.gpiolat_pair_tp };
 	struct bpf_link *links[3] = {};
 	int fd = bpf_map__fd(skel->maps.desc_lines), nlines, err = -1, i;
 	bool pulses = false;
@@ -117,7 +117,8 @@ int gpio_pair_learn(struct gpiolat_bpf *skel, const __u32 *want, int nwant, bool
 	for (i = 0; i < 3; i++) {
 		links[i] = bpf_program__attach(progs[i]);
 		if (!links[i]) {
-			snprintf(why, size, "kprobe without BTF: attaching the pre-phase's %s failed: %s",
+			snprintf(why, size,
+				 "kprobe without BTF: attaching the pre-phase's %s failed: %s",
 				 bpf_program__section_name(progs[i]), strerror(errno));
 			goto out;
 		}
