@@ -93,9 +93,14 @@ bool gpio_bpf_no_btf(const char *btf_path)
 {
 	struct btf *btf;
 
+	libbpf_print_fn_t print;
+
 	if (btf_path)
 		return false;
+	/* libbpf's own warning when there is none: the caller says it in its one line */
+	print = libbpf_set_print(NULL);
 	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(print);
 	btf__free(btf);
 	return !btf;
 }
