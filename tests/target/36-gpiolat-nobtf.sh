@@ -58,6 +58,13 @@ check "no kernel BTF to be read (/sys/kernel/btf/vmlinux)" test ! -r /sys/kernel
 cp "$GPIOLAT" "$tmp/gpiolat" || { notok "copying $GPIOLAT"; done_testing; }
 G=$tmp/gpiolat
 
+$G --self-test >"$out" 2>&1
+eq "gpiolat --self-test without BTF exits 0" "$?" 0
+check "--self-test: BTF none, the programs without CO-RE" \
+	grep -q "BTF  *none (no /sys/kernel/btf/vmlinux, no --btf)" "$out"
+check "--self-test: the tracepoint and the kprobe load and attach" sh -c \
+	"grep -q '^  ok  *tracepoint ' '$out' && grep -q '^  ok  *kprobe ' '$out'"
+
 sumfield() {
 	sed -n "s/^# summary .* $1=\([0-9]*\).*/\1/p" "$out" | head -n 1
 }
