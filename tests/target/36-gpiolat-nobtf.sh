@@ -1,6 +1,6 @@
 #!/bin/sh
 # Target: gpiolat on a kernel whose BTF it cannot find (Raspberry Pi OS's: no
-# CONFIG_DEBUG_INFO_BTF, no BTF file; issue 26 item 4): the kernel's BTF hidden from it (an empty
+# CONFIG_DEBUG_INFO_BTF, no BTF file): the kernel's BTF hidden from it (an empty
 # tmpfs over /sys/kernel/btf; /dev/null over every file libbpf or gpiolat would take instead; the
 # binary run from a folder with no RELEASE.btf beside it), no --btf. It says so in one line, and
 # loads its object without CO-RE: the tracepoint and the kprobe (its gpio_desc learnt in the
