@@ -215,8 +215,7 @@ int sys_check_fentry(const struct btf *btf, char *why, size_t size)
 	vmlinux = btf__load_vmlinux_btf();
 	if (!vmlinux) {
 		snprintf(
-			why, size,
-			"not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
 			btf ? "; fentry attaches by the kernel's own BTF ids, which --btf cannot give" :
 			      ", no --btf");
 		return -1;

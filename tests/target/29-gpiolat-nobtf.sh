@@ -84,12 +84,13 @@ check "kprobe: the pre-phase named, its pairs learnt" \
 
 $G --fentry -l toggle-vchip:0 --pulses 10 >"$out" 2>&1
 eq "fentry without BTF: exits 1" "$?" 1
+need_btf="not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux, no --btf)"
 check "fentry: one line, not available: needs the kernel's BTF" \
-	grep -q "not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux, no --btf)" "$out"
+	grep -qx "gpiolat: fentry: $need_btf" "$out"
 
 rows=bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe
-$G --overhead --quick --only $rows >"$out" 2>&1
-eq "gpiolat --overhead --only $rows without BTF exits 0" "$?" 0
+$G --overhead --quick --only $rows,bpf-gpiolat-fentry >"$out" 2>&1
+eq "gpiolat --overhead --only $rows,bpf-gpiolat-fentry without BTF exits 0" "$?" 0
 check "--overhead's figures are ns per set" grep -q "(ns per set)$" "$out"
 # a row: NAME, its reference, its figure (ns per set), sd, ...; else "not measured: why"
 for row in $(echo $rows | tr , ' '); do
@@ -101,6 +102,8 @@ for row in $(echo $rows | tr , ' '); do
 	*) notok "$row without BTF: no figure ($l)" ;;
 	esac
 done
+check "bpf-gpiolat-fentry without BTF: $need_btf" \
+	grep -Eq "^bpf-gpiolat-fentry +$need_btf\$" "$out"
 unhide
 check "the kernel's BTF shown again" sh -c \
 	"[ ! -d /sys/kernel/btf ] || [ -r /sys/kernel/btf/vmlinux ]"

@@ -223,7 +223,9 @@ static int histo_prepare(struct run *r, void *ctx)
 		}
 	}
 	if (gpio_hook_check(env->method, h->btf, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: %s\n", why);
+		/* as --overhead says it of a row: "not available: why" */
+		fprintf(stderr, "gpiolat: %s: not available: %s\n", gpio_hooks[env->method].name,
+			why);
 		return EXIT_ERROR;
 	}
 	desc_size = histo_desc_size(env->method, h->btf, why, sizeof(why));
