@@ -167,6 +167,9 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_kprobe, false);
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_ret, false);
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_tp, false);
+	/* the desc -> GPIO map only where the pre-phase fills it (it is preallocated) */
+	if (!pairs)
+		bpf_map__set_max_entries(skel->maps.desc_lines, 1);
 	progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
 			      cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
 							     skel->progs.gpiolat_tp;
