@@ -46,6 +46,8 @@ const volatile __u64 lin_max = 0;
  * code, rodata being frozen.
  */
 const volatile __u64 period_max = 0;
+/* gpiolat -i: the programs write the half the loader flips at each interval (half, below) */
+const volatile __u8 intervals = 0;
 
 /* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
@@ -86,16 +88,21 @@ static __always_inline void count_drop(__u32 why)
 		(*c)++;
 }
 
+/*
+ * The falling set's work: the pair's bucket and its sum, min and max. What the loader can count
+ * from these is not counted here (hist_sum_cpus): pairs (the fine buckets' sum), falling (pairs +
+ * unmatched), rising (pairs + rising_again, and a start still stored), events (rising + falling).
+ */
 static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 {
 	__u64 idx;
 	__u64 slot;
 	__u64 fine;
 
-	h->pairs++;
 	h->sum_ns += delta;
-	if (h->pairs == 1 || delta < h->min_ns)
-		h->min_ns = delta;
+	/* min_ns holds ~min here, so that the map's 0 means no pair yet: one compare, no count */
+	if ((delta ^ ~0ULL) > h->min_ns)
+		h->min_ns = delta ^ ~0ULL;
 	if (delta > h->max_ns)
 		h->max_ns = delta;
 	/*
@@ -161,12 +168,24 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 #define STAGE_SLOT 2
 #define STAGE_FULL 3
 
+/*
+ * the line's histogram: at 2 * index, + the half the loader set when it reads at intervals (-i);
+ * a run that reads once, at rest, has every pair in half 0 and no load of half
+ */
+static __always_inline struct gpiolat_hist *line_hist(struct gpiolat_line *l)
+{
+	__u32 idx = (l->idx - 1) << 1;
+
+	if (intervals)
+		idx |= half & 1;
+	return bpf_map_lookup_elem(&hists, &idx);
+}
+
 static __always_inline int record(__u32 gpio, int value, __u64 now, const int stage)
 {
 	struct gpiolat_line *l;
 	struct gpiolat_hist *h;
 	__u64 start;
-	__u32 idx;
 
 	if (stage == STAGE_CLOCK)
 		return 0;
@@ -180,26 +199,24 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 		l->start = value ? now : 0;
 		return 0;
 	}
-	idx = ((l->idx - 1) << 1) | (half & 1);
-	h = bpf_map_lookup_elem(&hists, &idx);
+	start = l->start;
+	if (value) {
+		/* the set to 1: the start stored, nothing else (its count is the loader's) */
+		if (!start) {
+			l->start = now;
+			return 0;
+		}
+		h = line_hist(l);
+		if (h)
+			h->rising_again++;
+		return 0;
+	}
+
+	h = line_hist(l);
 	if (!h) {
 		count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
 		return 0;
 	}
-	h->events++;
-
-	start = l->start;
-	if (value) {
-		h->rising++;
-		if (start) {
-			h->rising_again++;
-			return 0;
-		}
-		l->start = now;
-		return 0;
-	}
-
-	h->falling++;
 	if (period_max) {
 		__u64 last = l->fall;
 

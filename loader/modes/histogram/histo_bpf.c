@@ -35,6 +35,7 @@ int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 		.desc_size = desc_size,
 		.lin_width = env->lin_width,
 		.filter_lines = env->nspecs > 0,
+		.intervals = env->interval_ns > 0,
 		.lines = lines,
 	};
 	char buf[160];
