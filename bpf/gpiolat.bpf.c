@@ -93,6 +93,20 @@ static __always_inline void count_drop(__u32 why)
  * from these is not counted here (hist_sum_cpus): pairs (the fine buckets' sum), falling (pairs +
  * unmatched), rising (pairs + rising_again, and a start still stored), events (rising + falling).
  */
+/* the number of significant bits of 0..511 (floor(log2(i)) + 1; 0 for 0) */
+#define BITS_R2(n) n, n
+#define BITS_R4(n) BITS_R2(n), BITS_R2(n)
+#define BITS_R8(n) BITS_R4(n), BITS_R4(n)
+#define BITS_R16(n) BITS_R8(n), BITS_R8(n)
+#define BITS_R32(n) BITS_R16(n), BITS_R16(n)
+#define BITS_R64(n) BITS_R32(n), BITS_R32(n)
+#define BITS_R128(n) BITS_R64(n), BITS_R64(n)
+#define BITS_R256(n) BITS_R128(n), BITS_R128(n)
+static const __u8 bits9[512] = {
+	0,	     1,		  BITS_R2(2),  BITS_R4(3),   BITS_R8(4),
+	BITS_R16(5), BITS_R32(6), BITS_R64(7), BITS_R128(8), BITS_R256(9)
+};
+
 static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 {
 	__u64 idx;
@@ -106,40 +120,41 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 	if (delta > h->max_ns)
 		h->max_ns = delta;
 	/*
-	 * the fine bucket (gpiolat.h), from the log2 slot (floor(log2) + 1): with
-	 * s = max(slot - SUB_BITS - 1, 0), (s << SUB_BITS) + (delta >> s): delta itself below
-	 * 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s being in [32, 64)
-	 * there (the mask changes nothing: it gives the verifier the bound, fine <= 639, without
-	 * a compare it could take on a path that cannot happen: 6.1's explores such dead branches
-	 * and rejects them). No loop, no divide. The log2 slots below 2^HDR_MAX_LOG2 are not
-	 * counted here: the loader sums them from the fine buckets (hist_sum_cpus); from
-	 * 2^HDR_MAX_LOG2 up the fine overflow bucket and the log2 slot, so log2 stays exact.
-	 * The bound checked on the register that indexes (barrier_var: clang must not copy it).
+	 * the fine bucket (gpiolat.h): with s = max(floor(log2(delta)) - SUB_BITS, 0), which is
+	 * the number of significant bits of delta >> (SUB_BITS + 1), (s << SUB_BITS) + (delta >> s):
+	 * delta itself below 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s
+	 * being in [32, 64) there. Those bits from a table of 512 (two lookups' worth of 9 bits
+	 * cover the 18 of delta >> 6 below 2^HDR_MAX_LOG2): no loop, no divide, about 20
+	 * instructions. The log2 slots below 2^HDR_MAX_LOG2 are not counted here: the loader sums
+	 * them from the fine buckets (hist_sum_cpus); from 2^HDR_MAX_LOG2 up the fine overflow
+	 * bucket and the log2 slot, so log2 stays exact.
 	 */
-	slot = log2_slot(delta);
-	barrier_var(slot);
-	if (slot > GPIOLAT_HDR_MAX_LOG2) {
+	if (delta >= 1ULL << GPIOLAT_HDR_MAX_LOG2) {
+		/* the bound checked on the register that indexes (barrier_var: clang must not
+		 * copy it) */
+		slot = log2_slot(delta);
+		barrier_var(slot);
 		if (slot > GPIOLAT_LOG2_SLOTS - 1)
 			slot = GPIOLAT_LOG2_SLOTS - 1;
 		h->log2[slot]++;
 		fine = GPIOLAT_HDR_SLOTS - 1;
 	} else {
-		/*
-		 * s = max(slot - SUB_BITS - 1, 0), then bounded where the verifier sees it: clang
-		 * 21 made the max a subtraction and an underflow test whose result 7.2's verifier
-		 * took as [-1, 0] ("math between map_value pointer and register with unbounded
-		 * min value"); after the barrier clang knows nothing of s, so the mask (s in
-		 * [0, 31] for the verifier) and the clamp (s <= MAX_LOG2 - SUB_BITS - 1, never
-		 * taken) stay, and give fine <= 639 on every path, with no compare on fine itself
-		 */
-		__u32 s = slot > GPIOLAT_HDR_SUB_BITS + 1 ? slot - (GPIOLAT_HDR_SUB_BITS + 1) : 0;
+		__u64 x = delta >> (GPIOLAT_HDR_SUB_BITS + 1);
+		__u64 s;
 
+		if (x >> 9)
+			s = bits9[(x >> 9) & 511] + 9;
+		else
+			s = bits9[x & 511];
+		/*
+		 * s <= MAX_LOG2 - SUB_BITS - 1 already; the clamp (never taken) gives the verifier
+		 * the bound, fine <= 639, which it cannot see in a table's byte (barrier_var: clang
+		 * must not drop the clamp)
+		 */
 		barrier_var(s);
-		s &= 31;
 		if (s > GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1)
 			s = GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1;
-		fine = ((__u64)s << GPIOLAT_HDR_SUB_BITS) +
-		       ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
+		fine = (s << GPIOLAT_HDR_SUB_BITS) + ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
 	}
 	h->fine[fine]++;
 

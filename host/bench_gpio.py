@@ -3,7 +3,7 @@
 the same hook, ply and bpftrace, in one run in the emulated target (timings EMULATED).
 
 Usage: host/bench_gpio.py [--passes P] [--reps N] [--pulses N] [--path DIR] [--bpf-stats]
-                          [--from FILE.json]
+                          [--rows ROW,...] [--from FILE.json]
 
 One boot of the target (vm/run; KERNEL=std|rt), in it P passes of `gpiolat --overhead --json`
 over all the rows (N repetitions of each row per pass: the rows interleave pass by pass, so a
@@ -72,10 +72,10 @@ TARGETS = {"vs_empty": 1.5, "vs_tools": 0.5}
 SEP = "=== gpiolat bench-gpio pass ==="
 
 
-def run_target(passes, reps, pulses, path, stats):
+def run_target(passes, reps, pulses, path, stats, rows):
     """the passes' JSON documents, from one boot"""
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-    one = (f"./gpiolat --overhead --json --only {','.join(ROWS)} --reps {reps} "
+    one = (f"./gpiolat --overhead --json --only {','.join(rows)} --reps {reps} "
            f"--pulses {pulses}{' --bpf-stats' if stats else ''}")
     script = (f"{'PATH=' + path + ':$PATH; ' if path else ''}"
               f"cat /sys/devices/system/clocksource/clocksource0/current_clocksource; "
@@ -152,6 +152,7 @@ def main():
     ap.add_argument("--bpf-stats", action="store_true",
                     help="BPF run-time stats on (to compare with a loader that always had them)")
     ap.add_argument("--from", dest="src", help="a saved gpiolat --overhead --json output")
+    ap.add_argument("--rows", help="a comma-separated subset of the rows (default: all)")
     a = ap.parse_args()
     clock = None
     if a.src:
@@ -162,7 +163,11 @@ def main():
             sys.exit(f"bench-gpio: {e}")
         clock = doc.get("clocksource")
     else:
-        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats)
+        rows = a.rows.split(",") if a.rows else ROWS
+        bad = [r for r in rows if r not in ROWS]
+        if bad:
+            ap.error(f"--rows: not a row of bench-gpio: {','.join(bad)}")
+        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats, rows)
         doc = pooled(docs)
         doc["clocksource"] = clock
         doc["timing"] = os.environ.get("TIMING") or "real"
