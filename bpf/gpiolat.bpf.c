@@ -9,10 +9,12 @@
  * rising_again.
  *
  * Hot path, per set: one array lookup by GPIO number (the line's slot: its dense index, given
- * by the loader before attach, and its stored start), one per-CPU array lookup by that index
- * (the histogram, in the half the loader set: a bss load), one clock read. Both lookups are array
- * lookups, which the verifier inlines
- * where the kernel can; no map update or delete, no hash.
+ * by the loader before attach, and its stored start) and one clock read; the set to 1 stores
+ * its start and is done; the set to 0 adds one per-CPU array lookup by that index (the
+ * histogram; with -i in the half the loader set: a bss load) and the pair's bucket. Both
+ * lookups are array lookups, which the verifier inlines where the kernel can; no map update or
+ * delete, no hash. What a run does not use (-i, --linear, --overhead's periods) is a rodata
+ * switch the verifier prunes: make bench-gpio prints what each costs when on.
  *
  * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
