@@ -3,7 +3,7 @@
 the same hook, ply and bpftrace, in one run in the emulated target (timings EMULATED).
 
 Usage: host/bench_gpio.py [--passes P] [--reps N] [--pulses N] [--path DIR] [--bpf-stats]
-                          [--rows ROW,...] [--from FILE.json]
+                          [--rows ROW,...] [--jit] [--from FILE.json]
 
 One boot of the target (vm/run; KERNEL=std|rt), in it P passes of `gpiolat --overhead --json`
 over all the rows (N repetitions of each row per pass: the rows interleave pass by pass, so a
@@ -72,7 +72,7 @@ TARGETS = {"vs_empty": 1.5, "vs_tools": 0.5}
 SEP = "=== gpiolat bench-gpio pass ==="
 
 
-def run_target(passes, reps, pulses, path, stats, rows):
+def run_target(passes, reps, pulses, path, stats, rows, jit):
     """the passes' JSON documents, from one boot"""
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
     one = (f"./gpiolat --overhead --json --only {','.join(rows)} --reps {reps} "
@@ -80,6 +80,11 @@ def run_target(passes, reps, pulses, path, stats, rows):
     script = (f"{'PATH=' + path + ':$PATH; ' if path else ''}"
               f"cat /sys/devices/system/clocksource/clocksource0/current_clocksource; "
               f"for i in $(seq {passes}); do echo '{SEP}'; {one} || exit 1; done")
+    if jit:
+        # the BPF JIT on for the run (Debian's armmp kernels have it off), then as it was
+        knob = "/proc/sys/net/core/bpf_jit_enable"
+        script = (f"old=$(cat {knob}) && echo 1 >{knob} || exit 1; ({script}); rc=$?; "
+                  f"echo $old >{knob}; exit $rc")
     env = dict(os.environ, VM_NOMAKE="1", VM_TIMEOUT=os.environ.get("VM_TIMEOUT", "3000"))
     p = subprocess.run([os.path.join(root, "vm", "run"), "sh", "-c", script], cwd=root,
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
@@ -153,6 +158,8 @@ def main():
                     help="BPF run-time stats on (to compare with a loader that always had them)")
     ap.add_argument("--from", dest="src", help="a saved gpiolat --overhead --json output")
     ap.add_argument("--rows", help="a comma-separated subset of the rows (default: all)")
+    ap.add_argument("--jit", action="store_true",
+                    help="the BPF JIT on for the run where the kernel has it off (then as it was)")
     a = ap.parse_args()
     clock = None
     if a.src:
@@ -167,7 +174,7 @@ def main():
         bad = [r for r in rows if r not in ROWS]
         if bad:
             ap.error(f"--rows: not a row of bench-gpio: {','.join(bad)}")
-        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats, rows)
+        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats, rows, a.jit)
         doc = pooled(docs)
         doc["clocksource"] = clock
         doc["timing"] = os.environ.get("TIMING") or "real"
@@ -187,6 +194,8 @@ def main():
           f"{'EMULATED target' if doc.get('emulated') else 'target'}")
     if doc.get("emulated"):
         print(f"  {results.caveat()}")
+    if doc.get("bpf_jit"):
+        print(f"  the BPF JIT: {doc['bpf_jit']}")
     if clock:
         print(f"  the target's clocksource: {clock} (every bpf_ktime_get_ns reads it"
               f"{'; hpet is an emulated MMIO read under TCG, dear here, cheap on hardware' if clock == 'hpet' else ''})")
