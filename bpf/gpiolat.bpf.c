@@ -50,6 +50,11 @@ const volatile __u64 lin_max = 0;
 const volatile __u64 period_max = 0;
 /* gpiolat -i: the programs write the half the loader flips at each interval (half, below) */
 const volatile __u8 intervals = 0;
+/*
+ * one line traced alone (-l with one line, --overhead): its GPIO number + 1, and its slot is
+ * one_slot (bss: an address the verifier knows, no lookup); 0: the lines map
+ */
+const volatile __u32 one_line = 0;
 
 /* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
@@ -65,6 +70,10 @@ struct {
  * period) and reads that half at rest: every interval's figures from one consistent state
  */
 volatile __u32 half = 0;
+
+/* the slot of the line traced alone (one_line), as a lines entry: its index (1) set by the
+ * loader */
+struct gpiolat_line one_slot = {};
 
 /* (dense line index, half) -> its histogram, per CPU, at 2 * index + half; sized by the loader
  * to twice the lines it indexed */
@@ -206,7 +215,14 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 
 	if (stage == STAGE_CLOCK)
 		return 0;
-	l = bpf_map_lookup_elem(&lines, &gpio);
+	if (one_line) {
+		/* -l with one line: every other line is not selected, silently */
+		if (gpio != one_line - 1)
+			return 0;
+		l = &one_slot;
+	} else {
+		l = bpf_map_lookup_elem(&lines, &gpio);
+	}
 	if (!l || !l->idx) {
 		if (!filter_lines)
 			count_drop(GPIOLAT_DROP_NO_LINE_SLOT);

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "core/sys.h"
 #include "providers/gpio_bpf.h"

@@ -109,6 +109,9 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	skel->rodata->filter_lines = cfg->filter_lines;
 	skel->rodata->period_max = cfg->period_max;
 	skel->rodata->intervals = cfg->intervals;
+	/* one selected line: its slot in bss, no lookup (gpio_bpf_fill_lines gives it index 1) */
+	if (cfg->filter_lines && cfg->lines && cfg->lines->n == 1)
+		skel->rodata->one_line = cfg->lines->gpio[0] + 1;
 	skel->rodata->desc_magic = cfg->desc_size ? gpiolat_reciprocal(cfg->desc_size) : 0;
 	if (cfg->lin_width) {
 		skel->rodata->lin_width = cfg->lin_width;
@@ -135,6 +138,8 @@ int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l)
 	struct gpiolat_line v = {};
 	int i;
 
+	if (skel->rodata->one_line)
+		skel->bss->one_slot.idx = 1;
 	for (i = 0; i < l->n; i++) {
 		v.idx = i + 1;
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.lines), &l->gpio[i], &v, BPF_ANY))
@@ -171,6 +176,13 @@ static void line_pending(struct gpiolat_bpf *skel, __u32 gpio, struct gpiolat_hi
 {
 	struct gpiolat_line v;
 
+	if (skel->rodata->one_line) {
+		if (skel->bss->one_slot.start) {
+			h->rising++;
+			h->events++;
+		}
+		return;
+	}
 	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.lines), &gpio, &v) && v.start) {
 		h->rising++;
 		h->events++;

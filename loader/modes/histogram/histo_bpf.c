@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/sys.h"
