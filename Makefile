@@ -375,9 +375,10 @@ deb: | $(DEPS_STAMP)
 	$(Q)sh host/deb.sh $(OUT)/deb $(DEB_ARCHS)
 
 # gpiolat's GPIO programs per GPIO set in the emulated target, beside the empty program on the
-# same hook, bpftrace and ply (host/bench_gpio.py; BENCH_ARGS, e.g. "--reps 20")
+# same hook, bpftrace and ply, and against their floor (host/bench_gpio.py; BENCH_ARGS, e.g.
+# "--reps 20"); in TIMING=icount (a set's cost in guest instructions) unless TIMING=real
 bench-gpio: all target
-	$(Q)KERNEL=$(KERNEL) RESULTS=$(RESULTS) python3 host/bench_gpio.py $(BENCH_ARGS)
+	$(Q)TIMING=$${TIMING:-icount} KERNEL=$(KERNEL) RESULTS=$(RESULTS) python3 host/bench_gpio.py $(BENCH_ARGS)
 	$(Q)$(MAKE) -s report
 
 # two runs of one study side by side, row by row: B - A, its 95 % interval, its verdict, and

@@ -9,10 +9,12 @@
  * rising_again.
  *
  * Hot path, per set: one array lookup by GPIO number (the line's slot: its dense index, given
- * by the loader before attach, and its stored start), one per-CPU array lookup by that index
- * (the histogram, in the half the loader set: a bss load), one clock read. Both lookups are array
- * lookups, which the verifier inlines
- * where the kernel can; no map update or delete, no hash.
+ * by the loader before attach, and its stored start) and one clock read; the set to 1 stores
+ * its start and is done; the set to 0 adds one per-CPU array lookup by that index (the
+ * histogram; with -i in the half the loader set: a bss load) and the pair's bucket. Both
+ * lookups are array lookups, which the verifier inlines where the kernel can; no map update or
+ * delete, no hash. What a run does not use (-i, --linear, --overhead's periods) is a rodata
+ * switch the verifier prunes: make bench-gpio prints what each costs when on.
  *
  * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
@@ -55,6 +57,13 @@ const volatile __u64 lin_max = 0;
  * code, rodata being frozen.
  */
 const volatile __u64 period_max = 0;
+/* gpiolat -i: the programs write the half the loader flips at each interval (half, below) */
+const volatile __u8 intervals = 0;
+/*
+ * one line traced alone (-l with one line, --overhead): its GPIO number + 1, and its slot is
+ * one_slot (bss: an address the verifier knows, no lookup); 0: the lines map
+ */
+const volatile __u32 one_line = 0;
 
 /* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
@@ -70,6 +79,10 @@ struct {
  * period) and reads that half at rest: every interval's figures from one consistent state
  */
 volatile __u32 half = 0;
+
+/* the slot of the line traced alone (one_line), as a lines entry: its index (1) set by the
+ * loader */
+struct gpiolat_line one_slot = {};
 
 /* (dense line index, half) -> its histogram, per CPU, at 2 * index + half; sized by the loader
  * to twice the lines it indexed */
@@ -111,53 +124,73 @@ static __always_inline void count_drop(__u32 why)
 		(*c)++;
 }
 
+/*
+ * The falling set's work: the pair's bucket and its sum, min and max. What the loader can count
+ * from these is not counted here (hist_sum_cpus): pairs (the fine buckets' sum), falling (pairs +
+ * unmatched), rising (pairs + rising_again, and a start still stored), events (rising + falling).
+ */
+/* the number of significant bits of 0..511 (floor(log2(i)) + 1; 0 for 0) */
+#define BITS_R2(n) n, n
+#define BITS_R4(n) BITS_R2(n), BITS_R2(n)
+#define BITS_R8(n) BITS_R4(n), BITS_R4(n)
+#define BITS_R16(n) BITS_R8(n), BITS_R8(n)
+#define BITS_R32(n) BITS_R16(n), BITS_R16(n)
+#define BITS_R64(n) BITS_R32(n), BITS_R32(n)
+#define BITS_R128(n) BITS_R64(n), BITS_R64(n)
+#define BITS_R256(n) BITS_R128(n), BITS_R128(n)
+static const __u8 bits9[512] = {
+	0,	     1,		  BITS_R2(2),  BITS_R4(3),   BITS_R8(4),
+	BITS_R16(5), BITS_R32(6), BITS_R64(7), BITS_R128(8), BITS_R256(9)
+};
+
 static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 {
 	__u64 idx;
 	__u64 slot;
 	__u64 fine;
 
-	h->pairs++;
 	h->sum_ns += delta;
-	if (h->pairs == 1 || delta < h->min_ns)
-		h->min_ns = delta;
+	/* min_ns holds ~min here, so that the map's 0 means no pair yet: one compare, no count */
+	if ((delta ^ ~0ULL) > h->min_ns)
+		h->min_ns = delta ^ ~0ULL;
 	if (delta > h->max_ns)
 		h->max_ns = delta;
 	/*
-	 * the fine bucket (gpiolat.h), from the log2 slot (floor(log2) + 1): with
-	 * s = max(slot - SUB_BITS - 1, 0), (s << SUB_BITS) + (delta >> s): delta itself below
-	 * 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s being in [32, 64)
-	 * there (the mask changes nothing: it gives the verifier the bound, fine <= 639, without
-	 * a compare it could take on a path that cannot happen: 6.1's explores such dead branches
-	 * and rejects them). No loop, no divide. The log2 slots below 2^HDR_MAX_LOG2 are not
-	 * counted here: the loader sums them from the fine buckets (hist_sum_cpus); from
-	 * 2^HDR_MAX_LOG2 up the fine overflow bucket and the log2 slot, so log2 stays exact.
-	 * The bound checked on the register that indexes (barrier_var: clang must not copy it).
+	 * the fine bucket (gpiolat.h): with s = max(floor(log2(delta)) - SUB_BITS, 0), which is
+	 * the number of significant bits of delta >> (SUB_BITS + 1), (s << SUB_BITS) + (delta >> s):
+	 * delta itself below 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s
+	 * being in [32, 64) there. Those bits from a table of 512 (two lookups' worth of 9 bits
+	 * cover the 18 of delta >> 6 below 2^HDR_MAX_LOG2): no loop, no divide, about 20
+	 * instructions. The log2 slots below 2^HDR_MAX_LOG2 are not counted here: the loader sums
+	 * them from the fine buckets (hist_sum_cpus); from 2^HDR_MAX_LOG2 up the fine overflow
+	 * bucket and the log2 slot, so log2 stays exact.
 	 */
-	slot = log2_slot(delta);
-	barrier_var(slot);
-	if (slot > GPIOLAT_HDR_MAX_LOG2) {
+	if (delta >= 1ULL << GPIOLAT_HDR_MAX_LOG2) {
+		/* the bound checked on the register that indexes (barrier_var: clang must not
+		 * copy it) */
+		slot = log2_slot(delta);
+		barrier_var(slot);
 		if (slot > GPIOLAT_LOG2_SLOTS - 1)
 			slot = GPIOLAT_LOG2_SLOTS - 1;
 		h->log2[slot]++;
 		fine = GPIOLAT_HDR_SLOTS - 1;
 	} else {
-		/*
-		 * s = max(slot - SUB_BITS - 1, 0), then bounded where the verifier sees it: clang
-		 * 21 made the max a subtraction and an underflow test whose result 7.2's verifier
-		 * took as [-1, 0] ("math between map_value pointer and register with unbounded
-		 * min value"); after the barrier clang knows nothing of s, so the mask (s in
-		 * [0, 31] for the verifier) and the clamp (s <= MAX_LOG2 - SUB_BITS - 1, never
-		 * taken) stay, and give fine <= 639 on every path, with no compare on fine itself
-		 */
-		__u32 s = slot > GPIOLAT_HDR_SUB_BITS + 1 ? slot - (GPIOLAT_HDR_SUB_BITS + 1) : 0;
+		__u64 x = delta >> (GPIOLAT_HDR_SUB_BITS + 1);
+		__u64 s;
 
+		if (x >> 9)
+			s = bits9[(x >> 9) & 511] + 9;
+		else
+			s = bits9[x & 511];
+		/*
+		 * s <= MAX_LOG2 - SUB_BITS - 1 already; the clamp (never taken) gives the verifier
+		 * the bound, fine <= 639, which it cannot see in a table's byte (barrier_var: clang
+		 * must not drop the clamp)
+		 */
 		barrier_var(s);
-		s &= 31;
 		if (s > GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1)
 			s = GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1;
-		fine = ((__u64)s << GPIOLAT_HDR_SUB_BITS) +
-		       ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
+		fine = (s << GPIOLAT_HDR_SUB_BITS) + ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
 	}
 	h->fine[fine]++;
 
@@ -186,16 +219,35 @@ static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
 #define STAGE_SLOT 2
 #define STAGE_FULL 3
 
+/*
+ * the line's histogram: at 2 * index, + the half the loader set when it reads at intervals (-i);
+ * a run that reads once, at rest, has every pair in half 0 and no load of half
+ */
+static __always_inline struct gpiolat_hist *line_hist(struct gpiolat_line *l)
+{
+	__u32 idx = (l->idx - 1) << 1;
+
+	if (intervals)
+		idx |= half & 1;
+	return bpf_map_lookup_elem(&hists, &idx);
+}
+
 static __always_inline int record(__u32 gpio, int value, __u64 now, const int stage)
 {
 	struct gpiolat_line *l;
 	struct gpiolat_hist *h;
 	__u64 start;
-	__u32 idx;
 
 	if (stage == STAGE_CLOCK)
 		return 0;
-	l = bpf_map_lookup_elem(&lines, &gpio);
+	if (one_line) {
+		/* -l with one line: every other line is not selected, silently */
+		if (gpio != one_line - 1)
+			return 0;
+		l = &one_slot;
+	} else {
+		l = bpf_map_lookup_elem(&lines, &gpio);
+	}
 	if (!l || !l->idx) {
 		if (!filter_lines)
 			count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
@@ -205,26 +257,24 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 		l->start = value ? now : 0;
 		return 0;
 	}
-	idx = ((l->idx - 1) << 1) | (half & 1);
-	h = bpf_map_lookup_elem(&hists, &idx);
+	start = l->start;
+	if (value) {
+		/* the set to 1: the start stored, nothing else (its count is the loader's) */
+		if (!start) {
+			l->start = now;
+			return 0;
+		}
+		h = line_hist(l);
+		if (h)
+			h->rising_again++;
+		return 0;
+	}
+
+	h = line_hist(l);
 	if (!h) {
 		count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
 		return 0;
 	}
-	h->events++;
-
-	start = l->start;
-	if (value) {
-		h->rising++;
-		if (start) {
-			h->rising_again++;
-			return 0;
-		}
-		l->start = now;
-		return 0;
-	}
-
-	h->falling++;
 	if (period_max) {
 		__u64 last = l->fall;
 

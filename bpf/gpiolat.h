@@ -45,7 +45,10 @@ struct gpiolat_line {
 /*
  * One GPIO line's histogram and counters, one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY indexed
  * by the line's dense index): the BPF side only ever adds to its own CPU's copy; the loader sums
- * the copies (min and max: the smallest and largest over the CPUs that saw pairs).
+ * the copies (min and max: the smallest and largest over the CPUs that saw pairs). The BPF side
+ * keeps only what the falling set's pair and the rare paths need: events, rising, falling and
+ * pairs stay 0 in the map, and the loader counts them from the rest (hist_sum_cpus); min_ns
+ * holds ~min there (0: no pair).
  */
 struct gpiolat_hist {
 	__u64 events; /* sets of this line seen (get == 0 for the tracepoint) */
@@ -56,7 +59,7 @@ struct gpiolat_hist {
 	__u64 rising_again; /* a set to 1 while a start was stored: the first start is kept */
 	__u64 start_lost; /* a set to 1 whose start could not be stored (0 since the start is a
 			   * plain slot; kept for the output format) */
-	__u64 min_ns; /* over this CPU's pairs (valid when pairs > 0) */
+	__u64 min_ns; /* over this CPU's pairs (valid when pairs > 0; ~min in the map) */
 	__u64 max_ns;
 	__u64 sum_ns;
 	/* fall-to-fall periods shorter than period_max (0: none counted), for --overhead's trust

@@ -3,7 +3,7 @@
 the same hook, ply and bpftrace, in one run in the emulated target (timings EMULATED).
 
 Usage: host/bench_gpio.py [--passes P] [--reps N] [--pulses N] [--path DIR] [--bpf-stats]
-                          [--from FILE.json]
+                          [--rows ROW,...] [--jit] [--from FILE.json]
 
 One boot of the target (vm/run; KERNEL=std|rt), in it P passes of `gpiolat --overhead --json`
 over all the rows (N repetitions of each row per pass: the rows interleave pass by pass, so a
@@ -30,9 +30,21 @@ import sys
 import results  # host/results.py: every document checked, the caveat
 from benchstat import ci95, dof, fmt_ratio, mean_var, t95
 
+HOOKS = ("tracepoint", "kprobe", "fentry")
+# gpiolat's program with no feature on each hook (as `gpiolat -l LINE` loads it), its floor
+PLAIN = {"tracepoint": "bpf-gpiolat-tp-plain", "kprobe": "bpf-gpiolat-kprobe-plain",
+         "fentry": "bpf-gpiolat-fentry-plain"}
+# each feature alone on the tracepoint program: its own cost is its row minus the plain one
+FEATURES = [("bpf-gpiolat-tp-trust", "trust check's periods (--overhead: period_max)"),
+            ("bpf-gpiolat-tp-linear", "linear buckets (--linear)"),
+            ("bpf-gpiolat-tp-intervals", "interval halves (-i)"),
+            ("bpf-gpiolat-tracepoint", "--overhead's own: trust and linear")]
 ROWS = ["bpf-gpiolat-tracepoint", "bpf-empty-tracepoint", "bpf-gpiolat-kprobe",
         "bpf-empty-kprobe", "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpftrace-delta",
-        "ply-delta", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot"]
+        "ply-delta", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot"] + \
+    [f"bpf-floor-{h}" for h in HOOKS] + [PLAIN[h] for h in HOOKS] + \
+    [f for f, _ in FEATURES[:-1]]
+FLOOR_TARGET = 1.1
 LABELS = {
     "bpf-gpiolat-tracepoint": "gpiolat, tracepoint (tp/gpio/gpio_value)",
     "bpf-empty-tracepoint": "empty program, tracepoint",
@@ -44,6 +56,15 @@ LABELS = {
     "ply-delta": "ply ply/delta.ply (tracepoint)",
     "bpf-gpiolat-tp-clock": "  part: tracepoint, the clock read only",
     "bpf-gpiolat-tp-slot": "  part: tracepoint, clock read + the line's slot",
+    "bpf-floor-tracepoint": "floor: empty + one clock read, tracepoint",
+    "bpf-floor-kprobe": "floor: empty + one clock read, kprobe",
+    "bpf-floor-fentry": "floor: empty + one clock read, fentry",
+    "bpf-gpiolat-tp-plain": "gpiolat, no feature, tracepoint",
+    "bpf-gpiolat-kprobe-plain": "gpiolat, no feature, kprobe",
+    "bpf-gpiolat-fentry-plain": "gpiolat, no feature, fentry",
+    "bpf-gpiolat-tp-trust": "gpiolat, tracepoint + trust periods",
+    "bpf-gpiolat-tp-linear": "gpiolat, tracepoint + linear buckets",
+    "bpf-gpiolat-tp-intervals": "gpiolat, tracepoint + interval halves",
 }
 TARGETS = {"vs_empty": 1.5, "vs_tools": 0.5}
 
@@ -51,14 +72,19 @@ TARGETS = {"vs_empty": 1.5, "vs_tools": 0.5}
 SEP = "=== gpiolat bench-gpio pass ==="
 
 
-def run_target(passes, reps, pulses, path, stats):
+def run_target(passes, reps, pulses, path, stats, rows, jit):
     """the passes' JSON documents, from one boot"""
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-    one = (f"./gpiolat --overhead --json --only {','.join(ROWS)} --reps {reps} "
+    one = (f"./gpiolat --overhead --json --only {','.join(rows)} --reps {reps} "
            f"--pulses {pulses}{' --bpf-stats' if stats else ''}")
     script = (f"{'PATH=' + path + ':$PATH; ' if path else ''}"
               f"cat /sys/devices/system/clocksource/clocksource0/current_clocksource; "
               f"for i in $(seq {passes}); do echo '{SEP}'; {one} || exit 1; done")
+    if jit:
+        # the BPF JIT on for the run (Debian's armmp kernels have it off), then as it was
+        knob = "/proc/sys/net/core/bpf_jit_enable"
+        script = (f"old=$(cat {knob}) && echo 1 >{knob} || exit 1; ({script}); rc=$?; "
+                  f"echo $old >{knob}; exit $rc")
     env = dict(os.environ, VM_NOMAKE="1", VM_TIMEOUT=os.environ.get("VM_TIMEOUT", "3000"))
     p = subprocess.run([os.path.join(root, "vm", "run"), "sh", "-c", script], cwd=root,
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
@@ -94,6 +120,34 @@ def pooled(docs):
     return doc
 
 
+def floor_table(doc, diffs):
+    """per hook: gpiolat's program with no feature against its floor, and each feature's cost"""
+    icount = doc.get("timing") == "icount"
+    unit = "ns (icount: guest instructions)" if icount else "ns"
+    print(f"\ngpiolat's programs against their floor (the empty program on the same hook plus one "
+          f"clock read), per set, {unit}:")
+    print(f"  {'hook':11} {'floor':>8} {'gpiolat':>8} {'ratio':>7}  target <= {FLOOR_TARGET}x")
+    for h in HOOKS:
+        f, g = f"bpf-floor-{h}", PLAIN[h]
+        if f not in diffs or g not in diffs:
+            print(f"  {h:11} not measured in this run")
+            continue
+        fm, gm = mean_var(diffs[f])[0], mean_var(diffs[g])[0]
+        ratio = gm / fm if fm > 0 else math.nan
+        s, _ = fmt_ratio(diffs[g], diffs[f], FLOOR_TARGET)
+        print(f"  {h:11} {fm:8.1f} {gm:8.1f} {ratio:6.2f}x  {s}")
+    base = PLAIN["tracepoint"]
+    if base in diffs:
+        bm = mean_var(diffs[base])[0]
+        print(f"  each feature's own cost when on (tracepoint: the program with it minus the "
+              f"program with none, {bm:.1f}):")
+        for row, label in FEATURES:
+            if row in diffs:
+                print(f"    {label:48} {mean_var(diffs[row])[0] - bm:+8.1f}")
+            else:
+                print(f"    {label:48} not measured in this run")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--passes", type=int, default=4)
@@ -103,6 +157,9 @@ def main():
     ap.add_argument("--bpf-stats", action="store_true",
                     help="BPF run-time stats on (to compare with a loader that always had them)")
     ap.add_argument("--from", dest="src", help="a saved gpiolat --overhead --json output")
+    ap.add_argument("--rows", help="a comma-separated subset of the rows (default: all)")
+    ap.add_argument("--jit", action="store_true",
+                    help="the BPF JIT on for the run where the kernel has it off (then as it was)")
     a = ap.parse_args()
     clock = None
     if a.src:
@@ -113,9 +170,14 @@ def main():
             sys.exit(f"bench-gpio: {e}")
         clock = doc.get("clocksource")
     else:
-        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats)
+        rows = a.rows.split(",") if a.rows else ROWS
+        bad = [r for r in rows if r not in ROWS]
+        if bad:
+            ap.error(f"--rows: not a row of bench-gpio: {','.join(bad)}")
+        clock, docs = run_target(a.passes, a.reps, a.pulses, a.path, a.bpf_stats, rows, a.jit)
         doc = pooled(docs)
         doc["clocksource"] = clock
+        doc["timing"] = os.environ.get("TIMING") or "real"
         # the pooled run, for --from: the same figures printed again, or with other statistics
         root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
         # the Makefile's RESULTS (make bench-gpio passes it), else out/results
@@ -132,6 +194,8 @@ def main():
           f"{'EMULATED target' if doc.get('emulated') else 'target'}")
     if doc.get("emulated"):
         print(f"  {results.caveat()}")
+    if doc.get("bpf_jit"):
+        print(f"  the BPF JIT: {doc['bpf_jit']}")
     if clock:
         print(f"  the target's clocksource: {clock} (every bpf_ktime_get_ns reads it"
               f"{'; hpet is an emulated MMIO read under TCG, dear here, cheap on hardware' if clock == 'hpet' else ''})")
@@ -181,6 +245,8 @@ def main():
             t = rows.get(tool) or {}
             why = t.get("not_measured") or t.get("not_available") or "not in this run"
             print(f"  gpiolat tracepoint / {tool:15}: not measured ({why})")
+
+    floor_table(doc, diffs)
 
     parts = ["bpf-empty-tracepoint", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot",
              "bpf-gpiolat-tracepoint"]

@@ -141,28 +141,24 @@ double median(double *v, int n)
 
 void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus)
 {
-	bool first = true;
+	__u64 min_inv = 0;
 	int c, i;
 
 	memset(out, 0, sizeof(*out));
 	for (c = 0; c < ncpus; c++) {
 		const struct gpiolat_hist *h = &percpu[c];
 
-		out->events += h->events;
-		out->rising += h->rising;
-		out->falling += h->falling;
-		out->pairs += h->pairs;
 		out->unmatched += h->unmatched;
 		out->rising_again += h->rising_again;
 		out->start_lost += h->start_lost;
 		out->sum_ns += h->sum_ns;
-		if (h->pairs) {
-			if (first || h->min_ns < out->min_ns)
-				out->min_ns = h->min_ns;
-			if (first || h->max_ns > out->max_ns)
-				out->max_ns = h->max_ns;
-			first = false;
-		}
+		out->periods += h->periods;
+		out->period_sum_ns += h->period_sum_ns;
+		/* the BPF side's min_ns is ~min (0: no pair on that CPU) */
+		if (h->min_ns > min_inv)
+			min_inv = h->min_ns;
+		if (h->max_ns > out->max_ns)
+			out->max_ns = h->max_ns;
 		for (i = 0; i < GPIOLAT_LOG2_SLOTS; i++)
 			out->log2[i] += h->log2[i];
 		for (i = 0; i <= GPIOLAT_LINEAR_SLOTS; i++)
@@ -170,6 +166,15 @@ void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, 
 		for (i = 0; i < GPIOLAT_HDR_SLOTS; i++)
 			out->fine[i] += h->fine[i];
 	}
+	/* the counts the BPF side leaves to the loader: every pair is in one fine bucket; a set to
+	 * 0 is a pair or unmatched; a set to 1 stored a start (its pair's, or one still stored:
+	 * gpio_bpf_read_lines adds that one) or came again */
+	for (i = 0; i < GPIOLAT_HDR_SLOTS; i++)
+		out->pairs += out->fine[i];
+	out->falling = out->pairs + out->unmatched;
+	out->rising = out->pairs + out->rising_again;
+	out->events = out->rising + out->falling;
+	out->min_ns = out->pairs ? ~min_inv : 0;
 	/* the log2 slots below 2^HDR_MAX_LOG2, which the BPF side keeps in fine only: a fine
 	 * bucket lies in one power of two, its low bound's */
 	for (i = 0; i < GPIOLAT_HDR_SLOTS - 1; i++) {

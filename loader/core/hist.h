@@ -89,8 +89,10 @@ double median(double *v, int n);
 /* qsort comparison of doubles */
 int cmp_double(const void *a, const void *b);
 
-/* sum per-CPU copies of the BPF map: min/max over the copies that saw pairs; the log2 slots
- * below 2^GPIOLAT_HDR_MAX_LOG2 summed from the fine buckets (the BPF side counts them there only) */
+/* sum per-CPU copies of the BPF map, as the BPF side writes them (gpiolat.h): min/max over the
+ * copies that saw pairs; pairs, falling, rising and events counted from what it keeps; the log2
+ * slots below 2^GPIOLAT_HDR_MAX_LOG2 summed from the fine buckets (the BPF side counts them there
+ * only) */
 void hist_sum_cpus(struct gpiolat_hist *out, const struct gpiolat_hist *percpu, int ncpus);
 /* out = now - before, counter by counter (an interval); min/max are not carried */
 void hist_delta(struct gpiolat_hist *out, const struct gpiolat_hist *now,

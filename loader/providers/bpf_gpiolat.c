@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "core/sys.h"
 #include "providers/gpio_bpf.h"
@@ -180,8 +181,9 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 				    .part = p->a->part,
 				    .btf_path = p->t->btf_path,
 				    .desc_size = 1,
-				    .filter_lines = true,
-				    .period_max = TRUST_PERIOD_MAX };
+				    .filter_lines = true };
+	int feat = p->a->features & GPIO_FEAT_SET ? p->a->features :
+						    GPIO_FEAT_TRUST | GPIO_FEAT_LINEAR;
 	/* as gpiolat -l LINE: the toggled line alone, at index 0 */
 	struct gpio_lines one = { .n = 1 };
 	struct gpiolat_bpf *skel = NULL;
@@ -208,9 +210,12 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	 * as the BPF side's reciprocal is exact for (lin_width * GPIOLAT_LINEAR_SLOTS < 2^32, as
 	 * gpiolat --linear checks): a stalled warm-up phase must not break the histogram
 	 */
-	cfg.lin_width = p->t->untraced_ns > 40 ? (__u64)(p->t->untraced_ns / 4) : 10;
+	if (feat & GPIO_FEAT_LINEAR)
+		cfg.lin_width = p->t->untraced_ns > 40 ? (__u64)(p->t->untraced_ns / 4) : 10;
 	if (cfg.lin_width > GPIOLAT_LINEAR_WIDTH_MAX)
 		cfg.lin_width = GPIOLAT_LINEAR_WIDTH_MAX;
+	cfg.period_max = feat & GPIO_FEAT_TRUST ? TRUST_PERIOD_MAX : 0;
+	cfg.intervals = feat & GPIO_FEAT_INTERVALS;
 	one.gpio[0] = p->t->gpio;
 	cfg.lines = &one;
 	err = gpio_bpf_open_load(&cfg, &skel, &p->progs[0]);

@@ -182,6 +182,10 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 
 	skel->rodata->filter_lines = cfg->filter_lines;
 	skel->rodata->period_max = cfg->period_max;
+	skel->rodata->intervals = cfg->intervals;
+	/* one selected line: its slot in bss, no lookup (gpio_bpf_fill_lines gives it index 1) */
+	if (cfg->filter_lines && cfg->lines && cfg->lines->n == 1)
+		skel->rodata->one_line = cfg->lines->gpio[0] + 1;
 	skel->rodata->desc_magic = cfg->desc_size ? gpiolat_reciprocal(cfg->desc_size) : 0;
 	if (cfg->lin_width) {
 		skel->rodata->lin_width = cfg->lin_width;
@@ -208,6 +212,8 @@ int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l)
 	struct gpiolat_line v = {};
 	int i;
 
+	if (skel->rodata->one_line)
+		skel->bss->one_slot.idx = 1;
 	for (i = 0; i < l->n; i++) {
 		v.idx = i + 1;
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.lines), &l->gpio[i], &v, BPF_ANY))
@@ -233,6 +239,28 @@ static void programs_quiesce(void)
 {
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
 		poll(NULL, 0, 10);
+}
+
+/*
+ * a set to 1 whose start is still stored (its pair not yet histogrammed) counts in rising and
+ * events now: exact at rest; while the programs run, a set beside this read may count in this
+ * read's interval or the next one's (the run's total is the same)
+ */
+static void line_pending(struct gpiolat_bpf *skel, __u32 gpio, struct gpiolat_hist *h)
+{
+	struct gpiolat_line v;
+
+	if (skel->rodata->one_line) {
+		if (skel->bss->one_slot.start) {
+			h->rising++;
+			h->events++;
+		}
+		return;
+	}
+	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.lines), &gpio, &v) && v.start) {
+		h->rising++;
+		h->events++;
+	}
 }
 
 int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const struct line_sel *sel,
@@ -261,6 +289,7 @@ int gpio_bpf_read_lines(struct gpiolat_bpf *skel, struct gpio_lines *l, const st
 		out[n].offset = -1;
 		out[n].minmax = true;
 		hist_sum_cpus(&out[n].h, rest, 2 * ncpus);
+		line_pending(skel, l->gpio[key], &out[n].h);
 		if (!nsel && !out[n].h.events)
 			continue;
 		for (i = 0; i < nsel; i++) {

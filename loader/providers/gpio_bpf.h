@@ -66,6 +66,16 @@ enum gpio_part {
 	GPIO_PART_SLOT, /* gpiolat_tp_slot: up to the line's slot */
 };
 
+/*
+ * the features of gpiolat's program an --overhead row loads (struct probe_args.features): with
+ * GPIO_FEAT_SET exactly the ones named (make bench-gpio: each one's cost), else --overhead's own,
+ * the trust check's periods and the linear buckets of its p50
+ */
+#define GPIO_FEAT_SET (1 << 0)
+#define GPIO_FEAT_TRUST (1 << 1)
+#define GPIO_FEAT_LINEAR (1 << 2)
+#define GPIO_FEAT_INTERVALS (1 << 3)
+
 struct gpio_bpf_cfg {
 	enum gpio_hook hook; /* the one program loaded */
 	enum gpio_part part; /* GPIO_HOOK_TP: the whole program or a part */
@@ -74,6 +84,7 @@ struct gpio_bpf_cfg {
 	__u64 lin_width; /* linear buckets of this width, 0: none */
 	bool filter_lines; /* only the indexed lines (-l); else other lines count as drops */
 	__u64 period_max; /* --overhead's trust check: count periods shorter (ns); 0: none */
+	bool intervals; /* read while the program runs (gpio_bpf_read_lines, -i): two halves */
 	const struct gpio_lines *lines; /* sizes the maps; NULL: one line slot */
 	bool nobtf; /* the object without CO-RE (gpio_bpf_no_btf()); the kprobe's pre-phase loaded */
 };

@@ -84,6 +84,7 @@ struct probe_args {
 	enum probe_attach attach;
 	int hook; /* gpiolat's and the empty GPIO programs: GPIO_HOOK_*; the histogram's */
 	int part; /* gpiolat's program: GPIO_PART_* */
+	int features; /* gpiolat's program: GPIO_FEAT_* (0: --overhead's, trust and linear) */
 	int variant; /* the syscall histogram: SCH_* */
 	const char *script; /* tools: their script */
 	bool top_level; /* tracers: the top level's, not our instance's */

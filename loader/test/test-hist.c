@@ -4,8 +4,8 @@
  * samples, for tests/host/test_loader_hist.py. Not installed.
  *
  *   test-hist text|csv|json [WIDTH_NS [us]] <samples    one pulse width in ns per line;
- *   (mapjson: json, the log2 slots below 2^24 ns taken out as the BPF map lacks them, then
- *   summed back by hist_sum_cpus)
+ *   (mapjson: json, the log2 slots below 2^24 ns and the counts the loader makes taken out
+ *   as the BPF map lacks them, min as ~min, then summed back by hist_sum_cpus)
  *                                                       "unmatched N" adds unmatched edges,
  *                                                       "rising_again N" sets to 1 while high
  *   test-hist baseline METHOD KIND                      a figure of the embedded CSV
@@ -197,6 +197,9 @@ int main(int argc, char **argv)
 			pc[0] = *h;
 			for (slot = 0; slot <= GPIOLAT_HDR_MAX_LOG2; slot++)
 				pc[0].log2[slot] = 0;
+			/* and the counts the loader makes from the rest, min as ~min */
+			pc[0].events = pc[0].rising = pc[0].falling = pc[0].pairs = 0;
+			pc[0].min_ns = h->pairs ? ~h->min_ns : 0;
 			hist_sum_cpus(h, pc, 2);
 		}
 		o = line_json(&lr, width);

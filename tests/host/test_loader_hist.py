@@ -126,6 +126,21 @@ def test_log2_slots_summed_from_the_fine_buckets_as_the_map_reader_does():
     assert fromfine["log2"] == full["log2"] and fromfine["fine"] == full["fine"]
     assert sum(b["count"] for b in fromfine["log2"]) == len(samples)
     assert fromfine["min_ns"] == 0 and fromfine["max_ns"] == 10**12
+    for k in ("count", "events", "rising", "falling", "unmatched", "rising_again", "sum_ns",
+              "mean_ns"):
+        assert fromfine[k] == full[k], k
+
+
+def test_counts_made_from_the_map_as_the_bpf_side_keeps_it():
+    """the BPF side keeps no events, rising, falling or pairs, and min as ~min: hist_sum_cpus
+    counts them from the buckets, unmatched and rising_again"""
+    samples = [541, 856, 3, "unmatched 2", "rising_again 3"]
+    full, frommap = json.loads(hist("json", samples)), json.loads(hist("mapjson", samples))
+    for k in ("count", "events", "rising", "falling", "unmatched", "rising_again", "min_ns",
+              "max_ns", "sum_ns"):
+        assert frommap[k] == full[k], k
+    assert frommap["count"] == 3 and frommap["events"] == 2 * 3 + 2 + 3
+    assert frommap["min_ns"] == 3
 
 
 def test_json_without_pulses():

@@ -18,7 +18,10 @@ METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "e
            "kprobe", "function", "function_graph", "trace_printk", "bpf-gpiolat-tracepoint",
            "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",
            "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpf-gpiolat-tp-clock",
-           "bpf-gpiolat-tp-slot", "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
+           "bpf-gpiolat-tp-slot", "bpf-floor-tracepoint", "bpf-floor-kprobe", "bpf-floor-fentry",
+           "bpf-gpiolat-tp-plain", "bpf-gpiolat-kprobe-plain", "bpf-gpiolat-fentry-plain",
+           "bpf-gpiolat-tp-trust", "bpf-gpiolat-tp-linear", "bpf-gpiolat-tp-intervals",
+           "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
            "ply-dt-kprobe", "ply-delta-event", "user-ioctl-syscall-events", "user-ioctl-uprobe",
            "user-ioctl-trace-marker", "user-ioctl-strace", "user-ioctl-syscall-hist"] + \
           [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)]

@@ -13,8 +13,9 @@ start=$(date +%s)
 rc=$?
 eq "gpiolat --overhead --quick exits 0" "$rc" 0
 echo "# $(($(date +%s) - start)) s for the quick matrix (emulated)"
-# the rows of a run without --only: a part of a program's cost breakdown only runs by its name
-n=$(./gpiolat --overhead --list | grep -vc 'a part: only when --only names it')
+# the rows of a run without --only: a part of a program's cost breakdown or a row of make
+# bench-gpio only runs by its name
+n=$(./gpiolat --overhead --list | grep -vc 'only when --only names it')
 # every method: measured with a figure and a CI, or not available with a reason
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$out" "$n" <<'PY'
 import json, math, sys

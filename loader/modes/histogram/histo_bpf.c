@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/sys.h"
@@ -35,6 +36,7 @@ int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 		.desc_size = desc_size,
 		.lin_width = env->lin_width,
 		.filter_lines = env->nspecs > 0,
+		.intervals = env->interval_ns > 0,
 		.lines = lines,
 		.nobtf = env->nobtf,
 	};

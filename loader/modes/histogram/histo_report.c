@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include "core/baseline.h"
 #include "core/jit.h"
+#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/jsonout.h"

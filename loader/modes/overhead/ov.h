@@ -154,6 +154,7 @@ struct method {
 	enum fires fires; /* FIRES_SET unless said */
 	const char *series; /* "events" or "kprobes", with a.k */
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
+	bool bench; /* make bench-gpio's rows: only when --only names it, as a part */
 };
 
 /* ov_methods.c: the table, by name, and --only */
@@ -162,6 +163,7 @@ extern const int ov_nmethods;
 const char *kind_name(enum method_kind k);
 const char *fires_name(enum fires f);
 const struct method *method_by_name(const char *name);
+bool named_only(const struct method *m);
 bool only_item(const char *t, const struct method *m);
 bool only_selected(const char *only, const struct method *m);
 int only_check(const char *only, char *bad, size_t size);

@@ -56,6 +56,20 @@
 		.a = { .hook = GPIO_HOOK_TP, .part = p }, .trust = true, \
 		.fires = FIRES_SET_UNEQUAL                               \
 	}
+/* make bench-gpio's floor: an empty program plus one clock read on the hook */
+#define FLOOR(nm, h, prog)                                                                        \
+	{                                                                                         \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_empty,                            \
+		.a = { .hook = h, .progs = { prog } }, .trust = true, .fires = FIRES_SET_UNEQUAL, \
+		.bench = true                                                                     \
+	}
+/* make bench-gpio's gpiolat rows: the program with exactly the features named (GPIO_FEAT_*) */
+#define BENCH(nm, h, feat)                                                             \
+	{                                                                              \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat,               \
+		.a = { .hook = h, .features = GPIO_FEAT_SET | (feat) }, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL, .bench = true                              \
+	}
 /* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0 */
 #define TOOL(nm, prov_, s, talk_, trust_)                                                          \
 	{                                                                                          \
@@ -128,6 +142,16 @@ const struct method ov_methods[] = {
 	    .progs = { "empty_gpio_fentry" }),
 	BPF_PART("bpf-gpiolat-tp-clock", GPIO_PART_CLOCK),
 	BPF_PART("bpf-gpiolat-tp-slot", GPIO_PART_SLOT),
+	/* make bench-gpio: the floor on each hook, gpiolat's programs with no feature, each alone */
+	FLOOR("bpf-floor-tracepoint", GPIO_HOOK_TP, "floor_gpio_tp"),
+	FLOOR("bpf-floor-kprobe", GPIO_HOOK_KPROBE, "floor_gpio_kprobe"),
+	FLOOR("bpf-floor-fentry", GPIO_HOOK_FENTRY, "floor_gpio_fentry"),
+	BENCH("bpf-gpiolat-tp-plain", GPIO_HOOK_TP, 0),
+	BENCH("bpf-gpiolat-kprobe-plain", GPIO_HOOK_KPROBE, 0),
+	BENCH("bpf-gpiolat-fentry-plain", GPIO_HOOK_FENTRY, 0),
+	BENCH("bpf-gpiolat-tp-trust", GPIO_HOOK_TP, GPIO_FEAT_TRUST),
+	BENCH("bpf-gpiolat-tp-linear", GPIO_HOOK_TP, GPIO_FEAT_LINEAR),
+	BENCH("bpf-gpiolat-tp-intervals", GPIO_HOOK_TP, GPIO_FEAT_INTERVALS),
 	TOOL("bpftrace-delta", prov_bpftrace, "ply/delta.bt", "bpf-ply-tracepoint", false),
 	TOOL("bpftrace-dt-kprobe", prov_bpftrace, "ply/dt-kprobe.bt", NULL, false),
 	TOOL("ply-delta", prov_ply, "ply/delta.ply", "bpf-ply-tracepoint", true),
@@ -197,6 +221,12 @@ const struct method *method_by_name(const char *name)
 	return NULL;
 }
 
+/* a part or a row of make bench-gpio: run only when --only names it */
+bool named_only(const struct method *m)
+{
+	return m->a.part || m->bench;
+}
+
 /*
  * does one item of --only, NAME or a prefix ending in '*' ("events-*"), select M? A part is
  * selected only by its whole name. The one matcher of both only_selected() and only_check().
@@ -206,7 +236,7 @@ bool only_item(const char *t, const struct method *m)
 	size_t n = strlen(t);
 
 	return !strcmp(t, m->name) ||
-	       (!m->a.part && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
+	       (!named_only(m) && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
 }
 
 /* is M in ONLY (a comma-separated list; NULL: everything but the parts, named only by name)? */
@@ -215,7 +245,7 @@ bool only_selected(const char *only, const struct method *m)
 	char list[512], *t, *save = NULL;
 
 	if (!only)
-		return !m->a.part;
+		return !named_only(m);
 	snprintf(list, sizeof(list), "%s", only);
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
 		if (only_item(t, m))

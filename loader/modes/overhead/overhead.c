@@ -169,7 +169,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		for (i = 0; i < ov_nmethods; i++)
 			printf("%-26s %-8s %s%s\n", ov_methods[i].name,
 			       kind_name(ov_methods[i].kind), ref_label(&ov_methods[i]),
-			       ov_methods[i].a.part ? " (a part: only when --only names it)" : "");
+			       named_only(&ov_methods[i]) ? " (only when --only names it)" : "");
 		ctx->done = true; /* said, as --help */
 		return EINVAL;
 	case OPT_REPS:
