@@ -32,53 +32,9 @@ int probe_setup(struct probe *p, char *why, size_t size)
 	return p->ops && p->ops->setup ? p->ops->setup(p, why, size) : 0;
 }
 
-/*
- * A kprobe the kernel can optimize (CONFIG_OPTPROBES: a jump in place of the breakpoint) is
- * optimized by a delayed worker some jiffies after it is registered; on a preemptible kernel
- * the worker first waits for an RCU-tasks grace period. A phase begun before it ran measures
- * the breakpoint for some sets and the jump for the rest: on armhf 6.12-rt (icount) the kprobe
- * row's repetitions were 950.0, 1104.8, 1104.8 ns, bpf-empty-kprobe's too spread to print;
- * with /proc/sys/debug/kprobes-optimization 0 they were 1108.8, 1105.6, 1105.6 and 748.8 (x3).
- * So once a method is on, before its phase (never inside it; no wall time under icount), wait
- * until every probe of the kernel's list is settled: [OPTIMIZED], or on ftrace, disabled or
- * gone; at most KPROBES_SETTLE_MS (a probe the kernel cannot optimize stays as it is).
- */
-#define KPROBES_SETTLE_MS 1000
-#define KPROBES_LIST "/sys/kernel/debug/kprobes/list"
-
-static bool kprobes_unsettled(void)
-{
-	char line[512];
-	bool any = false;
-	FILE *f;
-
-	f = fopen("/proc/sys/debug/kprobes-optimization", "r");
-	if (!f)
-		return false;
-	if (!fgets(line, sizeof(line), f) || line[0] != '1') {
-		fclose(f);
-		return false;
-	}
-	fclose(f);
-	f = fopen(KPROBES_LIST, "r");
-	if (!f)
-		return false;
-	while (!any && fgets(line, sizeof(line), f))
-		any = !strstr(line, "[OPTIMIZED]") && !strstr(line, "[FTRACE]") &&
-		      !strstr(line, "[DISABLED]") && !strstr(line, "[GONE]");
-	fclose(f);
-	return any;
-}
-
 int probe_on(struct probe *p, char *why, size_t size)
 {
-	int ms, rc;
-
-	rc = p->ops && p->ops->on ? p->ops->on(p, why, size) : 0;
-	for (ms = 0; !rc && ms < KPROBES_SETTLE_MS && kprobes_unsettled(); ms += 10)
-		if (!probe_nap(p, 10))
-			break;
-	return rc;
+	return p->ops && p->ops->on ? p->ops->on(p, why, size) : 0;
 }
 
 int probe_off(struct probe *p)
