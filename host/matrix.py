@@ -105,8 +105,8 @@ def build(targets):
 def text(doc, timing=None):
     labels = [t["label"] for t in doc["targets"]]
     out = ["The talk's overhead matrix, side by side: " + ", ".join(
-        f"{t['label']} ({t['info'].get('release', '-')}, preemption {t['info'].get('preempt', '-')})"
-        for t in doc["targets"])]
+        f"{t['label']} ({t['info'].get('release', '-')}, preemption "
+        f"{t['info'].get('preempt', '-')})" for t in doc["targets"])]
     if doc["emulated"]:
         out.append(results.caveat(timing))
     out.append("user space, as measured on each target:")
@@ -118,7 +118,7 @@ def text(doc, timing=None):
                    f"untraced ioctl toggler {fmt(t['user_untraced_ns_per_set'])} ns per set; "
                    f"{t['measured']} of {t['rows']} rows measured; phases of "
                    f"{t['pulses_per_phase']} pulses, {t['repetitions']} repetitions, "
-                   f"{t['duration_s']:.0f} s")
+                   f"{t['duration_s']:.0f} s run time")
     out.append("the talk's figures: oscilloscope, BeagleBone Black, 6.1.26-rt8 (data/); one "
                "stands beside a row only when it measured the same kind of method against the "
                "same reference")
