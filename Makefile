@@ -12,6 +12,7 @@
 #                        docs/timing.md; on a board: CHIP=LABEL LINE=OFFSET; KERNEL=native)
 #   make overhead-report what each tracing method costs per GPIO set, out/results/overhead.*
 #   make rt-report       standard vs PREEMPT_RT: wakeup latency, gaps, cyclictest, out/results/rt.*
+#   make matrix-armhf    the talk's whole matrix on armhf 6.12, standard and RT, out/results/matrix.*
 #   make bench           gpiolat's own cost natively (syscall histogram vs empty, bpftrace)
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
@@ -136,7 +137,7 @@ TOGGLERS := $(BIN)/utoggle $(TOGGLER_PROGS:%=$(BIN)/%) $(TOGGLER_SCRIPTS)
 DEPS_STAMP := $(OUT)/.deps
 
 .PHONY: all deps target kmod loader togglers observer test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
-	rt-report dist deb \
+	rt-report matrix-armhf dist deb \
 	shell clean format
 .DELETE_ON_ERROR:
 
@@ -348,6 +349,9 @@ overhead-report: | $(DEPS_STAMP)
 # timerlat on each of RT_KERNELS (default "std rt"); out/results/rt.{json,csv,txt,png}, docs/rt.md
 rt-report: | $(DEPS_STAMP)
 	$(Q)sh host/rt-report.sh
+
+matrix-armhf: | $(DEPS_STAMP)
+	$(Q)sh host/matrix-armhf.sh
 
 # gpiolat's own cost, natively on this host (host/bench.py), with a static build in out/static
 bench: | $(DEPS_STAMP)

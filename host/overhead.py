@@ -65,6 +65,12 @@ def table(d, timing=None):
         out.append(f"{r['method']:<26} {r['against']:<22} {fmt(r['overhead_ns']):>11} "
                    f"{fmt(r['ci95_ns']):>9} {fmt(r.get('percent_of_reference'), '.0f'):>6}% "
                    f"{r['repetitions']:>4} {r['batches']:>7}  {talk}")
+    tr = results.talk_rank(d)
+    out.append(results.rank_words(tr))
+    if tr["rows"]:
+        out.append("  talk's order (least first): " + ", ".join(
+            f"{r['method']} {fmt(r['talk_ns'], '.0f')} (ours {fmt(r['ours_ns'], '.0f')}, "
+            f"rank {r['rank']:g})" for r in tr["rows"]))
     out.append("")
     out.append("linear cost model (least squares over k = 1..10):")
     for s, f in d["linear_fits"].items():
@@ -159,6 +165,7 @@ def main():
     if d["emulated"]:
         d["caveat"] = results.caveat(timing)
         d["timing"] = timing
+    d["talk_rank"] = results.talk_rank(d)
     results.write_text(os.path.join(out, "overhead.json"), json.dumps(d, indent=1))
     text = table(d, timing)
     results.write_text(os.path.join(out, "overhead.txt"), text)

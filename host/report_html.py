@@ -21,14 +21,16 @@ import sys
 import report  # host/report.py: the histograms' text report
 import results  # host/results.py: every file read and checked, the caveat, the loader's rule
 import report_html_rt  # host/report_html_rt.py: standard vs PREEMPT_RT (rt.json)
+import report_html_matrix  # host/report_html_matrix.py: the talk's matrix on armhf (matrix.json)
 import report_html_sections  # host/report_html_sections.py: the GPIO path, bench-gpio, syscall cost
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22"]
 # the studies drawn after the self-test: file, its kind (host/results.py), section (each says
-# "not run" when it is None)
+# "not run" when it is None, but for the talk's matrix on armhf: there only when measured)
 OTHER_STUDIES = [
     ("rt.json", "rt", report_html_rt.rt_section),
+    ("matrix.json", "matrix", report_html_matrix.matrix_section),
     ("bench-gpio.json", "bench-gpio", report_html_sections.bench_gpio_section),
     ("observer.json", "observer", report_html_sections.observer_section),
     ("syscall-cost.json", "syscall-cost", report_html_sections.syscall_cost_section),
@@ -332,6 +334,7 @@ def summary_section(ov):
                "'mode=continuous', its "
                "'user-ioctl' our untraced ioctl toggler); a figure against another reference "
                "stands beside none, and no figures are ever summed along their references.</p>")
+    out.append(f"<p>{esc(results.rank_words(results.talk_rank(ov)))}.</p>")
     out.append("<table><thead><tr><th>method</th><th>against</th><th>ns per set</th>"
                "<th>95 % CI</th><th>% of its reference</th><th>count</th><th>talk (same "
                "reference)</th></tr></thead><tbody>")
@@ -489,14 +492,17 @@ def page(resdir):
     ov = load(os.path.join(resdir, "overhead.json"), "overhead")
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     emulated = bool((hd or {}).get("target", {}).get("emulated") or (ov or {}).get("emulated"))
+    # the talk's matrix on armhf: a section only when measured (make matrix-armhf)
+    matrix_link = ("<a href=#matrix>the talk's matrix on armhf</a>, "
+                   if os.path.exists(os.path.join(resdir, "matrix.json")) else "")
     head = (f"<h1>gpiolat: how much is tracing, here?</h1><p>Report of {esc(resdir)}, "
             f"{now}. Sections: <a href=#summary>summary</a>, <a href=#histograms>pulse "
             "widths</a>, <a href=#overhead>overhead matrix</a>, <a href=#fits>per additional "
             "event/kprobe</a>, <a href=#gpio-path>GPIO path</a>, <a href=#self-test>self-test</a>, "
-            "<a href=#rt>standard vs PREEMPT_RT</a>, <a href=#bench-gpio>gpiolat's own "
+            "<a href=#rt>standard vs PREEMPT_RT</a>, " + matrix_link + "<a href=#bench-gpio>gpiolat's own "
             "programs</a>, <a href=#observer>the outside observer</a>, <a href=#syscall-cost>"
             "syscall cost</a>. Sources: histograms.json, overhead.json, gpio-path.json, "
-            "rt.json, bench-gpio.json, observer.json, syscall-cost.json "
+            "rt.json, matrix.json, bench-gpio.json, observer.json, syscall-cost.json "
             "(docs/output-format.md, docs/overhead.md).</p>")
     gp = load(os.path.join(resdir, "gpio-path.json"), "path")
     study = load(os.path.join(resdir, "study.json"), "study")

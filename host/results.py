@@ -3,7 +3,7 @@
 Every report, plot and page reads its JSON through load() or parse() here: the loader's
 documents (gpiolat --json, --overhead --json, --syscall-cost --json, --syscall-hist --json,
 --path --json, --wakeup/--gaps --json) and the host's own (histograms.json of host/report.py,
-rt.json of host/rt_report.py, bench-gpio.json of host/bench_gpio.py, study.json of
+rt.json of host/rt_report.py, bench-gpio.json of host/bench_gpio.py, matrix.json of host/matrix.py, study.json of
 host/bpf-histograms.sh). Each kind names the keys its readers rely on; a file without them is
 refused with one line (BadResults: "PATH: not a KIND file: ..."), never a traceback in the
 middle of a page.
@@ -71,6 +71,8 @@ KINDS = {
                           "module_ns_per_set": NUM, "program_ns_per_set": None,
                           "observer_vs_module": dict, "observer_vs_program": dict,
                           "verdict_in_guest": None}),
+    "matrix": ("host/matrix.py", {"emulated": bool, "targets": list, "rows": list},
+               "rows", {"method": str, "targets": dict}),
     "study": ("host/bpf-histograms.sh", {"target": str, "parts": list},
               "parts", {"part": str, "wall_s": NUM}),
 }
@@ -267,6 +269,8 @@ def kind_of(doc):
         return "histograms"
     if tool == "gpiolat rt-report":
         return "rt"
+    if tool == "host/matrix.py":
+        return "matrix"
     if tool == "host/pl061_trace.py --overhead":
         return "observer"
     return None
@@ -365,3 +369,68 @@ def talk_words(t, fmt_ns):
         return (f"{fmt_ns(t['overhead_ns'])} per pulse+ ({t['row']}, against {t['against']}); "
                 f"ours per pulse {fmt_ns(t['ours_ns'])} ± {fmt_ns(t.get('ours_ci95_ns'))}")
     return f"{fmt_ns(t['overhead_ns'])} ({t['row']}, against {t['against']})"
+
+
+# ---- the talk's order: Spearman's rank correlation over the rows beside the talk -----------
+def talk_pairs(doc):
+    """[(method, ours_ns, talk_ns)] of every measured --overhead row with the talk's figure
+    beside it (talk_beside: the same kind of method against the same reference), ours in the
+    talk's unit: per set, or per pulse for a row beside it per pulse (talk_words)"""
+    pairs = []
+    for r in methods(doc):
+        t = talk_beside(r) if r.get("measured") else None
+        if not t or r.get("overhead_ns") is None:
+            continue
+        ours = t["ours_ns"] if t.get("ours_per") == "pulse" else r["overhead_ns"]
+        pairs.append((r["method"], ours, t["overhead_ns"]))
+    return pairs
+
+
+def ranks(values):
+    """1-based ranks of values, ascending; tied values share the mean of their ranks"""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(xs, ys):
+    """Spearman's rho of paired xs, ys: Pearson's correlation of their ranks (ties: mean ranks);
+    None for fewer than 3 pairs or when either side has one rank only"""
+    if len(xs) != len(ys) or len(xs) < 3:
+        return None
+    a, b = ranks(xs), ranks(ys)
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    sab = sum((p - ma) * (q - mb) for p, q in zip(a, b))
+    saa = sum((p - ma) ** 2 for p in a)
+    sbb = sum((q - mb) ** 2 for q in b)
+    if saa == 0 or sbb == 0:
+        return None
+    return sab / (saa * sbb) ** 0.5
+
+
+def talk_rank(doc):
+    """our rows beside the talk ranked against the talk's order: {"n", "rho" (None below 3
+    rows), "rows": [{method, ours_ns, talk_ns, rank, talk_rank}] in the talk's order}"""
+    p = talk_pairs(doc)
+    ours, talks = [x[1] for x in p], [x[2] for x in p]
+    ro, rt = ranks(ours), ranks(talks)
+    rows = [{"method": m, "ours_ns": o, "talk_ns": t, "rank": a, "talk_rank": b}
+            for (m, o, t), a, b in zip(p, ro, rt)]
+    rows.sort(key=lambda r: (r["talk_rank"], r["method"]))
+    return {"n": len(p), "rho": spearman(ours, talks), "rows": rows}
+
+
+def rank_words(tr):
+    """talk_rank(doc) in one line"""
+    if tr["rho"] is None:
+        return f"Spearman's rho against the talk's order: - ({tr['n']} rows beside the talk, 3 needed)"
+    return (f"Spearman's rho against the talk's order: {tr['rho']:+.3f} over the {tr['n']} rows "
+            "beside the talk (ours per set, or per pulse where the talk's is; rank 1 the least)")

@@ -567,3 +567,27 @@ def test_the_pulse_width_plot_separates_methods_in_one_log2_slot():
     # log2 alone (bpftrace, ply, an older loader): one curve over the other
     coarse = steps(report_html.cdf_figure([dict(r, buckets=None) for r in recs]))
     assert coarse[0] == coarse[1]
+
+
+def test_the_talks_matrix_on_armhf_only_when_measured(tmp_path):
+    """matrix.json (make matrix-armhf, from its real run): the section, in the table of contents,
+    with both kernels side by side, their user space, Spearman's rho each, and the talk's figure
+    beside exactly the rows matrix.json puts it; without the file no section and no link"""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    page = build(tmp_path / "a", ALL + ("matrix.json",)).read_text()
+    body = page[page.index("<body"):]
+    assert re.findall(r"<a href=#([\w-]+)>", body) == re.findall(r"<section id=([\w-]+)>", body)
+    sec = section(page, "matrix")
+    doc = fixture("matrix.json")
+    assert "not hardware nanoseconds" in sec
+    for t in doc["targets"]:
+        assert f"<b>{t['label']}</b>" in sec and "ply" in sec and "bpftrace" in sec
+        assert f"<b>{t['talk_rank']['rho']:+.3f}</b> over {t['talk_rank']['n']} rows" in sec
+    for r in doc["rows"]:
+        cells = row_of(sec, r["method"])
+        assert (cells[-1] == "-") == (r["talk"] is None), cells
+    # the main page's own matrix: its rho in the summary
+    assert "Spearman&#x27;s rho against the talk&#x27;s order" in section(page, "summary")
+    page = build(tmp_path / "b").read_text()
+    assert "id=matrix" not in page and "href=#matrix" not in page

@@ -22,7 +22,7 @@ BY_NAME = {"histograms.json": "histograms", "overhead.json": "overhead",
            "gpio-path.json": "path", "rt.json": "rt", "bench-gpio.json": "bench-gpio",
            "syscall-cost.json": "syscall-cost", "syscall-hist.json": "syscall-hist",
            "wakeup.json": "wakeup", "gaps.json": "gaps", "observer.json": "observer",
-           "study.json": "study"}
+           "matrix.json": "matrix", "study.json": "study"}
 
 
 def kind_for(path):

@@ -81,7 +81,22 @@ def test_host_tools_are_never_an_excuse_on_x86_64(monkeypatch):
     assert rows.independent_reason("bpftrace-delta") is None
     assert rows.independent_reason("user-ioctl-strace") is None
     with_config(monkeypatch, set(), machine="aarch64", tools=False)
+    # a root without apt (Debian 12's ARM targets: the busybox initramfs)
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: None)
     assert rows.independent_reason("bpftrace-delta").startswith("not run on aarch64")
+    assert "no apt" in rows.independent_reason("user-ioctl-strace")
+
+
+@pytest.mark.parametrize("machine", ["armv7l", "aarch64"])
+def test_arm_tools_are_excused_only_where_apt_has_no_candidate(monkeypatch, machine):
+    # Debian 13's armhf and arm64 roots have bpftrace and strace: missing there, the row fails
+    with_config(monkeypatch, set(), machine=machine, tools=False)
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: {"bpftrace": "0.23.2-1",
+                                                          "strace": "6.13"}.get(p, ""))
+    for m in ("bpftrace-delta", "bpftrace-dt-kprobe", "user-ioctl-strace"):
+        assert rows.independent_reason(m) is None, m
+    monkeypatch.setattr(rows, "apt_candidate", lambda p: "")
+    assert "no candidate" in rows.independent_reason("bpftrace-delta")
 
 
 @pytest.mark.parametrize("machine", ["x86_64", "armv7l", "aarch64"])

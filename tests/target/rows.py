@@ -95,8 +95,9 @@ def independent_reason(method):
     kernel's configuration. Of the tools: ply, which host/deps.sh installs where the release
     packages it, must be there where this root's apt has a candidate for it (lib.sh's
     release_tool); bpftrace and strace, which host/deps.sh installs, must be there on x86_64
-    (the host's root), and are not in the ARM targets' root by design (those rows are not run
-    there)."""
+    (the host's root), and on ARM wherever the root's apt has a candidate for them (Debian 13's
+    armhf and arm64 roots: vm/userspace.sh installs them); only a root without apt (the busybox
+    initramfs of the Debian 12 ARM targets) or without a candidate excuses them."""
     if method.startswith("ply-") and shutil.which("ply") is None:
         cand = apt_candidate("ply")
         if cand is None:
@@ -107,7 +108,14 @@ def independent_reason(method):
     for prefix, tool in HOST_TOOLS.items():
         if method.startswith(prefix) and shutil.which(tool) is None and \
                 platform.machine() != "x86_64":
-            return f"not run on {platform.machine()}: no {tool} in this target's root"
+            cand = apt_candidate(tool)
+            if cand is None:
+                return f"not run on {platform.machine()}: no {tool} in this target's root, " \
+                    "which has no apt (not a Debian root: the busybox initramfs)"
+            if cand == "":
+                return f"not run on {platform.machine()}: no {tool} in this target's root, " \
+                    f"whose release does not package it for {platform.machine()} (apt has " \
+                    "no candidate)"
     missing = [o for o in kconfig_needs(method) if _lacks(o)]
     if missing:
         return "the kernel has no " + " ".join(missing)

@@ -10,7 +10,8 @@
 # target's PL061 traced by qemu, real time, about 30 s: host/bpf-histograms.sh part_observer)
 # into tests/host/data/report/observer.json; then make-fixtures.py, which derives rt.json's
 # overhead subset and bench-gpio.json from it; then regen-compare.sh (two --overhead runs,
-# 6.1 and testing's newest in TIMING=icount, into tests/host/data/compare/).
+# 6.1 and testing's newest in TIMING=icount, into tests/host/data/compare/); then make
+# matrix-armhf's matrix.json (Debian 13's armhf 6.12, standard and RT, icount).
 # Usage: sh tests/host/data/regen.sh
 # Environment: KERNEL (default std), OVERHEAD_ARGS (default "--quick").
 set -eu
@@ -58,5 +59,8 @@ python3 host/pl061_trace.py "$rawtmp/pl061.trace" --overhead "$tmp/observer-over
 PYTHONDONTWRITEBYTECODE=1 python3 "$data/make-fixtures.py"
 # two runs compared (host/compare.py): 6.1 and testing's newest, x86_64, TIMING=icount
 sh tests/host/data/regen-compare.sh
+# the talk's matrix on armhf 6.12, standard and RT (make matrix-armhf: two boots, icount)
+sh host/matrix-armhf.sh
+cp out/results/matrix.json "$data/matrix.json"
 echo "regen: $data/overhead.json from $(git describe --always --dirty 2>/dev/null || echo '?')," \
 	"and the fixtures derived from it"
