@@ -28,6 +28,8 @@
 
 #define WHY WHY_SIZE
 #define KMOD_ENV "GPIOLAT_KMOD"
+/* finit_module's MODULE_INIT_COMPRESSED_FILE (<linux/module.h>, newer than some headers here) */
+#define KMOD_COMPRESSED 4
 
 int kmod_set_file(const char *file)
 {
@@ -77,7 +79,16 @@ static int kmod_params(char *buf, size_t size, char *why)
 			continue;
 		}
 		v[strcspn(v, "\n")] = '\0';
-		if (*v && strcmp(v, "(null)") && !strchr(v, ' '))
+		if (strchr(v, ' ')) {
+			/* a chip's label with a space: finit_module would read two parameters */
+			snprintf(why, WHY,
+				 "the toggle module's %s='%.80s' has a space: it cannot be given "
+				 "back to the module, which is not reloaded",
+				 names[i], v);
+			free(v);
+			return -1;
+		}
+		if (*v && strcmp(v, "(null)"))
 			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s=%s",
 					len ? " " : "", names[i], v);
 		free(v);
@@ -147,14 +158,34 @@ static int kmod_dirs_root_only(const char *file, char *why)
 	return 0;
 }
 
-static int kmod_open(const char *file, char *why)
+/*
+ * is BASE a name of the toggle module's file: toggle.ko, or as DKMS installs it where the
+ * kernel's own modules are compressed (toggle.ko.xz, .zst, .gz)? *COMPRESSED says which
+ */
+static bool kmod_name(const char *base, bool *compressed)
+{
+	static const char *const names[] = { "toggle.ko", "toggle.ko.xz", "toggle.ko.zst",
+					     "toggle.ko.gz" };
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(base, names[i])) {
+			*compressed = i > 0;
+			return true;
+		}
+	return false;
+}
+
+static int kmod_open(const char *file, bool *compressed, char *why)
 {
 	const char *base = strrchr(file, '/');
 	struct stat st;
 	int fd;
 
-	if (file[0] != '/' || !base || strcmp(base + 1, "toggle.ko")) {
-		snprintf(why, WHY, "'%.150s' is not an absolute path to a toggle.ko: not loaded",
+	if (file[0] != '/' || !base || !kmod_name(base + 1, compressed)) {
+		snprintf(why, WHY,
+			 "'%.150s' is not an absolute path to a toggle.ko (or .ko.xz, .ko.zst, "
+			 ".ko.gz): not loaded",
 			 file);
 		return -1;
 	}
@@ -183,11 +214,12 @@ static int kmod_open(const char *file, char *why)
 static int kmod_load(const char *file, const char *params, const char *depth, __u32 *gpio,
 		     char *why)
 {
+	bool compressed = false;
 	char d[24];
 	__u32 g;
 	int fd, i;
 
-	fd = kmod_open(file, why);
+	fd = kmod_open(file, &compressed, why);
 	if (fd < 0)
 		return -1;
 	if (!access("/sys/module/toggle", F_OK) &&
@@ -199,8 +231,12 @@ static int kmod_load(const char *file, const char *params, const char *depth, __
 		close(fd);
 		return -1;
 	}
-	if (syscall(__NR_finit_module, fd, params, 0)) {
-		snprintf(why, WHY, "cannot load %.100s %.100s: %s", file, params, strerror(errno));
+	/* a compressed module the kernel decompresses itself (MODULE_INIT_COMPRESSED_FILE) */
+	if (syscall(__NR_finit_module, fd, params, compressed ? KMOD_COMPRESSED : 0)) {
+		snprintf(why, WHY, "cannot load %.80s %.60s: %s%s", file, params, strerror(errno),
+			 compressed && errno == EINVAL ?
+				 " (a kernel that cannot decompress a module?)" :
+				 "");
 		close(fd);
 		return -1;
 	}
@@ -256,16 +292,24 @@ int kmod_reload_setup(__u32 *gpio, char *why)
 	return kmod_reload_setup_with("mode=continuous", gpio, why);
 }
 
-int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why)
+/*
+ * the file to load again (--kmod, $GPIOLAT_KMOD) checked, the loaded module's parameters and
+ * depth saved to STATE_DIR/KMOD_STATE: from here on every way out puts the module back as it
+ * is now. The file in REAL (PATH_MAX), the parameters in ORIG (512), the depth in DEPTH (16);
+ * 0, or -1 and why
+ */
+static int kmod_save(const char *what, char *real, char *orig, char *depth, char *why)
 {
 	const char *file = getenv(KMOD_ENV);
-	char params[600], orig[512], depth[16], *saved, real[PATH_MAX], *d;
+	bool compressed;
+	char *saved, *d;
 	int fd;
 
 	if (!file || !*file) {
 		snprintf(why, WHY,
-			 "no toggle.ko to reload it with mode=printk (give --kmod FILE or "
-			 "GPIOLAT_KMOD)");
+			 "no toggle.ko to %s (give --kmod FILE or GPIOLAT_KMOD; after apt install: "
+			 "--kmod \"$(modinfo -n toggle)\")",
+			 what);
 		return -1;
 	}
 	/* the file itself, by an absolute path: what is saved and loaded again after a SIGKILL */
@@ -273,21 +317,16 @@ int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why)
 		snprintf(why, WHY, "cannot read %.150s: %s", file, strerror(errno));
 		return -1;
 	}
-	fd = kmod_open(real, why);
+	fd = kmod_open(real, &compressed, why);
 	if (fd < 0)
 		return -1;
 	close(fd);
-	if (kmod_params(orig, sizeof(orig), why))
+	if (kmod_params(orig, 512, why))
 		return -1;
-	if (strstr(orig, "chip=")) {
-		snprintf(why, WHY, "the toggle module drives a real chip (%.150s): not reloaded",
-			 orig);
-		return -1;
-	}
 	if (state_dir_open(true, why, WHY) < 0)
 		return -1;
 	d = file_slurp("/sys/kernel/debug/toggle/depth");
-	snprintf(depth, sizeof(depth), "%.*s", d ? (int)strcspn(d, "\n") : 0, d ? d : "");
+	snprintf(depth, 16, "%.*s", d ? (int)strcspn(d, "\n") : 0, d ? d : "");
 	free(d);
 	if (asprintf(&saved, "%s\n%s\n%s\n", real, orig, depth) < 0)
 		saved = NULL;
@@ -300,8 +339,30 @@ int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why)
 		return -1;
 	}
 	free(saved);
+	return 0;
+}
+
+int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why)
+{
+	char params[600], orig[512], depth[16], real[PATH_MAX];
+
+	if (kmod_save("reload it with", real, orig, depth, why))
+		return -1;
 	kmod_with(params, sizeof(params), orig, set);
 	return kmod_load(real, params, depth, gpio, why);
+}
+
+int kmod_unload_setup(char *why)
+{
+	char orig[512], depth[16], real[PATH_MAX];
+
+	if (kmod_save("load it again after its line's user rows", real, orig, depth, why))
+		return -1;
+	if (syscall(__NR_delete_module, "toggle", O_NONBLOCK)) {
+		snprintf(why, WHY, "the toggle module cannot be unloaded: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* reload with mode=MODE, the rest as saved, unless it has that mode now */

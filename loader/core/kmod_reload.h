@@ -21,6 +21,11 @@ int kmod_set_file(const char *file);
 int kmod_reload_setup(__u32 *gpio, char *why);
 /* the same with the parameters SET ("mode=continuous burst=1000") in place of the loaded ones */
 int kmod_reload_setup_with(const char *set, __u32 *gpio, char *why);
+/*
+ * check the file, save the parameters, unload the module (its line free for another user, as
+ * --overhead --user-line module's utoggle); kmod_restore() loads it back; 0, or -1 and why
+ */
+int kmod_unload_setup(char *why);
 /* reload with mode=printk or mode=continuous (nothing when it has it); 0, or -1 and errno */
 int kmod_reload_printk(bool printk, __u32 *gpio);
 /* the module back as it was loaded (when a setup saved it); 0 or -1 */

@@ -47,6 +47,7 @@ struct opts {
 	int reps;
 	long long pulses;
 	const char *only;
+	const char *user_line; /* --user-line: OFFSET of the module's chip, or "module" */
 	const char *btf_path;
 	bool bpf_stats; /* BPF run-time stats on for the whole run (two clock reads a run) */
 	bool usage_printed;
@@ -188,6 +189,7 @@ struct context {
 	long long pulses; /* per phase */
 	int reps; /* per method */
 	struct stat_acc user_base; /* the user rows' untraced phases (utoggle) */
+	char user_line[128]; /* the line utoggle toggled ("LABEL:N"), "" when none */
 	const char *user_csv, *user_csv_path; /* --baseline: its text and name, or NULL */
 };
 void ov_print_text(struct row *rows, int n, const struct context *cx);
@@ -216,6 +218,16 @@ struct ov {
 		FILE *to, *from;
 		char exe[PATH_MAX];
 		unsigned long off;
+		/*
+		 * its line (utoggle_lines): on the module's chip, LINE, or the first free of 1..7
+		 * of toggle-vchip (LINE -1); MODULE_LINE: the module's own, the module unloaded
+		 * for each user row (UNLOADED) and loaded back after it; WHY: no line (a real
+		 * chip and no --user-line), said by every user row
+		 */
+		char chip[64];
+		int line;
+		bool module_line, unloaded;
+		char why[WHY];
 	} ut;
 	/* the engine's (ov_engine.c) */
 	struct stat_acc user_base; /* the user rows' untraced phases (utoggle) */
@@ -236,6 +248,7 @@ struct ov {
 };
 
 /* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov->target) */
+int utoggle_lines(struct ov *ov, char *why); /* --user-line checked: 0, or -1 and why */
 int utoggle_start(struct ov *ov, char *why);
 int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
 void utoggle_stop(struct ov *ov);

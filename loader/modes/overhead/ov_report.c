@@ -138,9 +138,9 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		printf("untraced: no untraced phases in this selection (no noise floor)\n");
 	if (cx->user_base.n)
 		printf("untraced ioctl toggler (utoggle, GPIO_V2_LINE_SET_VALUES_IOCTL, "
-		       "clock_gettime CLOCK_MONOTONIC): %.1f ns per set (mean of %llu phases, sd "
-		       "%.1f ns); the user rows' reference\n",
-		       cx->user_base.mean, (unsigned long long)cx->user_base.n,
+		       "clock_gettime CLOCK_MONOTONIC) on %s: %.1f ns per set (mean of %llu phases, "
+		       "sd %.1f ns); the user rows' reference\n",
+		       cx->user_line, cx->user_base.mean, (unsigned long long)cx->user_base.n,
 		       stat_sd(&cx->user_base));
 	if (!baseline_find(baseline_csv, "tracing-configured-rt", "pulse", &tv, &tsd, NULL, 0))
 		printf("talk: untraced pulse %.1f ns (sd %.1f ns), row tracing-configured-rt\n", tv,
@@ -280,6 +280,7 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 				       json_num(stat_sd(&cx->user_base)));
 		json_object_object_add(top, "user_untraced_phases",
 				       json_object_new_uint64(cx->user_base.n));
+		json_object_object_add(top, "user_line", json_object_new_string(cx->user_line));
 	}
 	json_object_object_add(top, "duration_s", json_object_new_double(cx->duration_s));
 	if (cx->user_csv_path)

@@ -18,17 +18,82 @@
 #include <sys/wait.h>
 #include <tracefs.h>
 #include "modes/overhead/ov.h"
+#include "core/kmod_reload.h"
 #include "core/statedir.h"
 #include "core/sys.h"
+#include "core/undo.h"
 
 /*
- * utoggle --control (toggler/utoggle.c) holds a free line of toggle-vchip (1..7; 0 is the
- * module's) and runs a phase of pulses on each "run N" we write, answering with the ns per
- * set of each batch, timed with clock_gettime(CLOCK_MONOTONIC). SCHED_FIFO 60, 5 pulses a
- * batch, usleep(1000) between batches: the talk's "chrt -f 60 ./utoggle".
+ * utoggle --control (toggler/utoggle.c) holds a line and runs a phase of pulses on each "run
+ * N" we write, answering with the ns per set of each batch, timed with
+ * clock_gettime(CLOCK_MONOTONIC). SCHED_FIFO 60, 5 pulses a batch, usleep(1000) between
+ * batches: the talk's "chrt -f 60 ./utoggle". Its line is on the module's chip: on
+ * toggle-vchip the first free of 1..7 (0 is the module's), on a real controller the one the
+ * user names (--user-line OFFSET: nothing else on a board is known to be free), or the
+ * module's own (--user-line module: the module unloaded for each user row, loaded back after).
  */
 #define UT_PRIO "60"
 #define UT_LINES 8
+#define VCHIP "toggle-vchip"
+
+int utoggle_lines(struct ov *ov, char *why)
+{
+	struct utoggle *ut = &ov->ut;
+	const char *u = ov->o.user_line;
+	char spec[96], chip[64];
+	int kline, off;
+	__u32 g;
+
+	ut->line = -1;
+	ut->why[0] = '\0';
+	if (sys_gpio_name(ov->target.gpio, ut->chip, sizeof(ut->chip), &kline)) {
+		snprintf(why, WHY, "cannot name the toggle module's line (gpio %u)",
+			 ov->target.gpio);
+		return -1;
+	}
+	if (!u) {
+		if (strcmp(ut->chip, VCHIP))
+			snprintf(
+				ut->why, WHY,
+				"the toggle module drives %.60s:%d, a real controller's line: name "
+				"a free output line of it for utoggle (--user-line OFFSET), or "
+				"--user-line module",
+				ut->chip, kline);
+		return 0;
+	}
+	if (!strcmp(u, "module")) {
+		if (!strcmp(ut->chip, VCHIP)) {
+			snprintf(why, WHY,
+				 "--user-line module: the module's line is on its own chip, " VCHIP
+				 ", which goes when it is unloaded (give --user-line OFFSET, or "
+				 "none)");
+			return -1;
+		}
+		if (!getenv("GPIOLAT_KMOD") || !*getenv("GPIOLAT_KMOD")) {
+			snprintf(
+				why, WHY,
+				"--user-line module: no toggle.ko to load the module back from after "
+				"the user rows (--kmod FILE; after apt install: --kmod "
+				"\"$(modinfo -n toggle)\")");
+			return -1;
+		}
+		ut->line = kline;
+		ut->module_line = true;
+		return 0;
+	}
+	ut->line = atoi(u); /* parse_count()ed */
+	snprintf(spec, sizeof(spec), "%.60s:%d", ut->chip, ut->line);
+	if (ut->line == kline) {
+		snprintf(why, WHY,
+			 "--user-line %d is the toggle module's line (--user-line module lets "
+			 "utoggle use it, the module unloaded meanwhile)",
+			 ut->line);
+		return -1;
+	}
+	if (sys_resolve_line(spec, &g, chip, sizeof(chip), &off, why, WHY))
+		return -1;
+	return 0;
+}
 
 static int utoggle_path(char *path, size_t size)
 {
@@ -78,18 +143,26 @@ void utoggle_stop(struct ov *ov)
 	ov->target.pid = 0;
 	ov->target.off = 0;
 	ov->target.marker_ok = ov->target.marker = false;
+	/* the module back on its line (its parameters as saved, its depth) */
+	if (ut->unloaded && !kmod_restore(&ov->target.gpio))
+		ut->unloaded = false;
 }
 
-/* start utoggle --control on the first free line 1..7 of toggle-vchip: ov->target traces it */
+/* start utoggle --control on its line (utoggle_lines): ov->target traces it */
 int utoggle_start(struct ov *ov, char *why)
 {
 	struct utoggle *ut = &ov->ut;
-	char path[PATH_MAX], lstr[8], *marker = NULL, *line = NULL;
+	char path[PATH_MAX], lstr[16], *marker = NULL, *line = NULL;
 	size_t cap = 0;
-	int in[2], out[2], l;
+	int in[2], out[2], l, first = ut->line < 0 ? 1 : ut->line;
+	int end = ut->line < 0 ? UT_LINES : ut->line + 1;
 	ssize_t len;
 	pid_t parent;
 
+	if (ut->why[0]) {
+		snprintf(why, WHY, "%s", ut->why);
+		return -1;
+	}
 	if (utoggle_path(path, sizeof(path))) {
 		snprintf(why, WHY,
 			 "no utoggle beside gpiolat or on PATH (make togglers, or set "
@@ -103,7 +176,20 @@ int utoggle_start(struct ov *ov, char *why)
 			marker = NULL;
 		tracefs_put_tracing_file(f);
 	}
-	for (l = 1; l < UT_LINES; l++) {
+	/* the module's line: the module unloaded first (the undo journal puts it back) */
+	if (ut->module_line && !ut->unloaded) {
+		if (undo_kmod()) {
+			snprintf(why, WHY, "cannot record the module's reload in the undo journal");
+			free(marker);
+			return -1;
+		}
+		if (kmod_unload_setup(why)) {
+			free(marker);
+			return -1;
+		}
+		ut->unloaded = true;
+	}
+	for (l = first; l < end; l++) {
 		snprintf(lstr, sizeof(lstr), "%d", l);
 		if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
 			snprintf(why, WHY, "pipe: %s", strerror(errno));
@@ -122,11 +208,11 @@ int utoggle_start(struct ov *ov, char *why)
 			dup2(out[1], 1);
 			dup2(out[1], 2);
 			if (marker)
-				execl(path, "utoggle", "--control", "-g", "toggle-vchip", "-l",
-				      lstr, "-p", UT_PRIO, "-M", marker, (char *)NULL);
+				execl(path, "utoggle", "--control", "-g", ut->chip, "-l", lstr,
+				      "-p", UT_PRIO, "-M", marker, (char *)NULL);
 			else
-				execl(path, "utoggle", "--control", "-g", "toggle-vchip", "-l",
-				      lstr, "-p", UT_PRIO, (char *)NULL);
+				execl(path, "utoggle", "--control", "-g", ut->chip, "-l", lstr,
+				      "-p", UT_PRIO, (char *)NULL);
 			_exit(127);
 		}
 		close(in[0]);
@@ -147,6 +233,8 @@ int utoggle_start(struct ov *ov, char *why)
 			ov->target.off = ut->off;
 			ov->target.fn = "toggle_ioctl_v2_once";
 			ov->target.marker_ok = marker;
+			snprintf(ov->cx.user_line, sizeof(ov->cx.user_line), "%.60s:%d%s", ut->chip,
+				 l, ut->module_line ? " (the module's, unloaded meanwhile)" : "");
 			free(line);
 			free(marker);
 			return 0;
@@ -154,7 +242,7 @@ int utoggle_start(struct ov *ov, char *why)
 		utoggle_stop(ov);
 		if (len > 0)
 			line[strcspn(line, "\n")] = '\0';
-		snprintf(why, WHY, "utoggle on line %d of toggle-vchip: %.180s", l,
+		snprintf(why, WHY, "utoggle on line %d of %.40s: %.160s", l, ut->chip,
 			 len > 0       ? line :
 			 ov->run->stop ? "interrupted" :
 					 "no answer");

@@ -70,6 +70,7 @@ enum {
 	OPT_KMOD,
 	OPT_BASELINE,
 	OPT_BPF_STATS,
+	OPT_USER_LINE,
 };
 
 static const struct argp_option opts[] = {
@@ -87,6 +88,12 @@ static const struct argp_option opts[] = {
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0,
 	  "BPF run time per run of the BPF rows (BPF_ENABLE_STATS, on for the whole run: it adds "
 	  "two clock reads to every run, and so to every shift; off by default)",
+	  2 },
+	{ "user-line", OPT_USER_LINE, "OFFSET|module", 0,
+	  "the line the user-space rows' utoggle toggles: OFFSET, a free output line of the "
+	  "module's chip (default on toggle-vchip: its first free line; on a real controller none: "
+	  "name one), or 'module': the module's own line, the module unloaded for each user row "
+	  "and loaded back after it (needs --kmod)",
 	  2 },
 	{ "baseline", OPT_BASELINE, "FILE.csv", 0,
 	  "your own scope figures beside the talk's (the columns of "
@@ -144,6 +151,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_BPF_STATS:
 		o->bpf_stats = true;
+		break;
+	case OPT_USER_LINE:
+		if (strcmp(arg, "module") && parse_count(arg, 0, 1023, &v)) {
+			cli_usage(
+				SEE, &o->usage_printed,
+				"bad --user-line '%s': want a line's offset (0 to 1023) or 'module'",
+				arg);
+			return EINVAL;
+		}
+		o->user_line = arg;
 		break;
 	case OPT_BASELINE: {
 		char why[WHY + PATH_MAX];
@@ -378,7 +395,7 @@ static int overhead_prepare(struct run *r, void *c)
 			return EXIT_ERROR;
 		}
 	}
-	if (module_state_check(ov, why)) {
+	if (module_state_check(ov, why) || utoggle_lines(ov, why)) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
