@@ -16,7 +16,10 @@
 # (libzstd1 1.5.7+dfsg-1+deb13u1 against armhf's 1.5.7+dfsg-1: build-dep cannot install). The
 # main suite's indexes are signed and consistent across architectures. Each architecture builds from a copy of the tree in
 # OUTDIR/build/DEBARCH/gpiolat-VERSION (dpkg-buildpackage writes beside its source folder);
-# the amd64 build makes the architecture-independent gpiolat-toggle-dkms too. lintian (the
+# the first architecture's build (-b) makes the architecture-independent gpiolat-toggle-dkms too,
+# the others' (-B) only gpiolat: so DEBARCH armhf alone makes both packages a board needs
+# (dpkg-buildpackage -b -a armhf: gpiolat cross-built, the -dkms package as it is everywhere).
+# What a call builds replaces what an earlier one left in OUTDIR (no stale package). lintian (the
 # root's) checks each build's .changes; its output goes to OUTDIR/lintian-DEBARCH.txt, and an
 # error stops the build. The packages land in OUTDIR.
 set -eu
@@ -94,11 +97,15 @@ for a in "$@"; do
 	# the tree as it is (tracked and new files, not what .gitignore names: out/)
 	(cd "$proj" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
 		tar -xf - -C "$src"
-	if [ "$a" = "$native" ]; then
-		aopt= what=-b
+	aopt=
+	[ "$a" = "$native" ] || aopt="-a $a"
+	if [ "$a" = "$1" ]; then
+		what=-b
+		rm -f "$out"/gpiolat-toggle-dkms_*_all.deb
 	else
-		aopt="-a $a" what=-B
+		what=-B
 	fi
+	rm -f "$out"/gpiolat_*_"$a".deb "$out/lintian-$a.txt"
 	echo "  DEB     $a (Debian 13, in $root)"
 	# shellcheck disable=SC2086
 	(cd "$src" && rootapt apt-get build-dep -y -qq $aopt ./) >"$b/build-dep.log" 2>&1 || {
