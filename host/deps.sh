@@ -17,7 +17,7 @@ set -eu
 
 build="make gcc clang llvm pkg-config libbpf-dev bpftool libelf-dev zlib1g-dev
 libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod kmod file dwarves
-bpftrace strace gnuplot-nox python3 python3-pytest clang-format groff-base man-db"
+bpftrace strace gnuplot-nox python3 python3-pytest python3-pytest-xdist clang-format groff-base man-db"
 rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng chromium
 qemu-system-arm libglib2.0-dev gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross debootstrap qemu-user-static binfmt-support"

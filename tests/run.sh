@@ -147,8 +147,16 @@ fi
 
 run_host() {
 	echo "== host tests (pytest $*)"
+	# in parallel where pytest-xdist is installed (host/deps.sh): HOST_JOBS workers (default 2,
+	# this machine's cores; 1: one after another), a file's tests in one worker, the files that
+	# boot a target, build or time this host one after another (tests/host/conftest.py)
+	par=
+	if [ "${HOST_JOBS:-2}" -gt 1 ] && python3 -c 'import xdist' 2>/dev/null; then
+		par="-n ${HOST_JOBS:-2} --dist loadgroup"
+	fi
 	# no caches outside out/
-	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider "$@" \
+	# shellcheck disable=SC2086
+	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider $par "$@" \
 		>$log/host.log 2>&1
 	rc=$?
 	cat $log/host.log
@@ -192,24 +200,127 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	fi
 fi
 
+# timing_of TEST: its "# timing:" line (real or icount: docs/timing.md), else $TIMING, else real
+timing_of() {
+	_m=$(sed -n 's/^# timing: *//p' "$1" | head -n 1)
+	echo "${_m:-${TIMING:-real}}"
+}
+
+# run_target TARGET TEST...: the tests on one target, in one boot for each timing mode (the
+# target's init runs the list: tests/target/run-list.sh); a test whose "# boot: own" line asks
+# for a fresh target gets a boot of its own
 run_target() {
 	kernel=$1
-	t=$2
-	name=$(basename "$t" .sh)
+	shift
 	if [ -n "$list" ]; then
-		echo "$kernel $t"
+		for t; do echo "$kernel $t"; done
 		return
 	fi
 	mkdir -p $log
-	echo "== target ($kernel): $name"
-	start=$(date +%s)
-	# "# timing: icount": that test runs in the deterministic mode (docs/timing.md)
-	timing=$(sed -n 's/^# timing: *//p' "$t" | head -n 1)
-	# shellcheck disable=SC2046
-	env $(target_env $kernel) TIMING=${timing:-${TIMING:-real}} VM_NOMAKE=1 \
-		VM_TIMEOUT=${VM_TIMEOUT:-1200} vm/run sh "$t" \
-		</dev/null >$log/$kernel-$name.log 2>&1
-	judge $? $log/$kernel-$name.log
+	for timing in $(for t; do timing_of "$t"; done | awk '!seen[$0]++'); do
+		shared=
+		for t; do
+			[ "$(timing_of "$t")" = "$timing" ] || continue
+			if [ "$(sed -n 's/^# boot: *//p' "$t" | head -n 1)" = own ]; then
+				run_boot "$kernel" "$timing" "$t"
+			else
+				shared="$shared $t"
+			fi
+		done
+		# shellcheck disable=SC2086
+		[ -z "$shared" ] || run_boot "$kernel" "$timing" $shared
+	done
+}
+
+# watchdog PID NOW LIMIT: while the boot PID (vm/run) lives, stop it when the test named in the
+# file NOW ("START NAME", the host's clock) has run more than LIMIT seconds: one hang costs one
+# test (its name goes to NOW.killed; run_boot boots again for the tests after it)
+watchdog() {
+	while kill -0 "$1" 2>/dev/null; do
+		if [ -f "$2" ] && read -r _s _n 2>/dev/null <"$2" && [ $(($(date +%s) - _s)) -gt "$3" ]; then
+			echo "$_n" >"$2.killed"
+			# vm/run's child, the timeout running qemu, passes the signal on to qemu
+			pkill -TERM -P "$1"
+			return
+		fi
+		sleep 2
+	done
+}
+
+# run_boot TARGET TIMING TEST...: boot TARGET once (TIMING real or icount) and run the TESTs
+# there in order, each judged as its end comes back; when the boot ends early, the test it was
+# running fails (its log gets vm/run's messages) and a new boot runs the ones after it; a boot
+# that never started a test fails them all. Each test is limited to VM_TIMEOUT s (default 1200,
+# the host's clock).
+run_boot() {
+	kernel=$1
+	timing=$2
+	shift 2
+	limit=${VM_TIMEOUT:-1200}
+	boot=$log/$kernel-boot-$timing
+	while [ $# -gt 0 ]; do
+		for t; do rm -f "$log/$kernel-$(basename "$t" .sh).log"; done
+		rm -f $boot.fifo $boot.now $boot.now.killed
+		mkfifo $boot.fifo || exit 1
+		echo "== target ($kernel): one boot ($timing) for $# test(s)"
+		bstart=$(date +%s)
+		started=
+		# shellcheck disable=SC2046
+		env $(target_env "$kernel") TIMING="$timing" VM_NOMAKE=1 \
+			VM_TIMEOUT=$((limit * $# + 600)) vm/run sh tests/target/run-list.sh "$kernel" \
+			"$PWD/$log" "$@" </dev/null >$boot.fifo 2>$boot.err &
+		vm=$!
+		watchdog $vm $boot.now "$limit" &
+		wd=$!
+		while IFS= read -r l; do
+			case $l in
+			"@@gpiolat-test start "*)
+				name=${l#@@gpiolat-test start }
+				start=$(date +%s)
+				[ -n "$started" ] || echo "   (boot: $((start - bstart)) s)"
+				started=1
+				echo "$start $name" >$boot.now
+				echo "== target ($kernel): $name"
+				;;
+			"@@gpiolat-test end "*)
+				rm -f $boot.now
+				l=${l#@@gpiolat-test end }
+				name=${l% *}
+				judge "${l##* }" "$log/$kernel-$name.log"
+				[ "$(basename "$1" .sh)" = "$name" ] && shift
+				;;
+			*) echo "$l" ;;
+			esac
+		done <$boot.fifo
+		wait $vm
+		rc=$?
+		kill $wd 2>/dev/null
+		wait $wd 2>/dev/null
+		rm -f $boot.fifo
+		[ $# -gt 0 ] || break
+		if [ -z "$started" ]; then
+			# no test started: the boot failed; every test of the list fails with its messages
+			for t; do
+				name=$(basename "$t" .sh)
+				start=$(date +%s)
+				echo "== target ($kernel): $name"
+				cp $boot.err "$log/$kernel-$name.log"
+				judge $rc "$log/$kernel-$name.log"
+			done
+			break
+		fi
+		# the boot ended inside the test it was running ($1): that test fails, the rest go on
+		name=$(basename "$1" .sh)
+		if [ -f $boot.now.killed ]; then
+			echo "not ok - $name finished within $limit s (VM_TIMEOUT, the host's clock): stopped" \
+				>>"$log/$kernel-$name.log"
+			rc=124
+		fi
+		cat $boot.err >>"$log/$kernel-$name.log"
+		judge $rc "$log/$kernel-$name.log"
+		shift
+	done
+	rm -f $boot.now $boot.now.killed
 }
 
 # judge RC LOG: show a test's LOG, count its lines, and fail a test that exited RC != 0 without
@@ -292,22 +403,48 @@ if [ -n "$t_target" ]; then
 	fi
 	run_target "$kernel" "$t_target"
 elif [ "$what" = all ] || [ "$what" = target ]; then
-	for t in $(marked std); do
-		run_target std "$t"
-	done
+	# The other targets of the tier are built in the background while std's tests run (one make
+	# at a time, niced below the emulator; std's boot uses nothing they make), and waited for
+	# before their own tests (TEST_PREBUILD=0: each built just before its tests, as make does)
+	prebuild=
+	if [ -z "$list" ] && [ "${TEST_PREBUILD:-1}" = 1 ]; then
+		mkdir -p $log
+		for kernel in $targets; do
+			rm -f "$log/build-$kernel.log"
+		done
+		(
+			for kernel in $targets; do
+				[ "$kernel" != std ] && [ -n "$(marked $kernel)" ] || continue
+				# shellcheck disable=SC2046
+				nice make -s all target $(target_env $kernel) >"$log/build-$kernel.log" 2>&1
+			done
+		) </dev/null &
+		prebuild=$!
+	fi
+	# shellcheck disable=SC2046
+	run_target std $(marked std)
+	if [ -n "$prebuild" ]; then
+		bstart=$(date +%s)
+		wait $prebuild
+		echo "== the other targets built while std's tests ran ($(($(date +%s) - bstart)) s waited after them)"
+	fi
 	# the other targets (TEST_TARGETS, the CI tier by default; "all" for every target)
 	for kernel in $targets; do
+		# std ran first (TEST_TARGETS=std: std only)
+		[ "$kernel" != std ] || continue
 		tests=$(marked $kernel)
 		[ -n "$tests" ] || continue
+		# what the background build said (its make is repeated here: nothing left to do, or
+		# the same error again)
+		[ -z "$list" ] && [ -s "$log/build-$kernel.log" ] && cat "$log/build-$kernel.log"
 		# shellcheck disable=SC2046
 		if [ -z "$list" ] && ! make -s all target $(target_env $kernel); then
 			echo "not ok - building the $kernel target"
 			failed=$((failed + 1))
 			continue
 		fi
-		for t in $tests; do
-			run_target $kernel "$t"
-		done
+		# shellcheck disable=SC2086
+		run_target $kernel $tests
 	done
 	# standard vs PREEMPT_RT on the talk's board class, once, when both of its
 	# kernels are in the tier (and so were built above)

@@ -40,3 +40,25 @@ def gpiolat_root():
     if os.geteuid() != 0:
         pytest.skip("needs root, like gpiolat")
     return GPIOLAT
+
+
+# tests/run.sh runs the host tests in parallel with pytest-xdist (--dist loadgroup) where it is
+# installed: each file's tests stay in one worker (its module fixtures run once), and the files
+# that boot a target, run make or a build, or time this host's own work share one group, run
+# one after another (two boots or builds at once would race for out/ and the two cores)
+SERIAL = {
+    "test_bpf_histograms.py", "test_compare.py", "test_deb.py", "test_debian13.py",
+    "test_foreign_root.py", "test_graph_measuring.py", "test_include_graph.py",
+    "test_install.py", "test_kernels.py", "test_loader_cli.py", "test_loader_writes.py",
+    "test_make_test_by_name.py", "test_man_page.py", "test_pl061_observer.py",
+    "test_pl061_trace.py", "test_report_html.py", "test_results.py", "test_syscall_cost.py",
+    "test_trust_check.py", "test_trust_observer.py", "test_vm_run.py", "test_run_sh.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        f = os.path.basename(item.nodeid.split("::")[0])
+        item.add_marker(pytest.mark.xdist_group("serial" if f in SERIAL else f))

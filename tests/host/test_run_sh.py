@@ -32,3 +32,57 @@ def test_passing_and_failing_host_tests_are_counted(tmp_path):
     bad = run_host(tmp_path / "b", {"test_one.py": "def test_one():\n    assert 1 + 1 == 3\n"})
     assert bad.returncode != 0
     assert bad.stdout.splitlines()[-1] == "0 passed, 1 failed, 0 skipped"
+
+
+# A fake target for tests/run.sh's target part: vm/run runs the command here (as the target
+# would, in the project's root), vm/std.sh says nothing, and lib.sh's mode_snapshot (the state a
+# test must leave as found) is the file out/state.
+FAKE = {
+    "vm/run": "#!/bin/sh\n# fake: the command on this machine, not in a target\n\"$@\"\nexit $?\n",
+    "vm/std.sh": "echo '  STD     fake'\n",
+    "tests/target/lib.sh": "mode_snapshot() { cat out/state 2>/dev/null; }\n",
+    "tests/target/10-pass.sh": "echo 'ok - one'\n",
+    "tests/target/11-fail.sh": "echo 'not ok - two'\nexit 1\n",
+    # stopped by the host's clock (VM_TIMEOUT=3): its boot ends, a new one runs the rest
+    "tests/target/12-hang.sh": "echo 'ok - before the hang'\nsleep 10\n",
+    "tests/target/13-changes.sh": "echo 'ok - three'\necho changed >out/state\n",
+    "tests/target/14-silent.sh": "exit 3\n",
+    "tests/target/15-own.sh": "# boot: own\necho \"ok - in a boot of its own\"\n",
+}
+
+
+def run_target(tmp_path):
+    for name, text in FAKE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "vm" / "run").chmod(0o755)
+    for f in ("tests/run.sh", "tests/target/run-list.sh"):
+        shutil.copy(os.path.join(ROOT, f), tmp_path / f)
+    env = dict(os.environ, TEST_TARGETS="std", VM_TIMEOUT="3")
+    env.pop("T", None)
+    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+
+
+def test_one_boot_runs_the_list_and_a_hang_costs_one_test(tmp_path):
+    r = run_target(tmp_path)
+    out = r.stdout.splitlines()
+    logs = tmp_path / "out" / "tests"
+    assert r.returncode != 0
+    assert out[-1] == "4 passed, 4 failed, 0 skipped", r.stdout
+    # the boot of its own first, then one boot for the rest, a second after the hang
+    boots = [l for l in out if l.startswith("== target (std): one boot")]
+    assert boots == ["== target (std): one boot (real) for 1 test(s)",
+                     "== target (std): one boot (real) for 5 test(s)",
+                     "== target (std): one boot (real) for 2 test(s)"], r.stdout
+    # each test's lines kept in its own log, as before
+    assert (logs / "std-10-pass.log").read_text() == "ok - one\n"
+    assert "not ok - two" in (logs / "std-11-fail.log").read_text()
+    hang = (logs / "std-12-hang.log").read_text()
+    assert "ok - before the hang" in hang
+    assert "not ok - 12-hang finished within 3 s" in hang
+    # the tests after the hang ran; a test that changed the state fails, the next one not
+    assert "not ok - 13-changes leaves the target as it found it" in \
+        (logs / "std-13-changes.log").read_text()
+    assert "not ok - 14-silent exited with status 3" in out
+    assert (logs / "std-15-own.log").read_text() == "ok - in a boot of its own\n"

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Target side: run a list of target tests in one boot (tests/run.sh starts it through vm/run:
+# one boot per target and timing mode, not one per test; tests/README).
+#
+#   sh tests/target/run-list.sh TARGET LOGDIR TEST...
+#
+# Each TEST (a tests/target/NN-name.sh) runs as it would alone (sh TEST, in the project's root,
+# stdin /dev/null); its stdout and stderr go to LOGDIR/TARGET-NAME.log, the project's folder
+# written over 9p (the host reads it there), and a test that exits non-zero gets the kernel's
+# last messages appended, as vm/run shows them for one command. This script's stdout carries
+# only the lines tests/run.sh reads, as each test starts and ends (the host's clock times them
+# and stops a test that outlives its limit):
+#   @@gpiolat-test start NAME
+#   @@gpiolat-test end NAME STATUS
+# A test must leave the target as it found it (the project's promise): after each test the
+# state the tests' own snapshot covers (lib.sh's mode_snapshot: tracefs's tracers, events, probes
+# and instances, the toggle module's parameters and debugfs settings, BPF programs and links,
+# gpiolat's and its tools' processes, the undo folder) is compared with the one before it, and a
+# difference is a "not ok" line in that test's log (the next test is compared with the new state).
+cd "$(dirname "$0")/../.." || exit 125
+target=$1
+logdir=$2
+shift 2
+snapdir=$(mktemp -d /tmp/run-list.XXXXXX) || exit 125
+
+# snapshot FILE: the state a test must leave as found (the trace buffer's own lines are a test's
+# output, not a setting: left out)
+snapshot() {
+	(. tests/target/lib.sh && mode_snapshot) 2>&1 |
+		sed '/^== trace_marker lines/,/^== /{/^== the toggle/!d}' >"$1"
+}
+
+snapshot "$snapdir/before"
+for t in "$@"; do
+	name=$(basename "$t" .sh)
+	tlog=$logdir/$target-$name.log
+	echo "@@gpiolat-test start $name"
+	sh "$t" </dev/null >"$tlog" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		{
+			echo "run-list: $name: exit status $rc; the target's last kernel messages:"
+			dmesg | tail -n 25
+		} >>"$tlog" 2>&1
+	fi
+	snapshot "$snapdir/after"
+	if ! cmp -s "$snapdir/before" "$snapdir/after"; then
+		{
+			echo "not ok - $name leaves the target as it found it (the state the next test in this boot starts from)"
+			diff "$snapdir/before" "$snapdir/after" | sed -e 's/^/# /' | head -n 20
+		} >>"$tlog" 2>&1
+		[ $rc -ne 0 ] || rc=1
+	fi
+	mv "$snapdir/after" "$snapdir/before"
+	sync
+	echo "@@gpiolat-test end $name $rc"
+done
+rm -rf "$snapdir"
