@@ -150,13 +150,21 @@ run_host() {
 	# in parallel where pytest-xdist is installed (host/deps.sh): HOST_JOBS workers (default 2,
 	# this machine's cores; 1: one after another), a file's tests in one worker, the files that
 	# boot a target, build or time this host one after another (tests/host/conftest.py)
+	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
+	# pytest-xdist, as where a pyenv python3 without it comes first)
 	par=
-	if [ "${HOST_JOBS:-2}" -gt 1 ] && python3 -c 'import xdist' 2>/dev/null; then
-		par="-n ${HOST_JOBS:-2} --dist loadgroup"
+	py=python3
+	if [ "${HOST_JOBS:-2}" -gt 1 ]; then
+		if ! python3 -c 'import xdist' 2>/dev/null &&
+			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
+			py=/usr/bin/python3
+		fi
+		$py -c 'import xdist' 2>/dev/null && par="-n ${HOST_JOBS:-2} --dist loadgroup"
 	fi
+	echo "   ($py -m pytest${par:+ $par})"
 	# no caches outside out/
 	# shellcheck disable=SC2086
-	PYTHONDONTWRITEBYTECODE=1 python3 -m pytest -q -rs -p no:cacheprovider $par "$@" \
+	PYTHONDONTWRITEBYTECODE=1 $py -m pytest -q -rs -p no:cacheprovider $par "$@" \
 		>$log/host.log 2>&1
 	rc=$?
 	cat $log/host.log
