@@ -29,6 +29,11 @@ else
 	# another architecture's kernels are named ARCH-KERNEL (rt-arm-6.12-rt/), as tests/run.sh does
 	arch=${ARCH:-$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')}
 	host=$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+	# what std and rt are here (the host release's kernel), said first (unless the main command
+	# said it already: STD_SAID)
+	case " $kernels " in
+	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
+	esac
 	names=
 	for k in $kernels; do
 		n=$k
