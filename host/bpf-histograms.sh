@@ -3,7 +3,8 @@
 # for about 5 minutes on a 2-core machine (in TIMING=icount 305 s quiet, every part; docs/bench.md), then the one page,
 # out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
-# The parts (STUDIES, in this order; each in a run of its own, never while another measures):
+# The parts (STUDIES, in this order; each in a run of its own; one that reads the host's clock
+# never while another runs, the emulated parts in TIMING=icount two at a time: the schedule below):
 #   syscall-cost  gpiolat --syscall-cost --json natively on this host (SYSCALL_ARGS)
 #   histograms    study/histograms.sh in the target: the pulse-width histograms of every hook
 #                 and tool (PULSES per method), host/report.py: histograms.{json,txt,csv}, PNGs
@@ -89,8 +90,9 @@ want() { case " $STUDIES " in *" $1 "*) return 0 ;; esac; return 1; }
 # observer's ARM target
 if [ "$TARGET" = emulated ]; then
 	# shellcheck disable=SC2046
-	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm)" | tr ' ' '\n' |
-		awk 'NF && !seen[$0]++')
+	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm) $(want rt &&
+		echo "${RT_ARCH:-$host_arch}")" | tr ' ' '\n' | awk 'NF && !seen[$0]++')
+	export STD_SAID=1
 fi
 
 # the main command's sizes (measured in docs/bench.md "The whole study"; each part by name
@@ -235,29 +237,95 @@ part_rt() {
 		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
 }
 
-# ---- one after the other, each timed ------------------------------------------------------
+# ---- the schedule, each part timed ---------------------------------------------------------
+# A part that reads the host's clock runs alone: syscall-cost (natively), rt (TIMING=real always),
+# and every emulated part when TIMING=real. In TIMING=icount an emulated part's figures are
+# counted instructions, the same whatever else the host runs (docs/timing.md): those parts run
+# two at a time, in two lanes (each qemu is one TCG thread: one CPU each on a 2-core machine),
+# their output kept per part and printed when it ends. Every target a part boots is built
+# first, one make after another (two makes of one tree must not run at once), so that the makes
+# inside the parts find nothing to do.
 mkdir -p "$results"
 rm -f "$results/study.json"
 log=$results/.study-parts
 : >"$log"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# run_part NAME [LANE]: the part, timed, its line in $log
+run_part() {
+	t0=$(date +%s)
+	l0=$(load)
+	if [ -n "${2:-}" ]; then
+		echo "bpf-histograms: $1 started (lane $2)" >&2
+		_rc=0
+		# in a job of its own: set -e holds inside it (it would not in a tested command)
+		"part_$(echo "$1" | tr - _)" >"$results/.part-$1.log" 2>&1 &
+		wait $! || _rc=$?
+		cat "$results/.part-$1.log" >&2
+		rm -f "$results/.part-$1.log"
+		[ $_rc = 0 ] || {
+			echo "bpf-histograms: $1 failed (exit status $_rc)" >&2
+			return $_rc
+		}
+	else
+		"part_$(echo "$1" | tr - _)"
+	fi
+	t1=$(date +%s)
+	echo "bpf-histograms: $1 in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
+	echo "$1 $((t1 - t0)) $l0 $(load)" >>"$log"
+}
 start=$(date +%s)
 load_start=$(load)
+jobs=$(nproc 2>/dev/null || echo 1)
 if [ "$TARGET" = emulated ]; then
-	make -s all target KERNEL="$KERNEL"
+	make -s -j"$jobs" all target KERNEL="$KERNEL"
+	if want observer; then
+		make -s -j"$jobs" all target ARCH=arm KERNEL=std
+	fi
+	if want rt; then
+		for k in $rt_kernels; do
+			make -s -j"$jobs" all target KERNEL="$k" ARCH="$rt_arch"
+		done
+	fi
 else
 	make -s all KERNEL=native
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
 	trap 'rmmod toggle' EXIT
 fi
+# the lanes: the emulated icount parts, longest first into the lane that ends first (the sizes
+# above: overhead about as long as the other four together, docs/bench.md "The whole study")
+lane1= lane2= alone=
 for p in $PARTS; do
 	want "$p" || continue
-	t0=$(date +%s)
-	l0=$(load)
-	"part_$(echo "$p" | tr - _)"
-	t1=$(date +%s)
-	echo "bpf-histograms: $p in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
-	echo "$p $((t1 - t0)) $l0 $(load)" >>"$log"
+	case $p in
+	histograms | overhead | path | bench-gpio | observer)
+		if [ "$TARGET" = emulated ] && [ "$TIMING" = icount ]; then
+			if [ "$p" = overhead ]; then lane1="$lane1 $p"; else lane2="$lane2 $p"; fi
+			continue
+		fi
+		;;
+	esac
+	alone="$alone $p"
+done
+# the parts alone first that come before the lanes in PARTS' order (syscall-cost), then the
+# lanes, then the rest alone (rt)
+for p in $alone; do
+	[ "$p" = syscall-cost ] || continue
+	run_part "$p"
+done
+if [ -n "$lane1$lane2" ]; then
+	( for p in $lane1; do run_part "$p" 1 || exit $?; done ) &
+	pid1=$!
+	( for p in $lane2; do run_part "$p" 2 || exit $?; done ) &
+	pid2=$!
+	rc1=0 rc2=0
+	wait $pid1 || rc1=$?
+	wait $pid2 || rc2=$?
+	[ $rc1 = 0 ] || exit $rc1
+	[ $rc2 = 0 ] || exit $rc2
+fi
+for p in $alone; do
+	[ "$p" != syscall-cost ] || continue
+	run_part "$p"
 done
 end=$(date +%s)
 # what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
