@@ -134,7 +134,10 @@ def machine():
     mid_sync_suite()
     # the roots' step: rootfs.sh installs ply (removed first) from the indexes that downloaded
     t = time.monotonic()
-    r = inroot("dpkg --purge ply gpiod >/dev/null 2>&1 || true", 300)
+    r = run(["sh", os.path.join(ROOT, "host", "inroot.sh"), ROOTFS, "sh", "-c",
+             "dpkg --purge ply gpiod >/dev/null 2>&1; ! dpkg-query -W ply gpiod 2>/dev/null | "
+             "grep -q '[^[:space:]]\s\+[^[:space:]]'"], 300)
+    assert r.returncode == 0, "ply, gpiod not removed: " + r.stdout + r.stderr
     r = run(["sh", os.path.join(ROOT, "host", "rootfs.sh"), "trixie", ROOTFS, "ply"], 1800)
     out["roots"] = r
     took["roots"] = time.monotonic() - t
