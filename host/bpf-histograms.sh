@@ -277,14 +277,31 @@ start=$(date +%s)
 load_start=$(load)
 jobs=$(nproc 2>/dev/null || echo 1)
 if [ "$TARGET" = emulated ]; then
-	make -s -j"$jobs" all target KERNEL="$KERNEL"
-	if want observer; then
-		make -s -j"$jobs" all target ARCH=arm KERNEL=std
-	fi
-	if want rt; then
-		for k in $rt_kernels; do
-			make -s -j"$jobs" all target KERNEL="$k" ARCH="$rt_arch"
-		done
+	# the targets of one architecture one after another (they share its build of gpiolat), the
+	# observer's ARM target beside them (its own build folder; its kernel's download and BTF
+	# overlap the others')
+	build() {
+		make -s -j"$jobs" all target KERNEL="$KERNEL"
+		if want rt; then
+			for k in $rt_kernels; do
+				make -s -j"$jobs" all target KERNEL="$k" ARCH="$rt_arch"
+			done
+		fi
+	}
+	if want observer && [ "${ARCH:-$host_arch}" != arm ] && [ "$rt_arch" != arm ]; then
+		# each a job of its own (set -e holds in it)
+		make -s -j"$jobs" all target ARCH=arm KERNEL=std &
+		pidb=$!
+		build &
+		pida=$!
+		rca=0 rcb=0
+		wait $pida || rca=$?
+		wait $pidb || rcb=$?
+		[ $rca = 0 ] || exit $rca
+		[ $rcb = 0 ] || exit $rcb
+	else
+		build
+		! want observer || make -s -j"$jobs" all target ARCH=arm KERNEL=std
 	fi
 else
 	make -s all KERNEL=native
