@@ -243,8 +243,8 @@ part_rt() {
 # counted instructions, the same whatever else the host runs (docs/timing.md): those parts run
 # two at a time, in two lanes (each qemu is one TCG thread: one CPU each on a 2-core machine),
 # their output kept per part and printed when it ends. Every target a part boots is built
-# first, one make after another (two makes of one tree must not run at once), so that the makes
-# inside the parts find nothing to do.
+# first (two makes of one build folder never at once), so that the makes inside the parts find
+# nothing to do. A part runs as a job of its own so that set -e holds in it (dash, Debian's sh).
 mkdir -p "$results"
 rm -f "$results/study.json"
 log=$results/.study-parts
