@@ -149,11 +149,15 @@ part_syscall_cost() {
 	run_to "$results/syscall-cost.json" out/bin/gpiolat --syscall-cost --json $syscall_args
 }
 
-part_histograms() {
-	# only this part's files: the other parts write beside them
+# the histograms part's files of an earlier run, removed before any part starts (the overhead
+# part writes into $raw beside it, at the same time in TIMING=icount)
+clean_histograms() {
 	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png \
 		"$results"/ply-*.png
 	mkdir -p "$raw"
+}
+
+part_histograms() {
 	if [ "$TARGET" = emulated ]; then
 		env KERNEL="$KERNEL" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
 			LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
@@ -273,6 +277,7 @@ run_part() {
 	echo "bpf-histograms: $1 in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
 	echo "$1 $((t1 - t0)) $l0 $(load)" >>"$log"
 }
+! want histograms || clean_histograms
 start=$(date +%s)
 load_start=$(load)
 jobs=$(nproc 2>/dev/null || echo 1)
