@@ -40,7 +40,8 @@ else
 		[ "$arch" = "$host" ] || n=$arch-$k
 		names="$names $n"
 		echo "rt-report: kernel $k ($arch)${1:+ ($*)}" >&2
-		make -s all target KERNEL="$k" ARCH="$arch"
+		# the main command built every target first (STUDY_BUILT): no second check of it
+		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$arch"
 		KERNEL=$k ARCH=$arch VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
 			sh study/rt.sh "$raw/rt-$n" </dev/null
 	done
