@@ -315,35 +315,41 @@ else
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
 	trap 'rmmod toggle' EXIT
 fi
-# the lanes: the emulated icount parts, longest first into the lane that ends first (the sizes
-# above: overhead about as long as the other four together, docs/bench.md "The whole study")
-lane1= lane2= alone=
+# the parts two at a time: a queue, each lane taking the next part when its last one ended,
+# longest first (overhead, then histograms, bench-gpio, observer, path: docs/bench.md "The whole
+# study"), so that the lanes end together whatever the load makes of each part's length
+queue= alone=
+for p in overhead histograms bench-gpio observer path; do
+	want "$p" || continue
+	if [ "$TARGET" = emulated ] && [ "$TIMING" = icount ]; then
+		queue="$queue $p"
+	fi
+done
 for p in $PARTS; do
 	want "$p" || continue
-	case $p in
-	histograms | overhead | path | bench-gpio | observer)
-		if [ "$TARGET" = emulated ] && [ "$TIMING" = icount ]; then
-			if [ "$p" = overhead ]; then lane1="$lane1 $p"; else lane2="$lane2 $p"; fi
-			continue
-		fi
-		;;
-	esac
+	case " $queue " in *" $p "*) continue ;; esac
 	alone="$alone $p"
 done
-# the parts alone first that come before the lanes in PARTS' order (syscall-cost), then the
-# lanes, then the rest alone (rt)
+qfile=$results/.study-queue
+echo $queue | tr ' ' '\n' >"$qfile"
+# next_part: the queue's first part, taken off it (one lane at a time); none: status 1
+next_part() {
+	flock "$qfile.lock" sh -c 'p=$(head -n 1 "$1") && [ -n "$p" ] && sed -i 1d "$1" && echo "$p"' \
+		next "$qfile"
+}
 for p in $alone; do
 	[ "$p" = syscall-cost ] || continue
 	run_part "$p"
 done
-if [ -n "$lane1$lane2" ]; then
-	( for p in $lane1; do run_part "$p" 1 || exit $?; done ) &
+if [ -n "$queue" ]; then
+	( while p=$(next_part); do run_part "$p" 1 || exit $?; done ) &
 	pid1=$!
-	( for p in $lane2; do run_part "$p" 2 || exit $?; done ) &
+	( while p=$(next_part); do run_part "$p" 2 || exit $?; done ) &
 	pid2=$!
 	rc1=0 rc2=0
 	wait $pid1 || rc1=$?
 	wait $pid2 || rc2=$?
+	rm -f "$qfile" "$qfile.lock"
 	[ $rc1 = 0 ] || exit $rc1
 	[ $rc2 = 0 ] || exit $rc2
 fi
