@@ -152,7 +152,20 @@ def machine():
     os.makedirs(os.path.join(ROOT, "out", "roots"), exist_ok=True)
     os.makedirs(os.path.join(ROOT, "out", "cache", "deb"), exist_ok=True)
     os.makedirs(src + "/out/cache")
-    os.symlink(os.path.join(ROOT, "out", "roots"), src + "/out/roots")
+    os.makedirs(src + "/out/roots")
+    cache = os.path.join(ROOT, "out", "roots")
+    for name in sorted(os.listdir(cache)):
+        path = os.path.join(cache, name)
+        if not os.path.exists(os.path.join(path, ".rootfs-done")) or path == ROOTFS:
+            continue
+        if "-" in name:
+            # a root of a foreign architecture (trixie-armhf) is the sysroot of a build inside
+            # another root, which sees only the clean copy: a copy of it
+            subprocess.run(["cp", "-a", "--reflink=auto", path, src + "/out/roots/"],
+                           check=True, timeout=1200)
+        else:
+            os.symlink(path, src + "/out/roots/" + name)
+            os.symlink(path + ".lock", src + "/out/roots/" + name + ".lock")
     os.symlink(os.path.join(ROOT, "out", "cache", "deb"), src + "/out/cache/deb")
     # the packages' step: the README's first command (gpiod removed above: it installs)
     t = time.monotonic()
@@ -182,6 +195,14 @@ def built(machine):
         r = step(machine, "target " + name, "make -s -j2 all target " + target_env(name))
         if r.returncode != 0:
             break
+    # a root made here that the cache lacks goes into it, for the next run
+    made = src_roots = ROOTFS + SRC + "/out/roots"
+    for name in sorted(os.listdir(src_roots)):
+        path = os.path.join(made, name)
+        keep = os.path.join(ROOT, "out", "roots", name)
+        if (not os.path.islink(path) and os.path.exists(os.path.join(path, ".rootfs-done"))
+                and not os.path.exists(keep)):
+            os.rename(path, keep)
     log("# %s, %s: seconds %s" % (ROOTFS, REV, ", ".join(
         "%s %.0f" % kv for kv in machine["took"].items())))
     return machine
