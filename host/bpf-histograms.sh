@@ -280,22 +280,21 @@ run_part() {
 ! want histograms || clean_histograms
 start=$(date +%s)
 load_start=$(load)
-jobs=$(nproc 2>/dev/null || echo 1)
 if [ "$TARGET" = emulated ]; then
 	# the targets of one architecture one after another (they share its build of gpiolat), the
 	# observer's ARM target beside them (its own build folder; its kernel's download and BTF
 	# overlap the others')
 	build() {
-		make -s -j"$jobs" all target KERNEL="$KERNEL"
+		make -s all target KERNEL="$KERNEL"
 		if want rt; then
 			for k in $rt_kernels; do
-				make -s -j"$jobs" all target KERNEL="$k" ARCH="$rt_arch"
+				make -s all target KERNEL="$k" ARCH="$rt_arch"
 			done
 		fi
 	}
 	if want observer && [ "${ARCH:-$host_arch}" != arm ] && [ "$rt_arch" != arm ]; then
 		# each a job of its own (set -e holds in it)
-		make -s -j"$jobs" all target ARCH=arm KERNEL=std &
+		make -s all target ARCH=arm KERNEL=std &
 		pidb=$!
 		build &
 		pida=$!
@@ -306,7 +305,7 @@ if [ "$TARGET" = emulated ]; then
 		[ $rcb = 0 ] || exit $rcb
 	else
 		build
-		! want observer || make -s -j"$jobs" all target ARCH=arm KERNEL=std
+		! want observer || make -s all target ARCH=arm KERNEL=std
 	fi
 	# the parts' own scripts check their targets no second time (each check asks apt: seconds)
 	export STUDY_BUILT=1
@@ -342,9 +341,10 @@ for p in $alone; do
 	run_part "$p"
 done
 if [ -n "$queue" ]; then
-	( while p=$(next_part); do run_part "$p" 1 || exit $?; done ) &
+	# a part that failed empties the queue: the other lane starts nothing more
+	( while p=$(next_part); do run_part "$p" 1 || { _rc=$?; : >"$qfile"; exit $_rc; }; done ) &
 	pid1=$!
-	( while p=$(next_part); do run_part "$p" 2 || exit $?; done ) &
+	( while p=$(next_part); do run_part "$p" 2 || { _rc=$?; : >"$qfile"; exit $_rc; }; done ) &
 	pid2=$!
 	rc1=0 rc2=0
 	wait $pid1 || rc1=$?
@@ -374,6 +374,9 @@ for ln in open(sys.argv[1]):
     name, secs, *avg = ln.split()
     parts.append({"part": name, "wall_s": int(secs), "load_before": load(" ".join(avg[:3])),
                   "load_after": load(" ".join(avg[3:]))})
+# in the order of PARTS (two parts at a time end in any order)
+order = sys.argv[2].split()
+parts.sort(key=lambda p: order.index(p["part"]))
 json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
            "timing": e["TIMING"], "rt_arch": e["RT_ARCH"], "wall_s": int(e["WALL_S"]),
            "load_start": load(e["LOAD_START"]), "load_end": load(e["LOAD_END"]),
@@ -383,7 +386,7 @@ json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
                      "observer_args": e["OBSERVER_ARGS"]},
            "parts": parts}, sys.stdout)
 print()
-' "$log" >"$results/study.json"
+' "$log" "$PARTS" >"$results/study.json"
 rm -f "$log"
 # the one page: every study whose results are in out/results
 make -s report
