@@ -3,6 +3,7 @@
 # every package step shares (host/deps.sh, host/rootfs.sh, host/sysroot.sh, vm/kernel.sh).
 # Usage: sh host/apt.sh update [WHERE]
 #        sh host/apt.sh pick ARCH PACKAGE...
+#        sh host/apt.sh cache-in CACHE, cache-out CACHE
 # The apt asked is the caller's (its APT_CONFIG, or the root it runs in).
 #
 # update: apt-get update that a mirror caught mid-sync does not stop. An index that fails to
@@ -19,10 +20,16 @@
 #   what apt says: PACKAGE:ARCH when apt has a candidate of that architecture, else PACKAGE when
 #   apt's candidate is Architecture: all (one package for every architecture, e.g. Debian 13's
 #   linux-libc-dev). A package apt knows neither way: one line on stderr, status 1.
+# cache-in CACHE: before an apt-get download into the current folder: reads that download's
+#   `apt-get download --print-uris` lines on stdin, and copies here each file CACHE holds under
+#   the name apt gives with the SHA256 apt names (apt-get download then takes it as it is: it
+#   checks the hash again and fetches only what is missing). Content shared between trees or
+#   machines that download the same packages (tests/host/test_debian13_targets.py).
+# cache-out CACHE: after it, each .deb of the current folder that CACHE lacks, copied there.
 set -eu
 
 usage() {
-	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE..." >&2
+	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE... | cache-in CACHE | cache-out CACHE" >&2
 	exit 2
 }
 
@@ -99,8 +106,28 @@ update() {
 	done
 }
 
+cache_in() {
+	while read -r _uri _file _size _hash; do
+		_h=${_hash#SHA256:}
+		[ "$_h" != "$_hash" ] && [ -f "$1/$_file" ] && [ ! -e "$_file" ] || continue
+		echo "$_h  $1/$_file" | sha256sum -c --quiet - >/dev/null 2>&1 || continue
+		cp "$1/$_file" "$_file.tmp" && mv "$_file.tmp" "$_file"
+	done
+}
+
+cache_out() {
+	for _f in *.deb; do
+		[ -f "$_f" ] && [ ! -e "$1/$_f" ] || continue
+		cp "$_f" "$1/.$_f.$$" && mv "$1/.$_f.$$" "$1/$_f"
+	done
+}
+
 [ $# -ge 1 ] || usage
 case $1 in
+cache-in | cache-out)
+	[ $# -eq 2 ] && [ -d "$2" ] || usage
+	if [ "$1" = cache-in ]; then cache_in "$2"; else cache_out "$2"; fi
+	;;
 update)
 	[ $# -le 2 ] || usage
 	shift

@@ -3,7 +3,8 @@
 # for about 5 minutes on a 2-core machine (in TIMING=icount 305 s quiet, every part; docs/bench.md), then the one page,
 # out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
-# The parts (STUDIES, in this order; each in a run of its own, never while another measures):
+# The parts (STUDIES, in this order; each in a run of its own; one that reads the host's clock
+# never while another runs, the emulated parts in TIMING=icount two at a time: the schedule below):
 #   syscall-cost  gpiolat --syscall-cost --json natively on this host (SYSCALL_ARGS)
 #   histograms    study/histograms.sh in the target: the pulse-width histograms of every hook
 #                 and tool (PULSES per method), host/report.py: histograms.{json,txt,csv}, PNGs
@@ -89,8 +90,9 @@ want() { case " $STUDIES " in *" $1 "*) return 0 ;; esac; return 1; }
 # observer's ARM target
 if [ "$TARGET" = emulated ]; then
 	# shellcheck disable=SC2046
-	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm)" | tr ' ' '\n' |
-		awk 'NF && !seen[$0]++')
+	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm) $(want rt &&
+		echo "${RT_ARCH:-$host_arch}")" | tr ' ' '\n' | awk 'NF && !seen[$0]++')
+	export STD_SAID=1
 fi
 
 # the main command's sizes (measured in docs/bench.md "The whole study"; each part by name
@@ -147,11 +149,15 @@ part_syscall_cost() {
 	run_to "$results/syscall-cost.json" out/bin/gpiolat --syscall-cost --json $syscall_args
 }
 
-part_histograms() {
-	# only this part's files: the other parts write beside them
+# the histograms part's files of an earlier run, removed before any part starts (the overhead
+# part writes into $raw beside it, at the same time in TIMING=icount)
+clean_histograms() {
 	rm -rf "$raw" "$results"/histograms.* "$results"/gpiolat-*.png "$results"/bpftrace-*.png \
 		"$results"/ply-*.png
 	mkdir -p "$raw"
+}
+
+part_histograms() {
 	if [ "$TARGET" = emulated ]; then
 		env KERNEL="$KERNEL" VM_NOMAKE=1 vm/run env PULSES="$pulses" \
 			LINEAR_NS="${LINEAR_NS:-}" sh study/histograms.sh "$raw" </dev/null
@@ -206,7 +212,7 @@ part_observer() {
 	# (VM_OBSERVE), the guest's ns exactly; real: qemu's trace stamps each edge with the host's
 	# clock (VM_TRACE), the guest's clock only in real time, 1 us (docs/timing.md). Both files
 	# by an absolute path in the project folder (qemu's cwd is not ours).
-	make -s all target ARCH=arm KERNEL=std
+	# its target built before the parts (below)
 	rm -f "$results"/observer.*
 	otiming=$TIMING
 	if [ "$TIMING" = icount ] && [ -f out/observer/unavailable ]; then
@@ -235,29 +241,121 @@ part_rt() {
 		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
 }
 
-# ---- one after the other, each timed ------------------------------------------------------
+# ---- the schedule, each part timed ---------------------------------------------------------
+# A part that reads the host's clock runs alone: syscall-cost (natively), rt (TIMING=real always),
+# and every emulated part when TIMING=real. In TIMING=icount an emulated part's figures are
+# counted instructions, the same whatever else the host runs (docs/timing.md): those parts run
+# two at a time, in two lanes (each qemu is one TCG thread: one CPU each on a 2-core machine),
+# their output kept per part and printed when it ends. Every target a part boots is built
+# first (two makes of one build folder never at once), so that the makes inside the parts find
+# nothing to do. A part runs as a job of its own so that set -e holds in it (dash, Debian's sh).
 mkdir -p "$results"
 rm -f "$results/study.json"
 log=$results/.study-parts
 : >"$log"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# run_part NAME [LANE]: the part, timed, its line in $log
+run_part() {
+	t0=$(date +%s)
+	l0=$(load)
+	if [ -n "${2:-}" ]; then
+		echo "bpf-histograms: $1 started (lane $2)" >&2
+		_rc=0
+		# in a job of its own: set -e holds inside it (it would not in a tested command)
+		"part_$(echo "$1" | tr - _)" >"$results/.part-$1.log" 2>&1 &
+		wait $! || _rc=$?
+		cat "$results/.part-$1.log" >&2
+		rm -f "$results/.part-$1.log"
+		[ $_rc = 0 ] || {
+			echo "bpf-histograms: $1 failed (exit status $_rc)" >&2
+			return $_rc
+		}
+	else
+		"part_$(echo "$1" | tr - _)"
+	fi
+	t1=$(date +%s)
+	echo "bpf-histograms: $1 in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
+	echo "$1 $((t1 - t0)) $l0 $(load)" >>"$log"
+}
+! want histograms || clean_histograms
 start=$(date +%s)
 load_start=$(load)
 if [ "$TARGET" = emulated ]; then
-	make -s all target KERNEL="$KERNEL"
+	# the targets of one architecture one after another (they share its build of gpiolat), the
+	# observer's ARM target beside them (its own build folder; its kernel's download and BTF
+	# overlap the others')
+	build() {
+		make -s all target KERNEL="$KERNEL"
+		if want rt; then
+			for k in $rt_kernels; do
+				make -s all target KERNEL="$k" ARCH="$rt_arch"
+			done
+		fi
+	}
+	if want observer && [ "${ARCH:-$host_arch}" != arm ] && [ "$rt_arch" != arm ]; then
+		# each a job of its own (set -e holds in it)
+		make -s all target ARCH=arm KERNEL=std &
+		pidb=$!
+		build &
+		pida=$!
+		rca=0 rcb=0
+		wait $pida || rca=$?
+		wait $pidb || rcb=$?
+		[ $rca = 0 ] || exit $rca
+		[ $rcb = 0 ] || exit $rcb
+	else
+		build
+		! want observer || make -s all target ARCH=arm KERNEL=std
+	fi
+	# the parts' own scripts check their targets no second time (each check asks apt: seconds)
+	export STUDY_BUILT=1
 else
 	make -s all KERNEL=native
 	insmod out/target/native/toggle.ko chip="$CHIP" line="$LINE"
 	trap 'rmmod toggle' EXIT
 fi
+# the parts two at a time: a queue, each lane taking the next part when its last one ended,
+# longest first (overhead, then histograms, bench-gpio, observer, path: docs/bench.md "The whole
+# study"), so that the lanes end together whatever the load makes of each part's length
+queue= alone=
+for p in overhead histograms bench-gpio observer path; do
+	want "$p" || continue
+	if [ "$TARGET" = emulated ] && [ "$TIMING" = icount ]; then
+		queue="$queue $p"
+	fi
+done
 for p in $PARTS; do
 	want "$p" || continue
-	t0=$(date +%s)
-	l0=$(load)
-	"part_$(echo "$p" | tr - _)"
-	t1=$(date +%s)
-	echo "bpf-histograms: $p in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
-	echo "$p $((t1 - t0)) $l0 $(load)" >>"$log"
+	case " $queue " in *" $p "*) continue ;; esac
+	alone="$alone $p"
+done
+qfile=$results/.study-queue
+echo $queue | tr ' ' '\n' >"$qfile"
+# next_part: the queue's first part, taken off it (one lane at a time); none: status 1
+next_part() {
+	flock "$qfile.lock" sh -c 'p=$(head -n 1 "$1") && [ -n "$p" ] && sed -i 1d "$1" && echo "$p"' \
+		next "$qfile"
+}
+for p in $alone; do
+	[ "$p" = syscall-cost ] || continue
+	run_part "$p"
+done
+if [ -n "$queue" ]; then
+	# a part that failed empties the queue: the other lane starts nothing more
+	( while p=$(next_part); do run_part "$p" 1 || { _rc=$?; : >"$qfile"; exit $_rc; }; done ) &
+	pid1=$!
+	( while p=$(next_part); do run_part "$p" 2 || { _rc=$?; : >"$qfile"; exit $_rc; }; done ) &
+	pid2=$!
+	rc1=0 rc2=0
+	wait $pid1 || rc1=$?
+	wait $pid2 || rc2=$?
+	rm -f "$qfile" "$qfile.lock"
+	[ $rc1 = 0 ] || exit $rc1
+	[ $rc2 = 0 ] || exit $rc2
+fi
+for p in $alone; do
+	[ "$p" != syscall-cost ] || continue
+	run_part "$p"
 done
 end=$(date +%s)
 # what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
@@ -276,6 +374,9 @@ for ln in open(sys.argv[1]):
     name, secs, *avg = ln.split()
     parts.append({"part": name, "wall_s": int(secs), "load_before": load(" ".join(avg[:3])),
                   "load_after": load(" ".join(avg[3:]))})
+# in the order of PARTS (two parts at a time end in any order)
+order = sys.argv[2].split()
+parts.sort(key=lambda p: order.index(p["part"]))
 json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
            "timing": e["TIMING"], "rt_arch": e["RT_ARCH"], "wall_s": int(e["WALL_S"]),
            "load_start": load(e["LOAD_START"]), "load_end": load(e["LOAD_END"]),
@@ -285,7 +386,7 @@ json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
                      "observer_args": e["OBSERVER_ARGS"]},
            "parts": parts}, sys.stdout)
 print()
-' "$log" >"$results/study.json"
+' "$log" "$PARTS" >"$results/study.json"
 rm -f "$log"
 # the one page: every study whose results are in out/results
 make -s report

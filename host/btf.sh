@@ -48,13 +48,18 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 				echo "$(echo "$para" | sed -n 's/^SHA256: //p')  $(basename "$f")" |
 				sha256sum -c --quiet -
 		}
-	elif [ -n "$root" ]; then
-		get() {
-			sh "$here/inroot.sh" "$root" ${aptconf:+env APT_CONFIG="$aptconf"} \
-				apt-get download -qq "$dbg"
-		}
 	else
-		get() { apt-get download -qq "$dbg"; }
+		# by the root's apt or the host's; the file out/cache/deb has (when that folder exists)
+		# taken from there, by name and SHA256 (host/apt.sh cache-in), what was fetched kept there
+		_apt=
+		[ -z "$root" ] || _apt="sh $here/inroot.sh $root ${aptconf:+env APT_CONFIG=$aptconf}"
+		debcache=$here/../out/cache/deb
+		get() {
+			[ ! -d "$debcache" ] || $_apt apt-get download --print-uris "$dbg" 2>/dev/null |
+				sh "$here/apt.sh" cache-in "$debcache"
+			$_apt apt-get download -qq "$dbg" || return 1
+			[ ! -d "$debcache" ] || sh "$here/apt.sh" cache-out "$debcache"
+		}
 	fi
 	(cd "$kdir/dbg" && get 2>download.log) || {
 		echo "host/btf.sh: cannot download $dbg:" \

@@ -38,6 +38,9 @@ cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
 exec unshare --mount --propagation private /bin/sh -ec '
 	dir=$1 top=$2 cwd=$3
 	shift 3
+	# the root a mount point of its own, as / is on a machine (a debootstrap run in it makes its
+	# mounts private: unshare --propagation private fails where / is not a mount point)
+	mount --bind "$dir" "$dir"
 	mount -t proc proc "$dir/proc"
 	mount --rbind /dev "$dir/dev"
 	mount --rbind /sys "$dir/sys"

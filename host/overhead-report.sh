@@ -22,7 +22,8 @@ fi
 start=$(date +%s)
 case $TARGET in
 emulated)
-	make -s all target KERNEL="${KERNEL:-6.12}"
+	# the main command built every target first (STUDY_BUILT): no second check of it
+	[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="${KERNEL:-6.12}"
 	# shellcheck disable=SC2086
 	KERNEL=${KERNEL:-6.12} VM_NOMAKE=1 VM_TIMEOUT=900 vm/run ./gpiolat --overhead --json \
 		${OVERHEAD_ARGS:-} </dev/null >"$raw"

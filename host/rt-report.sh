@@ -29,13 +29,19 @@ else
 	# another architecture's kernels are named ARCH-KERNEL (rt-arm-6.12-rt/), as tests/run.sh does
 	arch=${ARCH:-$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')}
 	host=$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+	# what std and rt are here (the host release's kernel), said first (unless the main command
+	# said it already: STD_SAID)
+	case " $kernels " in
+	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
+	esac
 	names=
 	for k in $kernels; do
 		n=$k
 		[ "$arch" = "$host" ] || n=$arch-$k
 		names="$names $n"
 		echo "rt-report: kernel $k ($arch)${1:+ ($*)}" >&2
-		make -s all target KERNEL="$k" ARCH="$arch"
+		# the main command built every target first (STUDY_BUILT): no second check of it
+		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$arch"
 		KERNEL=$k ARCH=$arch VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
 			sh study/rt.sh "$raw/rt-$n" </dev/null
 	done

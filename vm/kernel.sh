@@ -246,12 +246,19 @@ fetch() {
 			curl -fsS -o "$(basename "$f")" "$mirror/$f" || return 1
 			echo "$sum  $(basename "$f")" | sha256sum -c --quiet - || return 1
 		done
-	elif [ -n "$root" ]; then
-		inapt apt-get download -qq "$@"
 	else
-		apt-get download -qq "$@"
+		# by the root's apt or the host's; the files out/cache/deb has (when that folder exists)
+		# taken from there, by name and SHA256 (host/apt.sh cache-in), and what was fetched kept
+		# there
+		_apt=
+		[ -z "$root" ] || _apt=inapt
+		[ ! -d "$debcache" ] || $_apt apt-get download --print-uris "$@" 2>/dev/null |
+			sh "$proj/host/apt.sh" cache-in "$debcache"
+		$_apt apt-get download -qq "$@" || return 1
+		[ ! -d "$debcache" ] || sh "$proj/host/apt.sh" cache-out "$debcache"
 	fi
 }
+debcache=$proj/out/cache/deb
 if [ -n "$unverified" ]; then
 	m=$(sed -n 's/^deb \([^ ]*\) .*/\1/p' "$root/etc/apt/sources.list" | head -n 1)
 	if [ -z "$(find "$unverified" -mmin -1440 2>/dev/null)" ]; then

@@ -25,6 +25,10 @@ hdir=$out/qemu-plugin-h
 dir=$out/observer
 so=$dir/pl061-observer.so
 mkdir -p "$dir"
+# one at a time: two makes at once (the main command's parts run two at a time) would share the
+# probes' folder and the plugin
+exec 9>"$dir/.lock"
+flock 9
 
 unavailable() {
 	rm -rf "$so" "$dir/flags" "$dir/probe"

@@ -11,10 +11,15 @@ two local repositories (file: URIs, no network, [trusted=yes]: no signature to s
 host/apt.sh update goes on and names the index it went without; host/sysroot.sh (a real step:
 it updates the lists when apt knows none of its packages yet, picks PKG:armhf or PKG by what apt
 says, downloads and extracts) builds its sysroot from the good suite; a package that no index
-provides fails it with one line naming the package. About 2 s.
+provides fails it with one line naming the package; host/deps.sh --build, on a machine that is a
+folder (dpkg's root and database the test's own: DPKG_ROOT, DPKG_ADMINDIR), installs every one of
+its packages from the good suite after naming the index it went without. About 10 s. The roots'
+and the kernels' apt steps (host/rootfs.sh, vm/kernel.sh) under a suite mid-sync:
+test_debian13_targets.py.
 """
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 
@@ -24,6 +29,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # host/sysroot.sh's packages (its pkgs list): all in "good", linux-libc-dev as Architecture: all
 SYSROOT_PKGS = ["libbpf-dev", "libelf-dev", "zlib1g-dev", "libtracefs-dev", "libtraceevent-dev",
                 "libjson-c-dev", "libgpiod-dev", "linux-libc-dev", "busybox-static"]
+
+NATIVE = subprocess.run(["dpkg", "--print-architecture"], capture_output=True,
+                        text=True).stdout.strip() if shutil.which("dpkg") else ""
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("apt-get") or not shutil.which("dpkg-deb"),
@@ -74,11 +82,17 @@ def suite(tmp, name, packages, lie=0):
 def apt(tmp_path):
     """the test's own apt: its environment (APT_CONFIG), over "good" and "sync" (mid-sync);
     "good" has every sysroot package but MISSING (set by the test before the first update)"""
-    def make(missing=()):
-        text = "".join(deb(tmp_path, p, "all" if p == "linux-libc-dev" else "armhf")
-                       for p in SYSROOT_PKGS if p not in missing)
-        suite(tmp_path, "good", {"amd64": "", "armhf": text})
-        suite(tmp_path, "sync", {"amd64": "", "armhf": deb(tmp_path, "other", "armhf")}, lie=7)
+    def make(missing=(), good=None, arch="armhf"):
+        """GOOD: the packages of "good" instead of the sysroot's, of architecture ARCH"""
+        if good is None:
+            text = "".join(deb(tmp_path, p, "all" if p == "linux-libc-dev" else "armhf")
+                           for p in SYSROOT_PKGS if p not in missing)
+        else:
+            text = "".join(deb(tmp_path, p, arch) for p in good)
+        indexes = {"amd64": "", "armhf": ""}
+        indexes[arch] = text
+        suite(tmp_path, "good", indexes)
+        suite(tmp_path, "sync", dict(indexes, **{arch: deb(tmp_path, "other", arch)}), lie=7)
         etc = tmp_path / "etc"
         (etc / "sources.list.d").mkdir(parents=True)
         (etc / "sources.list").write_text(
@@ -92,9 +106,10 @@ def apt(tmp_path):
             'Dir::Etc::SourceParts "%s/sources.list.d";\n'
             'Dir::State::Lists "%s/lists";\nDir::Cache "%s/cache";\n'
             'Dir::State::status "%s/status";\n'
-            'APT::Architectures { "amd64"; "armhf"; };\nAPT::Sandbox::User "root";\n'
+            'APT::Architecture "%s";\n'
+            'APT::Architectures { "%s"; };\nAPT::Sandbox::User "root";\n'
             'Acquire::Retries "0";\n'
-            % (etc, etc, tmp_path, tmp_path, tmp_path))
+            % (etc, etc, tmp_path, tmp_path, tmp_path, NATIVE, '"; "'.join(indexes)))
         (tmp_path / "status").write_text("")
         env = dict(os.environ, APT_CONFIG=str(conf), APT_RETRY_S="0")
         return env
@@ -169,3 +184,51 @@ def test_a_broken_sources_entry_fails_the_update(apt, tmp_path):
     assert r.returncode == 1
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(
         "host/apt.sh: apt-get update failed (this machine's apt): "), r.stderr
+
+
+# host/deps.sh --build's packages (its build list), every one in "good" as a package of the
+# machine's own architecture
+def deps_build_pkgs():
+    with open(os.path.join(ROOT, "host", "deps.sh")) as f:
+        text = f.read()
+    m = re.search(r'^build="([^"]*)"', text, re.M)
+    assert m, "host/deps.sh has no build list"
+    return m.group(1).split()
+
+
+def test_deps_installs_from_the_indexes_that_downloaded(apt, tmp_path):
+    """host/deps.sh --build on a machine that has none of its packages: its update goes without
+    the suite mid-sync (named), and every package is installed from the good suite. The
+    machine is a folder: dpkg's root and database are the test's own (DPKG_ROOT,
+    DPKG_ADMINDIR), the host's dpkg state is read by nothing here and left as it was"""
+    native = NATIVE
+    pkgs = deps_build_pkgs()
+    env = apt(good=pkgs, arch=native)
+    root = tmp_path / "root"
+    adm = root / "var/lib/dpkg"
+    for d in ("info", "updates", "triggers"):
+        (adm / d).mkdir(parents=True)
+    for f in ("status", "available"):
+        (adm / f).write_text("")
+    conf = tmp_path / "apt.conf"
+    with open(conf, "a") as f:
+        f.write('Dir::State::status "%s/status";\nDPkg::Options { "--root=%s"; '
+                '"--admindir=%s"; "--force-not-root"; };\n' % (adm, root, adm))
+    env = dict(env, DPKG_ROOT=str(root), DPKG_ADMINDIR=str(adm))
+    before = host_lists()
+    with open("/var/lib/dpkg/status", "rb") as f:
+        status = f.read()
+    r = run(["sh", "host/deps.sh", "--build"], env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    gone = [ln for ln in r.stderr.splitlines() if "went without" in ln]
+    assert any("/repo/dists/sync/main/binary-%s/Packages" % native in ln for ln in gone), r.stderr
+    assert not any("/dists/good/" in ln for ln in r.stderr.splitlines()), r.stderr
+    assert "DEPS    installing: " + " ".join(pkgs) in r.stdout, r.stdout
+    for p in pkgs:
+        assert (root / "usr/share/doc" / p / "probe").read_text() == p + "\n", p
+    # a second run finds everything there: no update, nothing installed
+    r = run(["sh", "host/deps.sh", "--build"], env)
+    assert r.returncode == 0 and r.stdout == "" and r.stderr == "", r.stdout + r.stderr
+    assert host_lists() == before
+    with open("/var/lib/dpkg/status", "rb") as f:
+        assert f.read() == status
