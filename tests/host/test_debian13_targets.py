@@ -46,9 +46,16 @@ REV = os.environ.get("DEBIAN13_REV", "HEAD")
 SYNC = "/srv/gpiolat-mid-sync"  # the suite mid-sync, inside the root
 GONE = "went without file:%s/dists/mid-sync/" % SYNC
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0 or not shutil.which("debootstrap") or not shutil.which("unshare"),
-    reason="needs root, debootstrap and unshare (sh host/deps.sh)")
+pytestmark = [
+    pytest.mark.skipif(
+        os.geteuid() != 0 or not shutil.which("debootstrap") or not shutil.which("unshare"),
+        reason="needs root, debootstrap and unshare (sh host/deps.sh)"),
+    # 25 to 60 minutes on 2 cores (every target of the CI tier built a second time, on the
+    # Debian 13 machine): the slow tier's, not the CI tier's (tests/README, "Tiers")
+    pytest.mark.skipif(
+        os.environ.get("TEST_TARGETS") != "all",
+        reason="the slow tier's: TEST_TARGETS=all (25 to 60 minutes on 2 cores)"),
+]
 
 
 def log(text):
