@@ -114,6 +114,7 @@ def wakeup_fig(doc):
             "preemptions": t["preemptions"], "count": w["count"], "min_ns": w["min_ns"],
             "mean_ns": w["mean_ns"], "p50_ns": w["p50_ns"], "p99_ns": w["p99_ns"],
             "max_ns": w["max_ns"], "batches": (doc["run"].get("toggle") or {}).get("batches"),
+            "duration_ns": doc["run"].get("duration_ns"),
             "hook": doc["run"]["hook"], "buckets": w["buckets"]}
 
 
@@ -425,6 +426,14 @@ def findings(ks):
                 if not r["differ"] else "%d of %d figures differ from run to run (%s)" % (
                     len({d[0] for d in r["differ"]}), r["figures"],
                     ", ".join(sorted({d[0] for d in r["differ"]})))))
+        for p in PHASES:
+            # utoggle sleeps usleep(1000) after each batch of 5 sets: about a wakeup a ms
+            f = k["wakeup-utoggle-" + p]
+            if f and f.get("duration_ns") and f["wakeups"] < f["duration_ns"] / 2e6:
+                out.append("%s utoggle %s: %d wakeups in %.1f s, under half of one a ms (its "
+                           "usleep(1000) after each batch): it ran or waited elsewhere most of "
+                           "the time; its tail is not that of the same work" % (
+                               k["kernel"], p, f["wakeups"], f["duration_ns"] / 1e9))
         for t in TASKS:
             f = k["wakeup-%s-idle" % t]
             if f and f["batches"] is not None:

@@ -199,3 +199,17 @@ def test_standard_and_rt_compared_within_one_architecture_only(tmp_path):
     doc, _ = report(tmp_path, "std", "arm-6.12-rt")
     assert not any("RT's" in n for n in doc["findings"])
     assert [rt_report.arch(k) for k in doc["kernels"]] == ["x86_64", "arm"]
+
+
+def test_a_utoggle_run_that_slept_far_less_than_it_asks_is_named(tmp_path):
+    """utoggle sleeps usleep(1000) after each batch: 10 wakeups in 3 s is not its loop"""
+    raw = tmp_path / "raw"
+    icount_kernels(raw)
+    for name, secs in (("std", 0.01), ("rt", 3)):
+        f = raw / ("rt-" + name) / "wakeup-utoggle-idle.json"
+        d = json.loads(f.read_text())
+        d["run"]["duration_ns"] = int(secs * 1e9)
+        f.write_text(json.dumps(d))
+    doc, _ = report(tmp_path, "std", "rt")
+    named = [n for n in doc["findings"] if "under half of one a ms" in n]
+    assert len(named) == 1 and named[0].startswith("rt utoggle idle: 10 wakeups in 3.0 s")
