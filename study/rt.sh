@@ -122,7 +122,8 @@ load_start() {
 	i=0
 	while [ $i -lt $n ]; do
 		case $load in
-		hackbench) cmd="hackbench -g 2 -f 5 -l 200" ;;
+		# one long run, never a new one inside a phase: starting a program reads it over 9p
+		hackbench) cmd="hackbench -g 2 -f 5 -l 1000000000" ;;
 		ls) cmd="ls -lR /usr" ;;
 		stress-ng) cmd="stress-ng --cpu 1 --io 1 --timeout 5s --quiet" ;;
 		esac
@@ -132,11 +133,20 @@ load_start() {
 	done
 	sleep 1
 }
+# kill_tree PID: PID and every process below it (hackbench's workers outlive their parent)
+kill_tree() {
+	for _c in $(pgrep -P "$1"); do
+		kill_tree "$_c"
+	done
+	kill "$1" 2>/dev/null
+}
 load_stop() {
 	: >"$stop"
 	# the command under way ends now: an ls -lR of a big tree (over 9p, emulated) takes minutes
 	for p in $load_pids; do
-		pkill -P "$p" 2>/dev/null
+		for c in $(pgrep -P "$p"); do
+			kill_tree "$c"
+		done
 	done
 	for p in $load_pids; do
 		wait "$p"
@@ -165,10 +175,25 @@ $gpiolat --wakeup -d 100ms --json -- $utoggle -l $vline -b 5 -i 1000 -p 60 >/dev
 	rtla timerlat hist -d 1s -c 0 >/dev/null 2>&1
 [ "$load" != hackbench ] || hackbench -g 2 -f 5 -l 10 >/dev/null 2>&1
 case $load in
-hackbench) echo "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)" ;;
+hackbench) echo "hackbench -g 2 -f 5, one long run (rt-tests)" ;;
 ls) echo "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)" ;;
 stress-ng) echo "stress-ng --cpu 1 --io 1, in a loop" ;;
 esac >"$out/load.txt"
+
+# utoggle_ready PID: true once PID has slept 20 times (in its usleep loop: its start-up, which
+# opens its libraries over 9p, is over), false when it ended first. A wait of shell builtins
+# only: an external sleep is a program read over 9p, and an idle CPU lets the guest's clock
+# jump ahead while the host answers (utoggle then lost most of a 1 s phase to its start-up)
+utoggle_ready() {
+	_i=0
+	while [ -r /proc/$1/status ] && [ $_i -lt 1000000 ]; do
+		while read -r _k _v; do
+			[ "$_k" = voluntary_ctxt_switches: ] && [ "$_v" -ge 20 ] && return 0
+		done </proc/$1/status 2>/dev/null
+		_i=$((_i + 1))
+	done
+	return 1
+}
 
 # run NAME CMD...: CMD's stdout to NAME, or NAME.unavailable with its first error line
 run() {
@@ -191,8 +216,16 @@ for phase in idle loaded; do
 	say "gpiolat --wakeup: the kthread, $pulses pulses ($phase)"
 	run wakeup-kthread-$phase.json $gpiolat --wakeup --comm toggle --pulses "$pulses" --json
 	say "gpiolat --wakeup: utoggle, $secs s ($phase)"
-	run wakeup-utoggle-$phase.json $gpiolat --wakeup -d "$secs" --json -- \
-		$utoggle -l $vline -b 5 -i 1000 -p 60
+	# started first, measured once in its loop (--pid): its start-up is not in the phase
+	$utoggle -l $vline -b 5 -i 1000 -p 60 >/dev/null 2>&1 &
+	upid=$!
+	if utoggle_ready $upid; then
+		run wakeup-utoggle-$phase.json $gpiolat --wakeup --pid $upid -d "$secs" --json
+	else
+		echo "utoggle did not reach its loop (20 sleeps)" >"$out/wakeup-utoggle-$phase.unavailable"
+	fi
+	kill $upid 2>/dev/null
+	wait $upid 2>/dev/null
 	say "cyclictest -m -p 80 -t 1 -l $loops -i $interval ($phase)"
 	if command -v cyclictest >/dev/null; then
 		run cyclictest-$phase.txt cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" -q \
