@@ -3,7 +3,8 @@ settings, and what it leaves behind, in a copy of the project whose every tool i
 logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
 
 The page's ten sections come from seven files; the main command runs the seven parts that write
-them, the time-based RT part always in real time on this machine's architecture,
+them, the RT part in the study's clock too (RT_TIMING=real: real time) on this machine's
+architecture,
 the outside observer on the ARM target in the study's clock (icount: qemu's plugin; real: its
 trace),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
