@@ -13,8 +13,8 @@
 #   last batch's idle wait), on PREEMPT_RT at least that many (its sleeping spinlocks add
 #   some: test 45);
 # - gpiolat --wakeup --pid on a running utoggle (1 s of guest time, usleep(1000) a batch): at least
-#   one wakeup histogrammed per 2 ms (500: a batch is under 1 ms of instructions; measured 986
-#   idle and 1007-1008 loaded; 7 when utoggle's start-up fell inside the window);
+#   one wakeup histogrammed per 2 ms (500: a batch is under 1 ms of instructions; measured 986-987
+#   idle and 986-1008 loaded; 7 when utoggle's start-up fell inside the window);
 # - cyclictest, idle and loaded: its 300 cycles counted, none past its histogram;
 # - rtla timerlat hist, idle and loaded, where the kernel has the timerlat tracer (its
 #   available_tracers, read here): activations counted; where it has none, the study says so;
