@@ -34,10 +34,11 @@
 # 12's 6.1 on the host's root; docs/study-target.md), LINEAR_NS (the histograms' bucket width), the
 # sizes above, and vm/run's ARCH and TIMING (the emulated target's clock, docs/timing.md:
 # icount, the default here: instruction-counted, deterministic, idle costs no wall time; real:
-# the guest's clock follows the host's, vm/run's own default), which reach every vm/run but the
-# rt part's: that one is about time the CPU does not spend executing (wakeups, sleeps), so it
-# runs in TIMING=real always, on RT_ARCH (default: this machine's architecture, whose Debian 12
-# kernels have a PREEMPT_RT flavour).
+# the guest's clock follows the host's, vm/run's own default), which reach every vm/run; the rt
+# part's too (RT_TIMING=real for it alone: then its tails are the emulator's and the host's,
+# docs/rt.md; under icount a latency is the instructions run before the woken thread, what
+# preemption models differ in), on RT_ARCH (default: this machine's architecture, whose Debian
+# 12 kernels have a PREEMPT_RT flavour; RT_KERNELS may name another's as ARCH-KERNEL).
 # Each part's wall time and the load average around it: out/results/study.json (on the page).
 set -eu
 cd "$(dirname "$0")/.."
@@ -235,8 +236,10 @@ part_observer() {
 }
 
 part_rt() {
-	# time-based (wakeups, sleeps, idle): real time always (docs/timing.md)
-	env TIMING=real TARGET="$TARGET" ARCH="$rt_arch" RT_KERNELS="$rt_kernels" \
+	# the study's clock (icount by default: the instructions before a wakeup), RT_TIMING=real
+	# the host's (docs/rt.md)
+	env TIMING="${RT_TIMING:-${TIMING:-}}" TARGET="$TARGET" ARCH="$rt_arch" \
+		RT_KERNELS="$rt_kernels" \
 		PULSES="${RT_PULSES:-200}" GAP_PULSES="${RT_GAP_PULSES:-2000}" \
 		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
 }

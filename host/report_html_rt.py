@@ -18,11 +18,12 @@ SECTIONS = {
                 "± 95 % CI, n = repetitions",
     "wakeup": "wakeup latency of the toggler (gpiolat --wakeup): p99 / max in µs, n = wakeups "
               "histogrammed",
-    "cyclictest": "cyclictest -p 80 -t 1 -i 10000: p99 / max in µs (1 µs buckets), n = cycles, "
-                  "avg in µs",
+    "cyclictest": "cyclictest (options in each row): p99 / max in µs (1 µs buckets), n = "
+                  "cycles, avg in µs",
     "timerlat": "rtla timerlat hist -c 0: thread and irq max in µs, n = activations",
     "gaps": "gaps in continuous toggling (gpiolat --gaps): p99 / max in µs, gaps over the "
             "threshold and their total; top causes: gaps x total",
+    "repeat": "run to run: each kernel run again, each run a boot of its own (RT_RUNS)",
 }
 KERNEL_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
 
@@ -63,6 +64,51 @@ def table(ks, rows, notes, rh):
     if notes:
         out.append("<p class=note>" + "; ".join(f"[{i + 1}] {rh.esc(n)}"
                                                for i, n in enumerate(notes)) + "</p>")
+    return "".join(out)
+
+
+def tails_table(ks, timing, rh):
+    """the tails per kernel, standard beside PREEMPT_RT, one table per architecture, idle and
+    loaded, with their counts and whether a second run (its own boot) gave the same figures"""
+    figs = [n for n, _ in rt_report.tails(ks[0]) if not n.startswith("gaps")]
+    archs = []
+    for k in ks:
+        if rt_report.arch(k) not in archs:
+            archs.append(rt_report.arch(k))
+    unit = ("µs of guest instructions (TIMING=icount: 1 ns = 1 instruction, not hardware time)"
+            if timing == "icount" else "µs")
+    out = [f"<p>The tails per kernel: p99 / max in {rh.esc(unit)}, n = wakeups histogrammed, "
+           "cycles or activations; idle and under the load. The last column: each kernel run "
+           "again in a boot of its own (<code>RT_RUNS=2</code>), figure by figure.</p>"]
+    for a in archs:
+        group = [k for k in ks if rt_report.arch(k) == a]
+        out.append(f"<table><thead><tr><th>{rh.esc(a)}</th><th>preemption</th>")
+        out += [f"<th>{rh.esc(n)}</th>" for n in figs]
+        out.append("<th>run to run</th></tr></thead><tbody>")
+        for k in group:
+            t = dict(rt_report.tails(k))
+            out.append(f"<tr><td>{rh.esc(k['kernel'])} <span class=note>"
+                       f"({rh.esc(k['info'].get('release', '-'))})</span></td>"
+                       f"<td>{rh.esc(rt_report.preemption(k))}</td>")
+            for n in figs:
+                f = t.get(n)
+                out.append(f"<td class=num>{rh.esc(micro(rt_report.fig_text(f)))}</td>" if f
+                           else "<td class=na>not available</td>")
+            r = k.get("repeat")
+            if not r:
+                out.append("<td class=na>one run</td>")
+            elif not r["differ"]:
+                out.append(f"<td>{r['runs']} runs, the same {r['figures']} figures</td>")
+            else:
+                names = sorted({d[0] for d in r["differ"]} & set(figs))
+                out.append(f"<td>{r['runs']} runs: {len({d[0] for d in r['differ']})} of "
+                           f"{r['figures']} figures differ" + (
+                               ": " + rh.esc("; ".join(
+                                   f"{d[0]} run {d[1]}: {micro(d[3])}"
+                                   for d in r["differ"] if d[0] in names))
+                               if names else "") + "</td>")
+            out.append("</tr>")
+        out.append("</tbody></table>")
     return "".join(out)
 
 
@@ -182,7 +228,9 @@ def rt_section(doc, rh):
     notes = []
     rows = rt_report.side_by_side(ks, talk, adi, notes)
     emulated = doc.get("emulated")
-    out = [f"<section id=rt><h2>{rh.esc(title)}</h2>", rh.caveat_box(emulated),
+    timing = doc.get("timing")
+    out = [f"<section id=rt><h2>{rh.esc(title)}</h2>", rh.caveat_box(emulated, timing),
+           tails_table(ks, timing, rh),
            f"<p>{len(ks)} kernels side by side ({rh.esc(', '.join(k['kernel'] for k in ks))}), "
            "each measured by study/rt.sh, idle and under the load named below. Beside a "
            "kernel's figure, a reference only where it is of the same kind and kernel flavour: "

@@ -1,13 +1,19 @@
 #!/bin/sh
 # Host side: `make rt-report`. For each kernel of RT_KERNELS (default "std rt"; any target
-# `make target KERNEL=...` knows, e.g. "std rt 6.12 6.12-rt"), boots the emulated target of ARCH
-# (default: this machine's; ARCH=arm RT_KERNELS="6.12 6.12-rt": Debian 13's armmp and rt-armmp,
-# the talk's board class) and runs study/rt.sh in it (raw results in out/results/raw/rt-KERNEL/,
-# rt-ARCH-KERNEL/ for another architecture), then host/rt_report.py puts
-# the kernels side by side: out/results/rt.{json,csv,txt,png}. On a board (TARGET=native) it
-# runs study/rt.sh natively, for the running kernel only.
-# Environment: RT_KERNELS, ARCH, TARGET (emulated|native), VM_TIMEOUT, LOAD, and study/rt.sh's PULSES,
-# GAP_PULSES, LOOPS, SECONDS_EACH, OVERHEAD_ONLY.
+# `make target KERNEL=...` knows, e.g. "std rt 6.12 6.12-rt", and another architecture's as
+# ARCH-KERNEL, as tests/run.sh names them: "std rt arm-6.12 arm-6.12-rt" puts x86_64's and
+# Debian 13's armhf kernels, the talk's board class, on one page), boots the emulated target
+# (default ARCH: this machine's) and runs study/rt.sh in it (raw results in
+# out/results/raw/rt-KERNEL/, rt-ARCH-KERNEL/ for another architecture), RT_RUNS times (default
+# 1; run N in rt-NAME.runN/, each its own boot: host/rt_report.py shows whether they agree),
+# then host/rt_report.py puts the kernels side by side: out/results/rt.{json,csv,txt,png}.
+# TIMING (vm/run's): icount by default here, the deterministic clock (one guest instruction is
+# 1 ns: a latency is the instructions run before the woken thread, what preemption models
+# differ in; docs/rt.md); TIMING=real for the guest's clock following the host's (then the
+# tails are the emulator's and the host's, docs/rt.md says how much). On a board
+# (TARGET=native) it runs study/rt.sh natively, for the running kernel only.
+# Environment: RT_KERNELS, RT_RUNS, ARCH, TIMING, TARGET (emulated|native), VM_TIMEOUT, LOAD,
+# and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH, OVERHEAD_ONLY.
 set -eu
 cd "$(dirname "$0")/.."
 results=out/results
@@ -15,20 +21,36 @@ raw=$results/raw
 mkdir -p "$raw"
 start=$(date +%s)
 kernels=${RT_KERNELS:-std rt}
+runs=${RT_RUNS:-1}
+case $runs in
+'' | *[!0-9]* | 0)
+	echo "rt-report: RT_RUNS must be a positive integer, not '$runs'" >&2
+	exit 2
+	;;
+esac
 if [ "${TARGET:-emulated}" = native ]; then
 	make -s all KERNEL=native
 	sh study/rt.sh "$raw/rt-native"
 	kernels=native
 else
+	TIMING=${TIMING:-icount}
+	case $TIMING in
+	real | icount) ;;
+	*)
+		echo "rt-report: TIMING must be real or icount, not '$TIMING'" >&2
+		exit 2
+		;;
+	esac
+	export TIMING
 	# the study's settings go into the target with it (vm/run passes no environment)
 	set --
-	for v in LOAD PULSES GAP_PULSES LOOPS SECONDS_EACH OVERHEAD_ONLY; do
+	for v in LOAD PULSES GAP_PULSES LOOPS INTERVAL SECONDS_EACH OVERHEAD_ONLY; do
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || set -- "$@" "$v=$val"
 	done
 	# another architecture's kernels are named ARCH-KERNEL (rt-arm-6.12-rt/), as tests/run.sh does
-	arch=${ARCH:-$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')}
 	host=$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
+	arch=${ARCH:-$host}
 	# what std and rt are here (the host release's kernel), said first (unless the main command
 	# said it already: STD_SAID)
 	case " $kernels " in
@@ -36,14 +58,32 @@ else
 	esac
 	names=
 	for k in $kernels; do
+		a=$arch
+		case $k in
+		x86_64-* | arm-* | arm64-*)
+			a=${k%%-*}
+			k=${k#*-}
+			;;
+		esac
 		n=$k
-		[ "$arch" = "$host" ] || n=$arch-$k
+		[ "$a" = "$host" ] || n=$a-$k
 		names="$names $n"
-		echo "rt-report: kernel $k ($arch)${1:+ ($*)}" >&2
 		# the main command built every target first (STUDY_BUILT): no second check of it
-		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$arch"
-		KERNEL=$k ARCH=$arch VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
-			sh study/rt.sh "$raw/rt-$n" </dev/null
+		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a"
+		r=1
+		while [ $r -le "$runs" ]; do
+			d=$raw/rt-$n
+			[ $r = 1 ] || d=$d.run$r
+			echo "rt-report: kernel $k ($a, TIMING=$TIMING), run $r of $runs${1:+ ($*)}" >&2
+			KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
+				sh study/rt.sh "$d" </dev/null
+			r=$((r + 1))
+		done
+		# the repeats of an earlier, longer series are not this run's
+		while [ -d "$raw/rt-$n.run$r" ]; do
+			rm -rf "$raw/rt-$n.run$r"
+			r=$((r + 1))
+		done
 	done
 	kernels=$names
 fi

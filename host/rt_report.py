@@ -19,7 +19,6 @@ import results  # host/results.py: the files' model, the caveat, gnuplot, the lo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "data")
-CAVEAT = results.caveat()
 PHASES = ("idle", "loaded")
 TASKS = ("kthread", "utoggle")
 
@@ -115,6 +114,7 @@ def wakeup_fig(doc):
             "preemptions": t["preemptions"], "count": w["count"], "min_ns": w["min_ns"],
             "mean_ns": w["mean_ns"], "p50_ns": w["p50_ns"], "p99_ns": w["p99_ns"],
             "max_ns": w["max_ns"], "batches": (doc["run"].get("toggle") or {}).get("batches"),
+            "duration_ns": doc["run"].get("duration_ns"),
             "hook": doc["run"]["hook"], "buckets": w["buckets"]}
 
 
@@ -128,9 +128,10 @@ def gaps_fig(doc):
             "causes": doc["causes"]}
 
 
-def collect(raw, kernel):
-    d = os.path.join(raw, "rt-" + kernel)
-    k = {"kernel": kernel, "dir": d, "info": kv(os.path.join(d, "kernel.txt"))}
+def collect(raw, kernel, d=None):
+    d = d or os.path.join(raw, "rt-" + kernel)
+    k = {"kernel": kernel, "dir": d, "info": kv(os.path.join(d, "kernel.txt")),
+         "settings": kv(os.path.join(d, "settings.txt"))}
     try:
         k["load"] = results.read_text(os.path.join(d, "load.txt")).strip()
     except OSError:
@@ -150,6 +151,80 @@ def collect(raw, kernel):
         k["gaps-" + p] = gaps_fig(read_json(os.path.join(d, "gaps-%s.json" % p), "gaps"))
         k["gaps-%s-unavailable" % p] = unavailable(d, "gaps-" + p)
     return k
+
+
+def repeat_dirs(raw, kernel):
+    """the repeats of a kernel's run (host/rt-report.sh RT_RUNS=N): rt-KERNEL.run2/, .run3/..."""
+    out, n = [], 2
+    while os.path.isdir(os.path.join(raw, "rt-%s.run%d" % (kernel, n))):
+        out.append(os.path.join(raw, "rt-%s.run%d" % (kernel, n)))
+        n += 1
+    return out
+
+
+def tails(k):
+    """[(figure, {metric: value} or None)]: the tails a run is judged by, run against run"""
+    out = []
+    for t in TASKS:
+        for p in PHASES:
+            w = k["wakeup-%s-%s" % (t, p)]
+            out.append(("wakeup %s %s" % (t, p), w and {
+                "count": w["count"], "p99_ns": w["p99_ns"], "max_ns": w["max_ns"]}))
+    for p in PHASES:
+        c = k["cyclictest-" + p]
+        out.append(("cyclictest " + p, c and c["count"] and {
+            "count": c["count"], "p99_us": c["p99_us"], "max_us": c["max_us"]} or None))
+    for p in PHASES:
+        t = k["timerlat-" + p]
+        out.append(("timerlat " + p, t and "max" in t and {
+            "count": t["count"]["thread_us"], "thread_max_us": t["max"]["thread_us"],
+            "irq_max_us": t["max"]["irq_us"]} or None))
+    for p in PHASES:
+        g = k["gaps-" + p]
+        out.append(("gaps " + p, g and {"count": g["count"], "over": g["over"],
+                                        "p99_ns": g["p99_ns"], "max_ns": g["max_ns"]}))
+    return out
+
+
+def fig_text(f):
+    """one figure of tails() as text: 'p99 X / max Y us (n=N)' and the like"""
+    if f is None:
+        return "none"
+    if "thread_max_us" in f:
+        return "thread max %d / irq max %d us (n=%d)" % (f["thread_max_us"], f["irq_max_us"],
+                                                        f["count"])
+    if "p99_us" in f:
+        return "p99 %s / max %s us (n=%d)" % (f["p99_us"], f["max_us"], f["count"])
+    extra = ", %d over the threshold" % f["over"] if "over" in f else ""
+    return "p99 %s / max %s us (n=%d%s)" % (us(f["p99_ns"]), us(f["max_ns"]), f["count"], extra)
+
+
+def repeat(k, reps):
+    """run 1 against each repeat: {"runs": N, "figures": M, "differ": [[figure, run, run 1's,
+    that run's]]}; a figure measured in one run and not in the other differs too"""
+    first = tails(k)
+    differ = []
+    for i, r in enumerate(reps):
+        for (name, a), (_, b) in zip(first, tails(r)):
+            if a != b:
+                differ.append([name, i + 2, fig_text(a), fig_text(b)])
+    return {"runs": 1 + len(reps), "figures": sum(1 for _, f in first if f),
+            "differ": differ, "repeats": [dict(tails(r)) for r in reps]}
+
+
+def timing(ks):
+    """the targets' clock: "icount" or "real" when every kernel says the same, else None"""
+    t = {k["info"].get("timing") or "" for k in ks}
+    return t.pop() if len(t) == 1 and t != {""} else None
+
+
+def arch(k):
+    """the kernel's machine as the target's uname -m says it (or its name's ARCH- prefix)"""
+    m = k["info"].get("machine")
+    if m:
+        return "arm" if m.startswith("armv") else m.replace("aarch64", "arm64")
+    n = k["kernel"]
+    return n.split("-")[0] if n.split("-")[0] in ("arm", "arm64", "x86_64") else "this machine's"
 
 
 def us(ns):
@@ -257,7 +332,7 @@ def side_by_side(ks, talk, adi, notes):
             ref = "ADI (Blackfin, 2.6.32, 5 x ls -lR): avg %d / max %d us" % (
                 adi[("cyclictest-ls-avg", "wakeup")]["value"],
                 adi[("cyclictest-ls-max", "wakeup")]["value"])
-        add("cyclictest", "-p 80 -t 1 -i 10000 " + p, cells, ref)
+        add("cyclictest", "%s %s" % (cyclictest_options(ks), p), cells, ref)
     for p in PHASES:
         cells = []
         for k in ks:
@@ -283,7 +358,28 @@ def side_by_side(ks, talk, adi, notes):
                 c["total_ns"] / 1e6) for c in g["causes"][:4]))
         add("gaps", "continuous " + p, cells)
         add("gaps", "  top causes " + p, causes)
+    if any(k.get("repeat") for k in ks):
+        cells = []
+        for k in ks:
+            r = k.get("repeat")
+            if not r:
+                cells.append("one run")
+            elif not r["differ"]:
+                cells.append("%d runs, the same %d figures" % (r["runs"], r["figures"]))
+            else:
+                cells.append("%d runs: %d of %d figures differ: %s" % (
+                    r["runs"], len({d[0] for d in r["differ"]}), r["figures"],
+                    "; ".join("%s %s, run %d %s" % (d[0], d[2], d[1], d[3])
+                              for d in r["differ"])))
+        add("repeat", "run to run (each run its own boot)", cells)
     return rows
+
+
+def cyclictest_options(ks):
+    """cyclictest's options as study/rt.sh ran them (settings.txt), when every kernel ran the
+    same; the ADI page's, which it ran before settings.txt existed, when none says"""
+    o = {(k.get("settings") or {}).get("cyclictest", "-p 80 -t 1 -i 10000") for k in ks}
+    return o.pop() if len(o) == 1 else "-p 80 -t 1 (options per kernel: settings.txt)"
 
 
 def findings(ks):
@@ -294,27 +390,50 @@ def findings(ks):
     rt = [k for k in ks if is_rt(k)]
     for a in std:
         for b in rt:
+            if arch(a) != arch(b):
+                continue
             for t in TASKS:
-                fa, fb = a["wakeup-%s-loaded" % t], b["wakeup-%s-loaded" % t]
-                if fa and fb:
-                    out.append("%s loaded wakeup p99: %s %s us, %s %s us: RT's tail is %s "
-                               "here" % (t, a["kernel"], us(fa["p99_ns"]), b["kernel"],
-                                         us(fb["p99_ns"]),
-                                         "shorter" if fb["p99_ns"] < fa["p99_ns"] else
-                                         "not shorter"))
-            ca, cb = a["cyclictest-loaded"], b["cyclictest-loaded"]
-            if ca and cb and ca["count"] and cb["count"]:
-                out.append("cyclictest loaded max: %s %s us, %s %s us" % (
-                    a["kernel"], ca["max_us"], b["kernel"], cb["max_us"]))
+                for p in PHASES:
+                    fa, fb = a["wakeup-%s-%s" % (t, p)], b["wakeup-%s-%s" % (t, p)]
+                    if fa and fb:
+                        out.append("%s %s wakeup p99 / max: %s %s / %s us, %s %s / %s us: "
+                                   "RT's tail is %s here" % (
+                                       t, p, a["kernel"], us(fa["p99_ns"]), us(fa["max_ns"]),
+                                       b["kernel"], us(fb["p99_ns"]), us(fb["max_ns"]),
+                                       shorter(fa["max_ns"], fb["max_ns"])))
+            for p in PHASES:
+                ca, cb = a["cyclictest-" + p], b["cyclictest-" + p]
+                if ca and cb and ca["count"] and cb["count"]:
+                    out.append("cyclictest %s max: %s %s us, %s %s us: RT's is %s" % (
+                        p, a["kernel"], ca["max_us"], b["kernel"], cb["max_us"],
+                        shorter(ca["max_us"], cb["max_us"])))
     for k in ks:
         for p in PHASES:
             g = k["gaps-" + p]
             if g and g["over_ns"]:
                 rest = sum(c["total_ns"] for c in g["causes"] if c["cause"] == "rest")
                 out.append("%s gaps %s: %.0f %% of the time over the threshold is 'rest' "
-                           "(no event on the toggler's CPU explains it: under emulation, "
-                           "mostly qemu running the other vCPU or the host running something "
-                           "else)" % (k["kernel"], p, 100.0 * rest / g["over_ns"]))
+                           "(no event on the toggler's CPU explains it: %s)" % (
+                               k["kernel"], p, 100.0 * rest / g["over_ns"],
+                               "under icount, the toggler's own instructions and interrupt "
+                               "entry and exit" if k["info"].get("timing") == "icount" else
+                               "under emulation, mostly qemu running the other vCPU or the "
+                               "host running something else"))
+        r = k.get("repeat")
+        if r:
+            out.append("%s, %d runs (each its own boot): %s" % (
+                k["kernel"], r["runs"], "the same %d figures in every run" % r["figures"]
+                if not r["differ"] else "%d of %d figures differ from run to run (%s)" % (
+                    len({d[0] for d in r["differ"]}), r["figures"],
+                    ", ".join(sorted({d[0] for d in r["differ"]})))))
+        for p in PHASES:
+            # utoggle sleeps usleep(1000) after each batch of 5 sets: about a wakeup a ms
+            f = k["wakeup-utoggle-" + p]
+            if f and f.get("duration_ns") and f["wakeups"] < f["duration_ns"] / 2e6:
+                out.append("%s utoggle %s: %d wakeups in %.1f s, under half of one a ms (its "
+                           "usleep(1000) after each batch): it ran or waited elsewhere most of "
+                           "the time; its tail is not that of the same work" % (
+                               k["kernel"], p, f["wakeups"], f["duration_ns"] / 1e9))
         for t in TASKS:
             f = k["wakeup-%s-idle" % t]
             if f and f["batches"] is not None:
@@ -326,6 +445,15 @@ def findings(ks):
     return out
 
 
+def shorter(a, b):
+    return "shorter" if b < a else "the same" if b == a else "not shorter"
+
+
+def caveat(ks):
+    """the one caveat (host/results.py), with what a nanosecond is under icount"""
+    return results.caveat(timing(ks))
+
+
 def emulated(ks):
     """study/rt.sh writes emulated=emulated on the emulated target, nothing on a board"""
     return any(k["info"].get("emulated") == "emulated" for k in ks)
@@ -334,7 +462,7 @@ def emulated(ks):
 def write_csv(path, ks):
     with io.StringIO() as f:
         f.write("# gpiolat rt-report: one figure a row; %s\n" % (
-            CAVEAT if emulated(ks) else "measured on the board itself (not emulated)"))
+            caveat(ks) if emulated(ks) else "measured on the board itself (not emulated)"))
         f.write("# kernel,section,what,phase,metric,value,unit\n")
         for k in ks:
             for t in TASKS:
@@ -370,7 +498,7 @@ def plot(outdir, ks):
     labels = []
     with io.StringIO() as f:
         f.write("# label p99_us max_us (gpiolat --wakeup%s)\n" % (
-            "; " + CAVEAT if emulated(ks) else ""))
+            "; " + caveat(ks) if emulated(ks) else ""))
         for k in ks:
             for t in TASKS:
                 for p in PHASES:
@@ -402,6 +530,9 @@ def main(argv):
     adi = baseline("baseline-adi-cyclictest.csv")
     try:
         ks = [collect(raw, k) for k in kernels if os.path.isdir(os.path.join(raw, "rt-" + k))]
+        for k in ks:
+            reps = [collect(raw, k["kernel"], d) for d in repeat_dirs(raw, k["kernel"])]
+            k["repeat"] = repeat(k, reps) if reps else None
     except results.BadResults as e:
         print("rt-report: %s" % e, file=sys.stderr)
         return 1
@@ -416,14 +547,14 @@ def main(argv):
     emu = emulated(ks)
     results.write_text(os.path.join(outdir, "rt.json"), json.dumps(
         {"tool": "gpiolat rt-report", "format": 1, "emulated": emu,
-         "caveat": CAVEAT if emu else None, "kernels": ks, "findings": notes,
+         "caveat": caveat(ks) if emu else None, "timing": timing(ks), "kernels": ks, "findings": notes,
          "references": {"talk": "data/baseline-klinger-elce2023.csv",
                         "adi": "data/baseline-adi-cyclictest.csv"}}, indent=1))
     write_csv(os.path.join(outdir, "rt.csv"), ks)
     w = max(len(r[1]) for r in rows) + 2
     cw = max(max(len(c) for c in r[2]) for r in rows) + 2
     lines = ["gpiolat rt-report: standard vs PREEMPT_RT, side by side",
-             CAVEAT if emu else "Measured on the board itself (not emulated).", "Inside what they measure, and so named: the gap histogram holds the cost of "
+             caveat(ks) if emu else "Measured on the board itself (not emulated).", "Inside what they measure, and so named: the gap histogram holds the cost of "
              "gpiolat's program on each set; the wakeup latency, that of its sched_switch and "
              "sched_wakeup programs. Overhead rows: --quick (3 repetitions of 50-pulse "
              "phases), nothing else attached.", "", "%-*s" % (w, "") + "".join("%-*s" % (cw, k["kernel"]) for k in ks)

@@ -7,7 +7,7 @@
 #   overhead.json       gpiolat --overhead --json over $OVERHEAD_ONLY (a subset of the matrix)
 #   wakeup-kthread-{idle,loaded}.json   gpiolat --wakeup on the module's kthread, --pulses
 #   wakeup-utoggle-{idle,loaded}.json   gpiolat --wakeup -- utoggle (SCHED_FIFO 60, usleep)
-#   cyclictest-{idle,loaded}.txt        cyclictest with the ADI page's options, and its histogram
+#   cyclictest-{idle,loaded}.txt        cyclictest -m -p 80 -t 1 (the ADI page's), its histogram
 #   timerlat-{idle,loaded}.txt          rtla timerlat hist, or timerlat.unavailable (why)
 #   gaps-{idle,loaded}.json             gpiolat --gaps, the module reloaded mode=continuous
 # "loaded": $LOAD runs meanwhile (default hackbench, from rt-tests; also "ls", the ADI page's
@@ -15,16 +15,29 @@
 # here leaves NAME.unavailable with the reason. The module is put back as found at the end.
 #
 # Environment: LOAD (hackbench|ls|stress-ng), PULSES (wakeup, default 2000), GAP_PULSES
-# (default 20000), LOOPS (cyclictest loops at 10 ms, default 1000), SECONDS_EACH (utoggle and
-# timerlat, default 10), OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint).
+# (default 20000), LOOPS (cyclictest loops, default 1000), INTERVAL (cyclictest's -i in us,
+# default 10000, the ADI page's), SECONDS_EACH (utoggle and timerlat, default 10),
+# OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint).
+# In the deterministic mode (GPIOLAT_TIMING=icount, set by vm/run: one guest instruction is
+# 1 ns) the defaults find the long non-preemptible paths in seconds of guest time: cyclictest
+# -l 3000 -i 1000 and utoggle and timerlat 3 s (a loaded second is about 10^9 instructions to
+# emulate; an idle one costs no wall time). settings.txt says what ran.
 set -u
 cd "$(dirname "$0")/.."
 
-out=${1:?usage: study/rt.sh OUTDIR}
+dest=${1:?usage: study/rt.sh OUTDIR}
+timing=${GPIOLAT_TIMING:-}
+if [ "$timing" = icount ]; then
+	loops=${LOOPS:-3000}
+	interval=${INTERVAL:-1000}
+	secs=${SECONDS_EACH:-3}
+else
+	loops=${LOOPS:-1000}
+	interval=${INTERVAL:-10000}
+	secs=${SECONDS_EACH:-10}
+fi
 pulses=${PULSES:-2000}
 gap_pulses=${GAP_PULSES:-20000}
-loops=${LOOPS:-1000}
-secs=${SECONDS_EACH:-10}
 load=${LOAD:-hackbench}
 only=${OVERHEAD_ONLY:-control,event,bpf-gpiolat-tracepoint}
 D=/sys/kernel/debug/toggle
@@ -49,13 +62,31 @@ case $load in
 hackbench | ls | stress-ng) ;;
 *) die "LOAD must be hackbench, ls or stress-ng, not '$load'" ;;
 esac
+for v in "$pulses" "$gap_pulses" "$loops" "$interval" "$secs"; do
+	case $v in
+	'' | *[!0-9]* | 0)
+		die "PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH: a positive integer, not '$v'"
+		;;
+	esac
+done
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
-mkdir -p "$out" || die "cannot create $out"
-rm -f "$out"/*.json "$out"/*.txt "$out"/*.unavailable "$out"/*.err
+mkdir -p "$dest" || die "cannot create $dest"
+rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err
+# every file is written in /tmp (a tmpfs on the emulated target) and moved to OUTDIR when no
+# load runs: OUTDIR is the project folder there, over 9p, and its I/O completes at a moment of
+# the host's clock, not the guest's (under icount a phase's figures then no longer repeat)
+out=$(mktemp -d /tmp/rt.XXXXXX) || die "cannot create a folder in /tmp"
+flush() {
+	for f in "$out"/*; do
+		[ -e "$f" ] || continue
+		cp "$f" "$dest/" && rm -f "$f"
+	done
+}
 
 {
 	uname -a
 	echo "release=$(uname -r)"
+	echo "machine=$(uname -m)"
 	case $(uname -v) in
 	*PREEMPT_RT*) echo "preempt=PREEMPT_RT" ;;
 	*PREEMPT_DYNAMIC*) echo "preempt=PREEMPT_DYNAMIC $(cat /sys/kernel/debug/sched/preempt 2>/dev/null)" ;;
@@ -67,10 +98,20 @@ rm -f "$out"/*.json "$out"/*.txt "$out"/*.unavailable "$out"/*.err
 	echo "sched_rt_period_us=$(cat /proc/sys/kernel/sched_rt_period_us)"
 	echo "cpus=$(nproc)"
 	echo "emulated=${GPIOLAT_TARGET:-}"
+	echo "timing=$timing"
 } >"$out/kernel.txt"
+{
+	echo "load=$load"
+	echo "pulses=$pulses"
+	echo "gap_pulses=$gap_pulses"
+	echo "cyclictest=-m -p 80 -t 1 -l $loops -i $interval"
+	echo "seconds_each=$secs"
+	echo "overhead_only=$only"
+} >"$out/settings.txt"
 
-# the load: a loop per worker that ends when $stop appears
-stop=$out/.stop-load
+# the load: a loop per worker that ends when $stop appears (in /tmp, as above: the loops look
+# for it between runs)
+stop=$out.stop-load
 load_pids=
 load_start() {
 	rm -f "$stop"
@@ -81,7 +122,8 @@ load_start() {
 	i=0
 	while [ $i -lt $n ]; do
 		case $load in
-		hackbench) cmd="hackbench -g 2 -f 5 -l 200" ;;
+		# one long run, never a new one inside a phase: starting a program reads it over 9p
+		hackbench) cmd="hackbench -g 2 -f 5 -l 1000000000" ;;
 		ls) cmd="ls -lR /usr" ;;
 		stress-ng) cmd="stress-ng --cpu 1 --io 1 --timeout 5s --quiet" ;;
 		esac
@@ -91,11 +133,20 @@ load_start() {
 	done
 	sleep 1
 }
+# kill_tree PID: PID and every process below it (hackbench's workers outlive their parent)
+kill_tree() {
+	for _c in $(pgrep -P "$1"); do
+		kill_tree "$_c"
+	done
+	kill "$1" 2>/dev/null
+}
 load_stop() {
 	: >"$stop"
 	# the command under way ends now: an ls -lR of a big tree (over 9p, emulated) takes minutes
 	for p in $load_pids; do
-		pkill -P "$p" 2>/dev/null
+		for c in $(pgrep -P "$p"); do
+			kill_tree "$c"
+		done
 	done
 	for p in $load_pids; do
 		wait "$p"
@@ -103,12 +154,46 @@ load_stop() {
 	load_pids=
 	rm -f "$stop"
 }
-trap 'load_stop' EXIT
+bin=$out.bin
+trap 'load_stop; flush; rm -rf "$out" "$bin"' EXIT
+
+# gpiolat and utoggle run from /tmp too (with gpiolat's BTF, which it looks for beside itself):
+# the project folder is mounted without a cache, so their pages would be read over 9p while
+# they run. Then every program of the study runs once, briefly, before anything is measured,
+# so that its pages come from the page cache (the root is mounted with one) and not over 9p
+# in the middle of a measurement.
+mkdir "$bin" && cp -L "$gpiolat" "$utoggle" "$bin/" || die "cannot copy gpiolat and utoggle to $bin"
+[ ! -f "out/bin/$(uname -r).btf" ] || cp "out/bin/$(uname -r).btf" "$bin/" ||
+	die "cannot copy gpiolat's BTF to $bin"
+gpiolat=$bin/gpiolat
+utoggle=$bin/utoggle
+vline=1
+say "every program once, briefly (its pages cached before the measurements)"
+$gpiolat --wakeup -d 100ms --json -- $utoggle -l $vline -b 5 -i 1000 -p 60 >/dev/null 2>&1
+! command -v cyclictest >/dev/null || cyclictest -m -p 80 -t 1 -l 10 -i 1000 -q >/dev/null 2>&1
+! grep -qw timerlat $T/available_tracers || ! command -v rtla >/dev/null ||
+	rtla timerlat hist -d 1s -c 0 >/dev/null 2>&1
+[ "$load" != hackbench ] || hackbench -g 2 -f 5 -l 10 >/dev/null 2>&1
 case $load in
-hackbench) echo "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)" ;;
+hackbench) echo "hackbench -g 2 -f 5, one long run (rt-tests)" ;;
 ls) echo "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)" ;;
 stress-ng) echo "stress-ng --cpu 1 --io 1, in a loop" ;;
 esac >"$out/load.txt"
+
+# utoggle_ready PID: true once PID has slept 20 times (in its usleep loop: its start-up, which
+# opens its libraries over 9p, is over), false when it ended first. A wait of shell builtins
+# only: an external sleep is a program read over 9p, and an idle CPU lets the guest's clock
+# jump ahead while the host answers (utoggle then lost most of a 1 s phase to its start-up)
+utoggle_ready() {
+	_i=0
+	while [ -r /proc/$1/status ] && [ $_i -lt 1000000 ]; do
+		while read -r _k _v; do
+			[ "$_k" = voluntary_ctxt_switches: ] && [ "$_v" -ge 20 ] && return 0
+		done </proc/$1/status 2>/dev/null
+		_i=$((_i + 1))
+	done
+	return 1
+}
 
 # run NAME CMD...: CMD's stdout to NAME, or NAME.unavailable with its first error line
 run() {
@@ -126,17 +211,24 @@ run() {
 say "gpiolat --overhead --only $only"
 run overhead.json $gpiolat --overhead --quick --only "$only" --json
 
-vline=1
 for phase in idle loaded; do
 	[ $phase = loaded ] && load_start
 	say "gpiolat --wakeup: the kthread, $pulses pulses ($phase)"
 	run wakeup-kthread-$phase.json $gpiolat --wakeup --comm toggle --pulses "$pulses" --json
 	say "gpiolat --wakeup: utoggle, $secs s ($phase)"
-	run wakeup-utoggle-$phase.json $gpiolat --wakeup -d "$secs" --json -- \
-		$utoggle -l $vline -b 5 -i 1000 -p 60
-	say "cyclictest -p 80 -t 1 -l $loops -i 10000 ($phase)"
+	# started first, measured once in its loop (--pid): its start-up is not in the phase
+	$utoggle -l $vline -b 5 -i 1000 -p 60 >/dev/null 2>&1 &
+	upid=$!
+	if utoggle_ready $upid; then
+		run wakeup-utoggle-$phase.json $gpiolat --wakeup --pid $upid -d "$secs" --json
+	else
+		echo "utoggle did not reach its loop (20 sleeps)" >"$out/wakeup-utoggle-$phase.unavailable"
+	fi
+	kill $upid 2>/dev/null
+	wait $upid 2>/dev/null
+	say "cyclictest -m -p 80 -t 1 -l $loops -i $interval ($phase)"
 	if command -v cyclictest >/dev/null; then
-		run cyclictest-$phase.txt cyclictest -p 80 -t 1 -l "$loops" -i 10000 -q \
+		run cyclictest-$phase.txt cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" -q \
 			-h 100000
 	else
 		echo "cyclictest is not installed (rt-tests)" >"$out/cyclictest-$phase.unavailable"
@@ -151,6 +243,7 @@ for phase in idle loaded; do
 		run timerlat-$phase.txt rtla timerlat hist -d "${secs}s" -c 0 -E 20000
 	fi
 	[ $phase = loaded ] && load_stop
+	flush
 done
 
 # gaps: the module in continuous mode, then put back as found
@@ -172,6 +265,7 @@ else
 		say "gpiolat --gaps, $gap_pulses pulses, continuous ($phase)"
 		run gaps-$phase.json $gpiolat --gaps --threshold 100us --pulses "$gap_pulses" --json
 		[ $phase = loaded ] && load_stop
+		flush
 	done
 	rmmod toggle
 	# shellcheck disable=SC2086

@@ -3,7 +3,8 @@ settings, and what it leaves behind, in a copy of the project whose every tool i
 logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
 
 The page's ten sections come from seven files; the main command runs the seven parts that write
-them, the time-based RT part always in real time on this machine's architecture,
+them, the RT part in the study's clock too (RT_TIMING=real: real time) on this machine's
+architecture,
 the outside observer on the ARM target in the study's clock (icount: qemu's plugin; real: its
 trace),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
@@ -124,14 +125,15 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
     assert [p["part"] for p in doc["parts"]] == PARTS
     for p in doc["parts"]:
         assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
-    # the emulated target's default clock: icount (docs/bench.md), real only for the RT part
-    # (time the CPU does not spend executing); the observer's plugin counts in icount too
+    # the emulated target's default clock: icount (docs/bench.md), for the RT part too (the
+    # instructions run before a woken thread; docs/rt.md); the observer's plugin counts in
+    # icount too
     assert doc["timing"] == "icount" and doc["target"] == "emulated" and len(doc["load_end"]) == 3
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
         assert field(ln, "TIMING") == "icount", ln
     (rt,) = calls(lines, "rt-report.sh")
-    assert field(rt, "TIMING") == "real", rt
+    assert field(rt, "TIMING") == "icount", rt
     for part in PARTS:
         assert f"bpf-histograms: {part} in " in r.stderr and "load average" in r.stderr
     assert "the whole study in" in r.stdout and "load average" in r.stdout
@@ -167,7 +169,7 @@ def test_each_part_at_the_main_commands_size(proj):
     assert doc["sizes"]["overhead_args"] == args
 
 
-def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
+def test_icount_reaches_the_target_parts_and_rt_but_not_the_host(proj):
     r, lines = run(proj, TIMING="icount", ARCH="arm")
     assert r.returncode == 0, r.stderr
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
@@ -175,12 +177,22 @@ def test_icount_reaches_the_target_parts_but_not_rt_nor_the_host(proj):
         assert field(ln, "TIMING") == "icount", ln
         if part_of(ln) != "observer":
             assert field(ln, "ARCH") == "arm", ln
+    # the rt part on its own RT_ARCH, in the study's clock: the instructions before a wakeup
     (rt,) = calls(lines, "rt-report.sh")
-    assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("real", HOST_ARCH)
+    assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("icount", HOST_ARCH)
     # the host's loader for the native syscall cost
     assert any(ln.startswith(f"make -s loader ARCH={HOST_ARCH} ") for ln in lines), lines
     doc = json.loads((proj / "out" / "results" / "study.json").read_text())
     assert (doc["timing"], doc["arch"], doc["rt_arch"]) == ("icount", "arm", HOST_ARCH)
+
+
+def test_rt_timing_real_puts_the_rt_part_alone_in_real_time(proj):
+    r, lines = run(proj, RT_TIMING="real")
+    assert r.returncode == 0, r.stderr
+    (rt,) = calls(lines, "rt-report.sh")
+    assert field(rt, "TIMING") == "real"
+    for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh"):
+        assert field(ln, "TIMING") == "icount", ln
 
 
 def test_timing_real_still_selects_real_time_and_a_bad_timing_is_a_usage_error(proj):

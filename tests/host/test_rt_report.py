@@ -1,6 +1,7 @@
 """Host side: host/rt_report.py, the standard vs PREEMPT_RT report (parsing, references, files)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -20,12 +21,15 @@ def wakeup_doc(p99, mx, batches=None):
                        "wakeup": hist(10, p99, mx)}]}
 
 
-def make_kernel(raw, name, preempt, load, timerlat, emulated="emulated"):
+def make_kernel(raw, name, preempt, load, timerlat, emulated="emulated", info="",
+                settings=None):
     d = raw / ("rt-" + name)
     d.mkdir(parents=True)
     # as study/rt.sh writes it: emulated=emulated in the emulated target, empty on a board
-    (d / "kernel.txt").write_text("Linux x\nrelease=6.1.0-%s\npreempt=%s\nemulated=%s\n"
-                                  % (name, preempt, emulated))
+    (d / "kernel.txt").write_text("Linux x\nrelease=6.1.0-%s\npreempt=%s\nemulated=%s\n%s"
+                                  % (name, preempt, emulated, info))
+    if settings:
+        (d / "settings.txt").write_text(settings)
     (d / "load.txt").write_text(load + "\n")
     for t in ("kthread", "utoggle"):
         for i, p in enumerate(("idle", "loaded")):
@@ -87,7 +91,9 @@ def test_side_by_side_with_like_references(tmp_path):
     assert "EMULATED" in text
     doc = json.loads((out / "rt.json").read_text())
     assert [k["kernel"] for k in doc["kernels"]] == ["std", "rt"]
-    assert any("RT's tail is not shorter" in n for n in doc["findings"])
+    # the fixture's two kernels have the same wakeup figures
+    assert any("kthread loaded wakeup p99 / max: std 100.0 / 180.0 us, rt 100.0 / 180.0 us: "
+               "RT's tail is the same here" in n for n in doc["findings"])
     rows = (out / "rt.csv").read_text().splitlines()
     assert "rt,wakeup,kthread,loaded,p99,100000.0,ns" in rows
     assert "std,gap-cause,task hackbench,idle,total,100000,ns" in rows
@@ -127,3 +133,83 @@ def test_references_mapped_as_the_loader_maps_them():
     assert like("event", "event")
     assert not like("untraced", "user-ioctl") and not like("untraced ioctl toggler", "event")
     assert not like("kprobe", "event") and not like("", "") and not like(None, "event")
+
+
+def icount_kernels(raw, names=(("std", "PREEMPT_DYNAMIC", "x86_64"),
+                               ("rt", "PREEMPT_RT", "x86_64"))):
+    for name, preempt, machine in names:
+        make_kernel(raw, name, preempt, "hackbench -g 2 -f 5 -l 200, in a loop (rt-tests)",
+                    preempt == "PREEMPT_RT", info="timing=icount\nmachine=%s\n" % machine,
+                    settings="load=hackbench\ncyclictest=-m -p 80 -t 1 -l 3000 -i 1000\n")
+
+
+def report(tmp_path, *kernels):
+    out = tmp_path / "out"
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "host", "rt_report.py"),
+                        str(tmp_path / "raw"), str(out)] + list(kernels), capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    return json.loads((out / "rt.json").read_text()), (out / "rt.txt").read_text()
+
+
+def test_icount_says_what_its_microsecond_is_and_cyclictest_its_options(tmp_path):
+    icount_kernels(tmp_path / "raw")
+    doc, text = report(tmp_path, "std", "rt")
+    assert doc["timing"] == "icount" and "one guest instruction" in doc["caveat"]
+    assert "one guest instruction" in text
+    assert "-m -p 80 -t 1 -l 3000 -i 1000 loaded" in text
+
+
+def test_a_repeat_that_gives_the_same_figures_says_so(tmp_path):
+    raw = tmp_path / "raw"
+    icount_kernels(raw)
+    shutil.copytree(raw / "rt-std", raw / "rt-std.run2")
+    doc, text = report(tmp_path, "std", "rt")
+    std, rt = doc["kernels"]
+    # wakeup x 4, cyclictest x 2, gaps x 2 on std (no timerlat): 8 figures, all equal
+    assert std["repeat"]["runs"] == 2 and std["repeat"]["figures"] == 8
+    assert std["repeat"]["differ"] == [] and rt["repeat"] is None
+    assert "2 runs, the same 8 figures" in text and "one run" in text
+
+
+def test_a_repeat_that_differs_names_each_figure_and_both_values(tmp_path):
+    raw = tmp_path / "raw"
+    icount_kernels(raw)
+    for n in (2, 3):
+        shutil.copytree(raw / "rt-rt", raw / ("rt-rt.run%d" % n))
+    # run 3's loaded cyclictest has a longer tail; its timerlat did not run at all
+    f = raw / "rt-rt.run3" / "cyclictest-loaded.txt"
+    f.write_text(f.read_text().replace("# Max Latencies: 00900", "# Max Latencies: 00901"))
+    (raw / "rt-rt.run3" / "timerlat-idle.txt").unlink()
+    doc, text = report(tmp_path, "std", "rt")
+    r = doc["kernels"][1]["repeat"]
+    assert r["runs"] == 3 and r["figures"] == 10
+    assert r["differ"] == [["cyclictest loaded", 3, "p99 7 / max 900 us (n=100)",
+                            "p99 7 / max 901 us (n=100)"],
+                           ["timerlat idle", 3, "thread max 42263 / irq max 41965 us (n=2725)",
+                            "none"]]
+    assert "3 runs: 2 of 10 figures differ" in text
+    assert any("rt, 3 runs (each its own boot): 2 of 10 figures differ from run to run "
+               "(cyclictest loaded, timerlat idle)" in n for n in doc["findings"])
+
+
+def test_standard_and_rt_compared_within_one_architecture_only(tmp_path):
+    icount_kernels(tmp_path / "raw", (("std", "PREEMPT_DYNAMIC", "x86_64"),
+                                      ("arm-6.12-rt", "PREEMPT_RT", "armv7l")))
+    doc, _ = report(tmp_path, "std", "arm-6.12-rt")
+    assert not any("RT's" in n for n in doc["findings"])
+    assert [rt_report.arch(k) for k in doc["kernels"]] == ["x86_64", "arm"]
+
+
+def test_a_utoggle_run_that_slept_far_less_than_it_asks_is_named(tmp_path):
+    """utoggle sleeps usleep(1000) after each batch: 10 wakeups in 3 s is not its loop"""
+    raw = tmp_path / "raw"
+    icount_kernels(raw)
+    for name, secs in (("std", 0.01), ("rt", 3)):
+        f = raw / ("rt-" + name) / "wakeup-utoggle-idle.json"
+        d = json.loads(f.read_text())
+        d["run"]["duration_ns"] = int(secs * 1e9)
+        f.write_text(json.dumps(d))
+    doc, _ = report(tmp_path, "std", "rt")
+    named = [n for n in doc["findings"] if "under half of one a ms" in n]
+    assert len(named) == 1 and named[0].startswith("rt utoggle idle: 10 wakeups in 3.0 s")

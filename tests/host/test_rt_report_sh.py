@@ -1,0 +1,73 @@
+"""host/rt-report.sh (make rt-report): which targets it boots, how often, in which clock, where
+each run's results go, in a copy of the project whose tools are stubs that log their call
+(vm/run, make, host/rt_report.py): seconds, no target booted. The figures of a real run are in
+docs/rt.md, "In instructions"."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from test_bpf_histograms import HOST_ARCH, ROOT, stub
+
+
+@pytest.fixture
+def proj(tmp_path):
+    p = tmp_path / "proj"
+    (p / "host").mkdir(parents=True)
+    shutil.copy(os.path.join(ROOT, "host", "rt-report.sh"), p / "host")
+    stub(p / "vm" / "run", "vm/run")
+    stub(p / "host" / "rt_report.py.sh", "rt_report.py")
+    (p / "host" / "rt_report.py").write_text(
+        "import os, subprocess, sys\n"
+        "sys.exit(subprocess.call(['sh', os.path.join(os.path.dirname(__file__), "
+        "'rt_report.py.sh')] + sys.argv[1:]))\n")
+    stub(tmp_path / "bin" / "make", "make")
+    return p
+
+
+def run(proj, **env):
+    log = proj.parent / "log"
+    log.write_text("")
+    e = {k: v for k, v in os.environ.items()
+         if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "RT_KERNELS", "RT_RUNS",
+                      "MAKEFLAGS", "MFLAGS")}
+    e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log))
+    e.update(env)
+    r = subprocess.run(["sh", str(proj / "host" / "rt-report.sh")], env=e, capture_output=True,
+                       text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return r, log.read_text().splitlines()
+
+
+def field(line, name):
+    return line.split(" | ", 1)[1].split(name + "=", 1)[1].split(" ")[0]
+
+
+def test_two_architectures_each_kernel_twice_in_icount(proj):
+    raw = proj / "out" / "results" / "raw"
+    (raw / "rt-std.run3").mkdir(parents=True)  # an earlier, longer series: not this run's
+    r, lines = run(proj, RT_KERNELS="std rt arm-6.12 arm-6.12-rt", RT_RUNS="2")
+    assert r.returncode == 0, r.stderr
+    boots = [ln for ln in lines if ln.startswith("vm/run ")]
+    want, names = [], []
+    for k, a in (("std", HOST_ARCH), ("rt", HOST_ARCH), ("6.12", "arm"), ("6.12-rt", "arm")):
+        name = k if a == HOST_ARCH else f"{a}-{k}"
+        names.append(name)
+        for d in (f"rt-{name}", f"rt-{name}.run2"):
+            want.append((k, a, "icount", f"out/results/raw/{d}"))
+    assert [(field(b, "KERNEL"), field(b, "ARCH"), field(b, "TIMING"),
+             b.split(" | ")[0].split()[-1]) for b in boots] == want
+    (rep,) = [ln for ln in lines if ln.startswith("rt_report.py ")]
+    assert rep.split(" | ")[0] == "rt_report.py out/results/raw out/results " + " ".join(names)
+    assert not (raw / "rt-std.run3").exists()
+
+
+def test_timing_real_is_an_option_and_bad_settings_are_usage_errors(proj):
+    r, lines = run(proj, RT_KERNELS="std", TIMING="real")
+    assert r.returncode == 0, r.stderr
+    assert [field(ln, "TIMING") for ln in lines if ln.startswith("vm/run ")] == ["real"]
+    for env, msg in (({"RT_RUNS": "0"}, "RT_RUNS must be a positive integer"),
+                     ({"TIMING": "fast"}, "TIMING must be real or icount")):
+        r, lines = run(proj, **env)
+        assert r.returncode == 2 and lines == [], lines
+        assert r.stderr.count("\n") == 1 and msg in r.stderr, r.stderr
