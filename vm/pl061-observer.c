@@ -68,6 +68,13 @@ static void on_store(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vad
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	uint64_t pa;
 
+	/*
+	 * stores only: the filter given at registration (QEMU_PLUGIN_MEM_W) is not honoured by
+	 * every qemu (7.2's called this for loads too: a read of /sys/kernel/debug/gpio, whose
+	 * gpio_chip_get_value() loads the data register, showed as a write of each requested line)
+	 */
+	if (!qemu_plugin_mem_is_store(info))
+		return;
 	if (!hw || !qemu_plugin_hwaddr_is_io(hw))
 		return;
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
