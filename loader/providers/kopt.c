@@ -16,10 +16,10 @@
  * 1104.4 ns; kprobes-4 3811.2, 4420.8, 4420.8; bpf-empty-kprobe sd 87.8 ns).
  *
  * The settle: the kernel's list of probes (debugfs kprobes/list) is read before and after each
- * switch; when its [OPTIMIZED] lines changed (a jump queued, or one to take out), wait until
- * the optimizer's work has started and ended after the switch, seen by the workqueue's own
- * tracepoints (workqueue_execute_start/end of kprobe_optimizer) in a tracefs instance of ours,
- * on only while waiting. So a method phase measures the jump alone and a reference phase no
+ * switch; when its [OPTIMIZED] lines changed (a jump queued, or one to take out), wait until a
+ * run of the optimizer's work has ended that settles the switch (optimizer_state() below), seen
+ * by the workqueue's own tracepoints (workqueue_execute_start/end of kprobe_optimizer) in a
+ * tracefs instance of ours, on only while waiting. So a method phase measures the jump alone and a reference phase no
  * jump, whatever the optimizer's delay. Nothing waits where no probe is jump-optimized
  * (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not optimize).
  */
