@@ -19,6 +19,7 @@
 #include "core/top_files.h"
 #include "core/tracefs_rm.h"
 #include "core/undo.h"
+#include "providers/kopt.h"
 
 /* put the top level back as the state files say; remove them (STATE_DIR checked) */
 int restore_top(bool *found)
@@ -54,6 +55,13 @@ int cleanup_others(bool *found, char *out, size_t size)
 	char why[WHY_SIZE];
 	int i, err = 0;
 
+	/* --overhead's kprobe optimizer's watch (providers/kopt.c), there only while it waits */
+	if (tracefs_instance_exists(KOPT_INSTANCE)) {
+		*found = true;
+		if (tracefs_instance_remove(KOPT_INSTANCE) > 0)
+			err = cleanup_fail(out, size, "the instance " KOPT_INSTANCE ": %s",
+					   strerror(errno));
+	}
 	for (i = 0; i < 3; i++)
 		if (tracefs_leftovers_remove(names[i], names[i], found, why, sizeof(why)))
 			err = cleanup_fail(out, size, "%s", why);

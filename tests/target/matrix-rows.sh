@@ -22,7 +22,7 @@ what="$(($(date +%s) - start)) s of the guest's clock, gpiolat --overhead ${*:--
 eq "study/matrix.sh exits 0 ($what)" $rc 0
 comment "$dir/overhead.err"
 [ -s "$dir/overhead.json" ] || done_testing
-n=$(./gpiolat --overhead --list | grep -vc 'a part: only when --only names it')
+n=$(./gpiolat --overhead --list | grep -vc 'only when --only names it')
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target \
 	python3 tests/target/overhead_rows.py "$dir/overhead.json" "$n" || _failed=1
 tools=

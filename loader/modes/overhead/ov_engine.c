@@ -14,6 +14,7 @@
 #include "modes/overhead/ov.h"
 #include "core/engine.h"
 #include "core/sys.h"
+#include "providers/kopt.h"
 
 _Static_assert(MAX_REPS == PROBE_MAX_PHASES, "a row keeps every phase a provider counts");
 
@@ -125,14 +126,23 @@ static void count_after(struct ov_alt *a)
 static int alt_on(void *ctx, int rep)
 {
 	struct ov_alt *a = ctx;
+	struct kopt k;
 
 	a->r->why[0] = '\0';
 	/* a test's method made not to fire in this repetition: not switched on at all */
 	a->withheld = withheld(getenv("GPIOLAT_WITHHOLD"), a->m->name, rep);
-	if (a->withheld || !probe_on(&a->pm, a->r->why, WHY)) {
+	if (a->withheld) {
 		count_before(a);
 		return 0;
 	}
+	kopt_begin(&k);
+	if (!probe_on(&a->pm, a->r->why, WHY)) {
+		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY))
+			return -1;
+		count_before(a);
+		return 0;
+	}
+	kopt_end(&k, &a->ov->run->stop, NULL, 0);
 	if (!a->r->why[0])
 		snprintf(a->r->why, WHY, "switching %s on failed: %s", a->m->name,
 			 strerror(errno ?: EIO));
@@ -142,8 +152,17 @@ static int alt_on(void *ctx, int rep)
 static int alt_off(void *ctx)
 {
 	struct ov_alt *a = ctx;
-	int err = a->withheld ? 0 : probe_off(&a->pm);
+	struct kopt k;
+	int err = 0;
 
+	if (!a->withheld) {
+		kopt_begin(&k);
+		err = probe_off(&a->pm);
+		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY) && !err) {
+			err = -1;
+			errno = EBUSY;
+		}
+	}
 	count_after(a);
 	return err;
 }
@@ -231,9 +250,13 @@ static void measure(struct ov_alt *a)
 		.off = alt_off,
 		.repetition = alt_repetition,
 	};
+	struct kopt k;
 	int i;
 
+	/* the optimizer's work for the probes set up here, and at the end, outside every phase */
+	kopt_begin(&k);
 	if (ref && probe_setup(&a->pref, r->why, WHY)) {
+		kopt_end(&k, &a->ov->run->stop, NULL, 0);
 		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
 			 ref->name);
 		return;
@@ -241,21 +264,26 @@ static void measure(struct ov_alt *a)
 	if (probe_setup(&a->pm, r->why, WHY)) {
 		probe_teardown(&a->pm);
 		probe_teardown(&a->pref);
+		kopt_end(&k, &a->ov->run->stop, NULL, 0);
 		return;
 	}
 	if (ref && probe_on(&a->pref, r->why, WHY)) {
 		snprintf(r->why, WHY, "switching on its reference %s failed: %s", ref->name,
 			 strerror(errno));
+		kopt_end(&k, &a->ov->run->stop, NULL, 0);
 		goto out;
 	}
+	if (kopt_end(&k, &a->ov->run->stop, r->why, WHY))
+		goto out;
 	switch (alternate(&alt, &i)) {
 	case ALT_DONE:
 		break;
 	case ALT_FAILED_ON: /* why said */
 		goto out;
 	case ALT_FAILED_OFF:
-		snprintf(r->why, WHY, "switching %s off failed: %s", m->name,
-			 strerror(errno ?: EIO));
+		if (!r->why[0]) /* else the optimizer's work, which kopt.c named */
+			snprintf(r->why, WHY, "switching %s off failed: %s", m->name,
+				 strerror(errno ?: EIO));
 		goto out;
 	default:
 		goto fail;
@@ -272,10 +300,12 @@ fail:
 	snprintf(r->why, WHY, "%s",
 		 a->ov->run->stop ? "interrupted" : "the toggle module's phase failed");
 out:
+	kopt_begin(&k);
 	probe_off(&a->pm);
 	probe_teardown(&a->pm);
 	if (ref) {
 		probe_off(&a->pref);
 		probe_teardown(&a->pref);
 	}
+	kopt_end(&k, &a->ov->run->stop, NULL, 0);
 }

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpiolat: the kprobe optimizer's work done before a phase begins (kopt.h).
+ *
+ * Where the kernel can (CONFIG_OPTPROBES, a probed instruction it can replace: 32-bit ARM's
+ * kprobes, not x86_64's on an ftrace site), a kprobe switched on starts as a breakpoint and is
+ * replaced by a jump later, by the delayed work kprobe_optimizer (kernel/kprobes.c:
+ * OPTIMIZE_DELAY, 5 jiffies after the switch, then synchronize_rcu_tasks(), then the jump);
+ * a probe switched off (disabled or unregistered) keeps its jump, and costs it, until that work
+ * runs again. Measured on Debian 13's armhf 6.12-rt (TIMING=icount, ftrace of the work around
+ * gpiolat's phases, 80 ms each): the work began 20 ms into the method's phase and its
+ * synchronize_rcu_tasks() took 24 ms (repetition 1: the jump came inside the phase) to 104 ms
+ * (later ones: it came after the phase, and the switch off waited on kprobe_mutex for it);
+ * the switch off's work then ran inside the following reference phase, with the disabled
+ * probe's jump still in place. So the kprobe rows' repetitions differed (kprobe 1093.6, 1104.0,
+ * 1104.4 ns; kprobes-4 3811.2, 4420.8, 4420.8; bpf-empty-kprobe sd 87.8 ns).
+ *
+ * The settle: the kernel's list of probes (debugfs kprobes/list) is read before and after each
+ * switch; when its [OPTIMIZED] lines changed (a jump queued, or one to take out), wait until a
+ * run of the optimizer's work has ended that settles the switch (optimizer_state() below), seen
+ * by the workqueue's own tracepoints (workqueue_execute_start/end of kprobe_optimizer) in a
+ * tracefs instance of ours, on only while waiting. So a method phase measures the jump alone and a reference phase no
+ * jump, whatever the optimizer's delay. Nothing waits where no probe is jump-optimized
+ * (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not optimize).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tracefs.h>
+#include "core/tracefs_rm.h" /* when it did not go at once */
+#include "providers/kopt.h"
+
+#define KOPT_LIST "/sys/kernel/debug/kprobes/list"
+#define KOPT_POLL_MS 10
+#define KOPT_BOUND_MS 10000 /* of the guest's clock: the slowest seen took 104 ms */
+
+/* the list's [OPTIMIZED] lines (with their [DISABLED]), or NULL when there are none */
+static char *optimized_lines(void)
+{
+	char line[512], *s = NULL;
+	size_t n = 0, l;
+	FILE *f = fopen(KOPT_LIST, "r");
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *t;
+
+		if (!strstr(line, "[OPTIMIZED]"))
+			continue;
+		l = strlen(line);
+		t = realloc(s, n + l + 1);
+		if (!t)
+			break;
+		s = t;
+		memcpy(s + n, line, l + 1);
+		n += l;
+	}
+	fclose(f);
+	return s;
+}
+
+void kopt_begin(struct kopt *k)
+{
+	k->before = optimized_lines();
+	k->inst = tracefs_instance_create(KOPT_INSTANCE);
+	if (k->inst && (tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_start") ||
+			tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_end"))) {
+		tracefs_instance_destroy(k->inst);
+		tracefs_instance_free(k->inst);
+		k->inst = NULL;
+	}
+}
+
+/*
+ * The optimizer's work is done for the switch when a run of it that began after the switch had
+ * returned (KOPT_MARK in the buffer) has ended: every probe the switch queued is on the kernel's
+ * lists by then. A switch of many probes (kprobes-8: eight events enabled one by one) can take
+ * longer than OPTIMIZE_DELAY, and a run then begins inside it and does only part (on 6.12-rt
+ * kprobes-8..10 had one or two probes still breakpoints in some repetitions: +301 and +606 ns);
+ * the kernel runs the work again OPTIMIZE_DELAY later when its lists are not empty. So a run
+ * begun before the mark counts only when no other begins within KOPT_QUIET_MS of its end (more
+ * than 5 jiffies at HZ 100).
+ */
+#define KOPT_MARK "gpiolat_kopt: switched"
+#define KOPT_QUIET_MS 100
+
+enum kopt_state { KOPT_WAIT, KOPT_QUIET, KOPT_DONE };
+
+static enum kopt_state optimizer_state(struct kopt *k)
+{
+	char *t = tracefs_instance_file_read(k->inst, "trace", NULL), *line, *save = NULL;
+	bool marked = false, started = false, after = false, running = false;
+
+	for (line = t ? strtok_r(t, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, KOPT_MARK)) {
+			marked = true;
+			continue;
+		}
+		if (!strstr(line, "function kprobe_optimizer"))
+			continue;
+		if (strstr(line, "workqueue_execute_start:")) {
+			started = running = true;
+			after = marked;
+		} else if (strstr(line, "workqueue_execute_end:")) {
+			running = false;
+		}
+	}
+	free(t);
+	if (!started || running)
+		return KOPT_WAIT;
+	return after ? KOPT_DONE : KOPT_QUIET;
+}
+
+int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size)
+{
+	char *after = optimized_lines();
+	bool changed =
+		(k->before || after) && (!k->before || !after || strcmp(k->before, after) != 0);
+	int ms = 0, quiet = 0, rc = 0;
+	enum kopt_state st;
+
+	if (changed && !k->inst) {
+		snprintf(
+			why, size,
+			"the kprobe optimizer's work cannot be seen: no tracefs instance " KOPT_INSTANCE
+			" with the workqueue's events");
+		rc = -1;
+	}
+	if (changed && k->inst)
+		tracefs_instance_file_write(k->inst, "trace_marker", KOPT_MARK);
+	while (changed && k->inst && !*stop) {
+		st = optimizer_state(k);
+		quiet = st == KOPT_QUIET ? quiet + KOPT_POLL_MS : 0;
+		if (st == KOPT_DONE || quiet > KOPT_QUIET_MS)
+			break;
+		if (ms >= KOPT_BOUND_MS) {
+			snprintf(why, size,
+				 "the kprobe optimizer's work did not run to its end "
+				 "within %d ms of a switch",
+				 KOPT_BOUND_MS);
+			rc = -1;
+			break;
+		}
+		poll(NULL, 0, KOPT_POLL_MS);
+		ms += KOPT_POLL_MS;
+	}
+	if (k->inst) { /* only its two events: no tracer, no trigger to take out first */
+		tracefs_event_disable(k->inst, NULL, NULL);
+		if (tracefs_instance_destroy(k->inst))
+			tracefs_instance_remove(KOPT_INSTANCE);
+		tracefs_instance_free(k->inst);
+	}
+	free(k->before);
+	free(after);
+	k->before = NULL;
+	k->inst = NULL;
+	return rc;
+}
