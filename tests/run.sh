@@ -458,6 +458,8 @@ elif [ "$what" = all ] || [ "$what" = target ]; then
 	# kernels are in the tier (and so were built above)
 	if in_tier arm-6.12 && in_tier arm-6.12-rt; then
 		run_compare tests/compare/rt-armhf.sh
+		# the talk's whole matrix there, standard and RT side by side, beside the talk
+		run_compare tests/compare/matrix-armhf.sh
 	fi
 fi
 

@@ -19,7 +19,6 @@
 #include "core/top_files.h"
 #include "core/tracefs_rm.h"
 #include "core/undo.h"
-#include "providers/kopt.h"
 
 /* put the top level back as the state files say; remove them (STATE_DIR checked) */
 int restore_top(bool *found)
@@ -56,10 +55,10 @@ int cleanup_others(bool *found, char *out, size_t size)
 	int i, err = 0;
 
 	/* --overhead's kprobe optimizer's watch (providers/kopt.c), there only while it waits */
-	if (tracefs_instance_exists(KOPT_INSTANCE)) {
+	if (tracefs_instance_exists(LEFTOVER_KOPT_INSTANCE)) {
 		*found = true;
-		if (tracefs_instance_remove(KOPT_INSTANCE) > 0)
-			err = cleanup_fail(out, size, "the instance " KOPT_INSTANCE ": %s",
+		if (tracefs_instance_remove(LEFTOVER_KOPT_INSTANCE) > 0)
+			err = cleanup_fail(out, size, "the instance " LEFTOVER_KOPT_INSTANCE ": %s",
 					   strerror(errno));
 	}
 	for (i = 0; i < 3; i++)

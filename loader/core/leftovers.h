@@ -11,6 +11,8 @@
 /* --overhead's tracefs objects, named here for the sweep (its ov.h names them the same) */
 #define LEFTOVER_OV_INSTANCE "gpiolat"
 #define LEFTOVER_OV_GROUP "gpiolat"
+/* --overhead's watch of the kprobe optimizer (providers/kopt.c), there only while it waits */
+#define LEFTOVER_KOPT_INSTANCE "gpiolat_kopt"
 
 /* put the top level back as the state files say; remove them */
 int restore_top(bool *found);

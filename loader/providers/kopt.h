@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <stddef.h>
 
-#define KOPT_INSTANCE "gpiolat_kopt"
+#include "core/leftovers.h"
+
+/* named in core for --cleanup's sweep */
+#define KOPT_INSTANCE LEFTOVER_KOPT_INSTANCE
 
 struct tracefs_instance;
 
