@@ -262,14 +262,14 @@ $(BUILD)/loader/core/baseline_sc.o: data/baseline-tracepoint-cost-notebook.csv d
 $(BUILD)/loader/core/baseline_path.o: data/baseline-bbb-gpio-toggle-post.csv
 
 # test-hist: the loader's pure printing functions on canned histograms (tests/host, pytest)
-$(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hist.o core/baseline.o \
+$(BUILD)/test-hist: loader/test/test-hist.c $(addprefix $(BUILD)/loader/,core/hist.o core/stat.o core/baseline.o \
 	core/jsonout.o core/jit.o core/sys.o modes/path/path_out.o core/baseline_path.o)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
 # test-overhead: --overhead's statistics, fits, --baseline parsing, --only and the method table
 TEST_OV_OBJS := $(addprefix $(BUILD)/loader/,modes/overhead/ov_stats.o modes/overhead/ov_fired.o modes/overhead/ov_baseline.o \
-	modes/overhead/ov_methods.o core/hist.o core/baseline.o \
+	modes/overhead/ov_methods.o core/hist.o core/stat.o core/baseline.o \
 	core/jsonout.o core/jit.o core/sys.o core/statedir.o core/files.o modes/overhead/ov_report.o)
 $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)

@@ -4,7 +4,7 @@ must fail a correct method at most 1 run in 1000 (the rate stated beside it in t
 budget of a test run is the sum over its criteria).
 
 The simulation draws the phases the loader measures, computes the loader's own interval
-(loader/core/hist.c's alt_stat for --overhead rows, path_out.c's Welch difference for --path), hands
+(loader/core/stat.c's alt_stat for --overhead rows, path_out.c's Welch difference for --path), hands
 its 95 % and 99.9 % half-widths to the criterion exactly as the target test does, and counts
 failures. Run with -s to see the rates.
 """
@@ -47,7 +47,7 @@ def var(x):
 
 
 def alt_interval(b, t):
-    """loader/core/hist.c alt_se(): the mean difference, its standard error and Welch df"""
+    """loader/core/stat.c alt_se(): the mean difference, its standard error and Welch df"""
     n = len(t)
     d = [t[i] - (b[i] + b[i + 1]) / 2 for i in range(n)]
     vt = var(t) / n
@@ -82,7 +82,7 @@ def simulate_alt(n, sigma_b, sigma_t, delta, check, sims=SIMS, seed=1):
 
 
 def test_the_interval_arithmetic_is_exact():
-    # the t quantiles against the loader's table (loader/core/hist.c, two-sided 95 % and 99.9 %)
+    # the t quantiles against the loader's table (loader/core/stat.c, two-sided 95 % and 99.9 %)
     for df, t95, t999 in ((1, 12.706, 636.619), (4, 2.776, 8.610), (9, 2.262, 4.781),
                           (30, 2.042, 3.646)):
         assert abs(criteria.t_quantile(0.975, df) - t95) < 1e-3

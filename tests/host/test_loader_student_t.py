@@ -1,4 +1,4 @@
-"""Student's t quantiles of the loader (loader/core/hist.c, through out/build/test-hist t) and of
+"""Student's t quantiles of the loader (loader/core/stat.c, through out/build/test-hist t) and of
 host/benchstat.py: never below the exact two-sided quantile (an interval never narrower than it
 claims), and not much above it, for every df 1..1000 and some up to 100000, at the levels the
 code uses (95 % and 99.9 %).
