@@ -45,25 +45,39 @@ pytestmark = pytest.mark.skipif(
     reason="needs root, debootstrap and unshare (sh host/deps.sh)")
 
 
-def log(text):
-    os.makedirs(os.path.dirname(LOG), exist_ok=True)
-    with open(LOG, "a") as f:
-        f.write(text if text.endswith("\n") else text + "\n")
+class RootShell:
+    """commands on this machine and in a Debian root's clean copy (SRC inside ROOTFS, through
+    host/inroot.sh), each with its output and seconds appended to the log LOG (also
+    test_debian13_targets.py's)"""
+
+    def __init__(self, rootfs, src, log_path):
+        self.rootfs, self.src, self.log_path = rootfs, src, log_path
+
+    def log(self, text):
+        os.makedirs(os.path.dirname(self.log_path), exist_ok=True)
+        with open(self.log_path, "a") as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+
+    def run(self, args, timeout, **kw):
+        """run ARGS, its output into the log; the CompletedProcess"""
+        start = time.monotonic()
+        r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
+        self.log("$ %s\n%s%s(exit %d, %.0f s)" % (" ".join(args), r.stdout, r.stderr,
+                                                  r.returncode, time.monotonic() - start))
+        return r
+
+    def inroot(self, script, timeout):
+        """SCRIPT by sh in the root's clean copy"""
+        return self.run(["sh", os.path.join(ROOT, "host", "inroot.sh"), self.rootfs, "sh",
+                         "-c", "cd %s && %s" % (self.src, script)], timeout)
 
 
-def run(args, timeout, **kw):
-    """run ARGS, its output into the log; the CompletedProcess"""
-    start = time.monotonic()
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
-    log("$ %s\n%s%s(exit %d, %.0f s)" % (" ".join(args), r.stdout, r.stderr, r.returncode,
-                                         time.monotonic() - start))
-    return r
+_shell = RootShell(ROOTFS, SRC, LOG)
+log, run = _shell.log, _shell.run
 
 
 def inroot(script, timeout=1200):
-    """SCRIPT by sh in the root's clean copy"""
-    return run(["sh", os.path.join(ROOT, "host", "inroot.sh"), ROOTFS, "sh", "-c",
-                "cd %s && %s" % (SRC, script)], timeout)
+    return _shell.inroot(script, timeout)
 
 
 def mounts_under(path):

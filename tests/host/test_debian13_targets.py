@@ -38,6 +38,8 @@ import time
 
 import pytest
 
+from test_debian13 import RootShell
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ROOTFS = os.environ.get("DEBIAN13_HOST", os.path.join(ROOT, "out", "roots", "trixie-host"))
 SRC = "/build/gpiolat"  # the clean copy, inside the root
@@ -58,24 +60,12 @@ pytestmark = [
 ]
 
 
-def log(text):
-    os.makedirs(os.path.dirname(LOG), exist_ok=True)
-    with open(LOG, "a") as f:
-        f.write(text if text.endswith("\n") else text + "\n")
-
-
-def run(args, timeout, **kw):
-    start = time.monotonic()
-    r = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
-    log("$ %s\n%s%s(exit %d, %.0f s)" % (" ".join(args), r.stdout, r.stderr, r.returncode,
-                                         time.monotonic() - start))
-    return r
+_shell = RootShell(ROOTFS, SRC, LOG)
+log, run = _shell.log, _shell.run
 
 
 def inroot(script, timeout=1800):
-    """SCRIPT by sh in the root's clean copy"""
-    return run(["sh", os.path.join(ROOT, "host", "inroot.sh"), ROOTFS, "sh", "-c",
-                "cd %s && %s" % (SRC, script)], timeout)
+    return _shell.inroot(script, timeout)
 
 
 def ci_targets():
