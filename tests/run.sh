@@ -145,31 +145,38 @@ if [ -n "$T" ]; then
 	fi
 fi
 
+# run_host NAME PART ARGS...: pytest ARGS into $log/NAME.log, shown when it ends, its counts
+# added; PART: every selected test (""), or tests/host/conftest.py's part of them ("free": the
+# files that neither boot, build nor time this host; "serial": those that do, one after another)
 run_host() {
-	echo "== host tests (pytest $*)"
+	hname=$1
+	part=$2
+	shift 2
 	# in parallel where pytest-xdist is installed (host/deps.sh): HOST_JOBS workers (default 2,
 	# this machine's cores; 1: one after another), a file's tests in one worker, the files that
 	# boot a target, build or time this host one after another (tests/host/conftest.py)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
-	# pytest-xdist, as where a pyenv python3 without it comes first)
+	# pytest-xdist, as where a pyenv python3 without it comes first); a part runs in one worker
 	par=
 	py=python3
-	if [ "${HOST_JOBS:-2}" -gt 1 ]; then
+	if [ -z "$part" ] && [ "${HOST_JOBS:-2}" -gt 1 ]; then
 		if ! python3 -c 'import xdist' 2>/dev/null &&
 			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
 			py=/usr/bin/python3
 		fi
 		$py -c 'import xdist' 2>/dev/null && par="-n ${HOST_JOBS:-2} --dist loadgroup"
 	fi
-	echo "   ($py -m pytest${par:+ $par})"
+	hstart=$(date +%s)
 	# no caches outside out/
 	# shellcheck disable=SC2086
-	PYTHONDONTWRITEBYTECODE=1 $py -m pytest -q -rs -p no:cacheprovider $par "$@" \
-		>$log/host.log 2>&1
+	GPIOLAT_HOST_PART=$part PYTHONDONTWRITEBYTECODE=1 $py -m pytest -q -rs -p no:cacheprovider \
+		$par "$@" >$log/$hname.log 2>&1
 	rc=$?
-	cat $log/host.log
+	echo "== host tests${part:+ ($part part)} (pytest $*)"
+	echo "   ($py -m pytest${par:+ $par})"
+	cat $log/$hname.log
 	# pytest's summary: "3 passed, 1 skipped in 0.2s"
-	summary=$(tail -n 1 $log/host.log)
+	summary=$(tail -n 1 $log/$hname.log)
 	p=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p; s/^\([0-9][0-9]*\) passed.*/\1/p' | head -n 1)
 	f=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p; s/^\([0-9][0-9]*\) failed.*/\1/p' | head -n 1)
 	s=$(echo "$summary" | sed -n 's/.* \([0-9][0-9]*\) skipped.*/\1/p; s/^\([0-9][0-9]*\) skipped.*/\1/p' | head -n 1)
@@ -177,13 +184,17 @@ run_host() {
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0} + ${e:-0}))
 	skipped=$((skipped + ${s:-0}))
-	if [ $rc -eq 5 ]; then
+	if [ $rc -eq 5 ] && [ -n "$part" ] && echo "$summary" | grep -q ' deselected'; then
+		# a part with no file of its kind (every test collected went to the other part)
+		:
+	elif [ $rc -eq 5 ]; then
 		# pytest's 5: no test collected (a wrong path, a broken import hook): not a pass
 		echo "not ok - pytest collected no host test"
 		failed=$((failed + 1))
 	elif [ $rc -ne 0 ] && [ -z "$f$e" ]; then
 		failed=$((failed + 1))
 	fi
+	echo "   ($(($(date +%s) - hstart)) s)"
 }
 
 # what KERNEL=std is on this host (its release's kernel: vm/std.sh), before any target test
@@ -202,10 +213,12 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 	fi
 	if [ -n "$list" ]; then
 		host_collect "$@"
-	else
+	elif [ -n "$T" ] || [ "$what" = host ]; then
 		mkdir -p $log
-		run_host "$@"
+		run_host host "" "$@"
 	fi
+	# make test (all, no T): the host tests go into the schedule below, the free part beside
+	# the deterministic boots, the serial part alone
 fi
 
 # timing_of TEST: its "# timing:" line (real or icount: docs/timing.md), else $TIMING, else real
@@ -240,35 +253,43 @@ run_target() {
 	done
 }
 
-# watchdog PID NOW LIMIT: while the boot PID (vm/run) lives, stop it when the test named in the
-# file NOW ("START NAME", the host's clock) has run more than LIMIT seconds: one hang costs one
-# test (its name goes to NOW.killed; run_boot boots again for the tests after it)
-watchdog() {
-	while kill -0 "$1" 2>/dev/null; do
-		if [ -f "$2" ] && read -r _s _n 2>/dev/null <"$2" && [ $(($(date +%s) - _s)) -gt "$3" ]; then
-			echo "$_n" >"$2.killed"
-			# vm/run's child, the timeout running qemu, passes the signal on to qemu
-			pkill -TERM -P "$1"
-			return
-		fi
-		sleep 2
-	done
+# timer PID LIMIT NAME FILE: a bounded wait, no polling: after LIMIT s of the host's clock write
+# NAME to FILE and stop the boot PID (vm/run; its child, the timeout running qemu, passes the
+# signal on to qemu); run_boot ends it (TERM) when what it bounds ended first
+timer() {
+	trap 'kill ${_t:-} 2>/dev/null; exit 0' TERM
+	sleep "$2" &
+	_t=$!
+	wait $_t
+	echo "$3" >"$4"
+	pkill -TERM -P "$1"
+}
+
+# stop_timer: end the running timer (run_boot's $tm)
+stop_timer() {
+	[ -n "$tm" ] || return 0
+	kill $tm 2>/dev/null
+	wait $tm 2>/dev/null
+	tm=
 }
 
 # run_boot TARGET TIMING TEST...: boot TARGET once (TIMING real or icount) and run the TESTs
 # there in order, each judged as its end comes back; when the boot ends early, the test it was
 # running fails (its log gets vm/run's messages) and a new boot runs the ones after it; a boot
-# that never started a test fails them all. Each test is limited to VM_TIMEOUT s (default 1200,
-# the host's clock).
+# that never started a test fails them all. Each test, and the boot before the first, is limited
+# to VM_TIMEOUT s (default 1200, the host's clock): one hang costs one test (a new boot runs the
+# tests after it).
 run_boot() {
 	kernel=$1
 	timing=$2
 	shift 2
 	limit=${VM_TIMEOUT:-1200}
-	boot=$log/$kernel-boot-$timing
+	# (two lanes never run one boot: its first test names it)
+	boot=$log/$kernel-boot-$timing-$(basename "$1" .sh)
+	tm=
 	while [ $# -gt 0 ]; do
 		for t; do rm -f "$log/$kernel-$(basename "$t" .sh).log"; done
-		rm -f $boot.fifo $boot.now $boot.now.killed
+		rm -f $boot.fifo $boot.killed
 		mkfifo $boot.fifo || exit 1
 		echo "== target ($kernel): one boot ($timing) for $# test(s)"
 		bstart=$(date +%s)
@@ -278,8 +299,8 @@ run_boot() {
 			VM_TIMEOUT=$((limit * $# + 600)) vm/run sh tests/target/run-list.sh "$kernel" \
 			"$PWD/$log" "$@" </dev/null >$boot.fifo 2>$boot.err &
 		vm=$!
-		watchdog $vm $boot.now "$limit" &
-		wd=$!
+		timer $vm "$limit" "(the boot)" $boot.killed &
+		tm=$!
 		while IFS= read -r l; do
 			case $l in
 			"@@gpiolat-test start "*)
@@ -287,23 +308,27 @@ run_boot() {
 				start=$(date +%s)
 				[ -n "$started" ] || echo "   (boot: $((start - bstart)) s)"
 				started=1
-				echo "$start $name" >$boot.now
+				stop_timer
+				timer $vm "$limit" "$name" $boot.killed &
+				tm=$!
 				echo "== target ($kernel): $name"
 				;;
 			"@@gpiolat-test end "*)
-				rm -f $boot.now
+				stop_timer
 				l=${l#@@gpiolat-test end }
 				name=${l% *}
 				judge "${l##* }" "$log/$kernel-$name.log"
 				[ "$(basename "$1" .sh)" = "$name" ] && shift
+				# what follows a test (the next one's start, the target's shutdown) is bounded too
+				timer $vm "$limit" "(after $name)" $boot.killed &
+				tm=$!
 				;;
 			*) echo "$l" ;;
 			esac
 		done <$boot.fifo
 		wait $vm
 		rc=$?
-		kill $wd 2>/dev/null
-		wait $wd 2>/dev/null
+		stop_timer
 		rm -f $boot.fifo
 		[ $# -gt 0 ] || break
 		if [ -z "$started" ]; then
@@ -313,13 +338,15 @@ run_boot() {
 				start=$(date +%s)
 				echo "== target ($kernel): $name"
 				cp $boot.err "$log/$kernel-$name.log"
+				[ ! -f $boot.killed ] || echo "not ok - $name: its boot started no test" \
+					"within $limit s (VM_TIMEOUT, the host's clock): stopped" >>"$log/$kernel-$name.log"
 				judge $rc "$log/$kernel-$name.log"
 			done
 			break
 		fi
 		# the boot ended inside the test it was running ($1): that test fails, the rest go on
 		name=$(basename "$1" .sh)
-		if [ -f $boot.now.killed ]; then
+		if [ -f $boot.killed ]; then
 			echo "not ok - $name finished within $limit s (VM_TIMEOUT, the host's clock): stopped" \
 				>>"$log/$kernel-$name.log"
 			rc=124
@@ -328,7 +355,7 @@ run_boot() {
 		judge $rc "$log/$kernel-$name.log"
 		shift
 	done
-	rm -f $boot.now $boot.now.killed
+	rm -f $boot.killed $boot.err
 }
 
 # judge RC LOG: show a test's LOG, count its lines, and fail a test that exited RC != 0 without
@@ -402,6 +429,126 @@ marked() {
 	done
 }
 
+# weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
+# (out/tests/durations), else the CI run's of 2026-11-26 (a clean clone, 2 cores), else 60
+weight() {
+	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
+	if [ -z "$_w" ]; then
+		case $1 in
+		compare/rt-armhf) _w=824 ;;
+		compare/matrix-armhf) _w=240 ;;
+		arm/icount) _w=173 ;;
+		std/icount) _w=170 ;;
+		arm-6.12/icount) _w=81 ;;
+		testing/icount) _w=49 ;;
+		6.12/icount) _w=39 ;;
+		*) _w=60 ;;
+		esac
+	fi
+	echo "$_w"
+}
+
+# plan: the boots of this run, one line each, "TIMING WEIGHT KEY TARGET TEST..." (a target's
+# tests of one timing mode in one boot, a "# boot: own" test in one of its own) or "TIMING
+# WEIGHT KEY compare FILE" (tests/compare/: once, when every target its "# targets:" line names
+# is in the tier; its "# timing:" line says its mode)
+plan() {
+	_done=
+	for kernel in std $targets; do
+		case " $_done " in *" $kernel "*) continue ;; esac
+		_done="$_done $kernel"
+		tests=$(marked "$kernel")
+		[ -n "$tests" ] || continue
+		for timing in $(for t in $tests; do timing_of "$t"; done | awk '!seen[$0]++'); do
+			shared=
+			for t in $tests; do
+				[ "$(timing_of "$t")" = "$timing" ] || continue
+				if [ "$(sed -n 's/^# boot: *//p' "$t" | head -n 1)" = own ]; then
+					key=$kernel/$timing/$(basename "$t" .sh)
+					echo "$timing $(weight "$key") $key $kernel $t"
+				else
+					shared="$shared $t"
+				fi
+			done
+			[ -z "$shared" ] || echo "$timing $(weight "$kernel/$timing") $kernel/$timing $kernel$shared"
+		done
+	done
+	for c in tests/compare/*.sh; do
+		[ -f "$c" ] || continue
+		need=$(sed -n 's/^# targets: *//p' "$c" | head -n 1)
+		[ -n "$need" ] || continue
+		for k in $need; do in_tier "$k" || continue 2; done
+		key=compare/$(basename "$c" .sh)
+		echo "$(timing_of "$c") $(weight "$key") $key compare $c"
+	done
+}
+
+# build TARGET: make its loader, kernel, module and root (one make at a time: build.lock, a
+# bounded wait), its messages shown; a target that failed to build fails once. std: made by make
+# test before tests/run.sh (KERNEL=std), as before the schedule
+build() {
+	[ "$1" != std ] || return 0
+	[ ! -f "$log/build-$1.failed" ] || return 1
+	# shellcheck disable=SC2046
+	if ! flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock nice make -s all target \
+		$(target_env "$1") >>"$log/build-$1.log" 2>&1; then
+		cat "$log/build-$1.log"
+		: >"$log/build-$1.failed"
+		echo "not ok - building the $1 target"
+		failed=$((failed + 1))
+		return 1
+	fi
+	if [ -s "$log/build-$1.log" ] && [ ! -f "$log/build-$1.shown" ]; then
+		cat "$log/build-$1.log"
+		: >"$log/build-$1.shown"
+	fi
+}
+
+# run_item TIMING WEIGHT KEY TARGET TEST... (a line of plan): build what it needs, run it, and
+# keep its seconds in out/tests/durations.new (KEY SECONDS) for the next run's order
+run_item() {
+	itiming=$1
+	ikey=$3
+	shift 3
+	istart=$(date +%s)
+	if [ "$1" = compare ]; then
+		for k in $(sed -n 's/^# targets: *//p' "$2" | head -n 1); do
+			build "$k" || return 0
+		done
+		run_compare "$2"
+	else
+		build "$1" || return 0
+		ik=$1
+		shift
+		run_boot "$ik" "$itiming" "$@"
+	fi
+	echo "$ikey $(($(date +%s) - istart))" >>$log/durations.new
+}
+
+# say FILE: print FILE whole, not between another's lines (the lanes and the builder print
+# blocks at once: out.lock)
+say() {
+	flock -w 600 $log/out.lock cat "$1"
+}
+
+# tally FILE WHAT: add the counts a background part left in FILE ("P F S"); none: it failed
+tally() {
+	if read -r _p _f _s <"$1" 2>/dev/null && [ -n "$_s" ]; then
+		passed=$((passed + _p))
+		failed=$((failed + _f))
+		skipped=$((skipped + _s))
+	else
+		echo "not ok - $2 ended without its counts"
+		failed=$((failed + 1))
+	fi
+}
+
+# kill_tree PID: PID and everything it started (the lanes' boots on an interrupt)
+kill_tree() {
+	for _c in $(pgrep -P "$1"); do kill_tree "$_c"; done
+	kill -TERM "$1" 2>/dev/null
+}
+
 if [ -n "$t_target" ]; then
 	# one target test, on the target of KERNEL and ARCH (make test builds it first), also
 	# where its "# kernels:" line does not name that target (asked for by name)
@@ -410,57 +557,103 @@ if [ -n "$t_target" ]; then
 		echo "# $t_target: its \"# kernels:\" line does not name $kernel: run as asked"
 	fi
 	run_target "$kernel" "$t_target"
-elif [ "$what" = all ] || [ "$what" = target ]; then
-	# The other targets of the tier are built in the background while std's tests run (one make
-	# at a time, niced below the emulator; std's boot uses nothing they make), and waited for
-	# before their own tests (TEST_PREBUILD=0: each built just before its tests, as make does)
-	prebuild=
-	if [ -z "$list" ] && [ "${TEST_PREBUILD:-1}" = 1 ]; then
-		mkdir -p $log
-		for kernel in $targets; do
-			rm -f "$log/build-$kernel.log"
-		done
-		(
-			for kernel in $targets; do
-				[ "$kernel" != std ] && [ -n "$(marked $kernel)" ] || continue
-				# shellcheck disable=SC2046
-				nice make -s all target $(target_env $kernel) >"$log/build-$kernel.log" 2>&1
-			done
-		) </dev/null &
-		prebuild=$!
-	fi
-	# shellcheck disable=SC2046
-	run_target std $(marked std)
-	if [ -n "$prebuild" ]; then
-		bstart=$(date +%s)
-		wait $prebuild
-		echo "== the other targets built while std's tests ran ($(($(date +%s) - bstart)) s waited after them)"
-	fi
-	# the other targets (TEST_TARGETS, the CI tier by default; "all" for every target)
-	for kernel in $targets; do
-		# std ran first (TEST_TARGETS=std: std only)
-		[ "$kernel" != std ] || continue
-		tests=$(marked $kernel)
-		[ -n "$tests" ] || continue
-		# what the background build said (its make is repeated here: nothing left to do, or
-		# the same error again)
-		[ -z "$list" ] && [ -s "$log/build-$kernel.log" ] && cat "$log/build-$kernel.log"
+elif [ -n "$list" ] && { [ "$what" = all ] || [ "$what" = target ]; }; then
+	# what runs, target by target (the schedule below runs the same boots in its own order)
+	_listed=
+	for kernel in std $targets; do
+		case " $_listed " in *" $kernel "*) continue ;; esac
+		_listed="$_listed $kernel"
 		# shellcheck disable=SC2046
-		if [ -z "$list" ] && ! make -s all target $(target_env $kernel); then
-			echo "not ok - building the $kernel target"
-			failed=$((failed + 1))
-			continue
-		fi
-		# shellcheck disable=SC2086
-		run_target $kernel $tests
+		run_target "$kernel" $(marked "$kernel")
 	done
-	# standard vs PREEMPT_RT on the talk's board class, once, when both of its
-	# kernels are in the tier (and so were built above)
 	if in_tier arm-6.12 && in_tier arm-6.12-rt; then
 		run_compare tests/compare/rt-armhf.sh
-		# the talk's whole matrix there, standard and RT side by side, beside the talk
 		run_compare tests/compare/matrix-armhf.sh
 	fi
+elif [ "$what" = all ] || [ "$what" = target ]; then
+	# The schedule (tests/README): what does not read the host's clock runs first, in parallel;
+	# then what does, alone.
+	#  1. two lanes run every deterministic boot (TIMING=icount: a guest instruction is 1 ns,
+	#     whatever the host's load), the longest first, each building its target first; beside
+	#     them one job builds the other targets and then runs the free part of the host tests
+	#     (tests/host/conftest.py: they neither boot, build nor time this host)
+	#  2. the serial part of the host tests (they boot, build or time this host), alone
+	#  3. the real-time boots (TIMING=real: their criteria were chosen against the noise of a
+	#     machine doing nothing else), one at a time, nothing beside them
+	mkdir -p $log
+	rm -f $log/lanes.queue $log/durations.new $log/lane-*.counts $log/builder.counts \
+		$log/build-*.log $log/build-*.failed $log/build-*.shown
+	plan >$log/plan
+	grep '^icount ' $log/plan | sort -k2,2nr -s >$log/lanes.queue
+	grep -v '^icount ' $log/plan >$log/real.queue
+	: >$log/queue.lock
+	: >$log/out.lock
+	: >$log/build.lock
+	t0=$(date +%s)
+	beside=
+	[ "$what" = target ] || beside=" beside the builds and the free host tests, then the serial ones"
+	echo "== schedule: $(wc -l <$log/lanes.queue) deterministic boot(s) in two lanes$beside," \
+		"then $(wc -l <$log/real.queue) real-time boot(s) one at a time"
+	pids=
+	for N in 1 2; do
+		(
+			passed=0 failed=0 skipped=0
+			while :; do
+				item=$(flock -w 600 $log/queue.lock sh -c 'head -n 1 "$1"; sed -i 1d "$1"' \
+					sh $log/lanes.queue) || break
+				[ -n "$item" ] || break
+				# shellcheck disable=SC2086
+				set -- $item
+				echo "== lane $N: $3 starts ($(($# - 4)) test(s), about $2 s)" >$log/lane-$N.start
+				say $log/lane-$N.start
+				# shellcheck disable=SC2086
+				run_item $item >$log/lane-$N.block 2>&1
+				echo "== lane $N: $3 done" >>$log/lane-$N.block
+				say $log/lane-$N.block
+			done
+			echo "$passed $failed $skipped" >$log/lane-$N.counts
+		) </dev/null &
+		pids="$pids $!"
+	done
+	# beside them: the other targets' builds (those of the real-time boots), then the free
+	# host tests
+	(
+		passed=0 failed=0 skipped=0
+		{
+			for k in $(awk '$4 != "compare" { print $4 }' $log/real.queue | awk '!seen[$0]++'); do
+				build "$k"
+			done
+			if [ "$what" = all ]; then
+				flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock \
+					make -s out/build/test-hist out/build/test-overhead
+				run_host host-free free tests/host
+			fi
+		} >$log/builder.block 2>&1
+		say $log/builder.block
+		echo "$passed $failed $skipped" >$log/builder.counts
+	) </dev/null &
+	pids="$pids $!"
+	trap 'for p in $pids; do kill_tree $p; done; exit 130' INT TERM
+	# shellcheck disable=SC2086
+	wait $pids
+	trap - INT TERM
+	tally $log/lane-1.counts "lane 1"
+	tally $log/lane-2.counts "lane 2"
+	tally $log/builder.counts "the builds beside the lanes"
+	t1=$(date +%s)
+	echo "== the deterministic lanes and what ran beside them: $((t1 - t0)) s"
+	if [ "$what" = all ]; then
+		run_host host-serial serial tests/host
+	fi
+	t2=$(date +%s)
+	while read -r item; do
+		# shellcheck disable=SC2086
+		run_item $item
+	done <$log/real.queue
+	t3=$(date +%s)
+	[ ! -f $log/durations.new ] || mv $log/durations.new $log/durations
+	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial host tests" \
+		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s"
 fi
 
 [ -n "$list" ] && exit 0

@@ -1,4 +1,6 @@
 #!/bin/sh
+# targets: arm-6.12 arm-6.12-rt
+# timing: icount
 # Host side: the talk's comparison on its board class (standard vs PREEMPT_RT), once, at a
 # small size: standard vs PREEMPT_RT on Debian 13's armhf 6.12 (targets arm-6.12 and
 # arm-6.12-rt), each measured by the study's own target part (study/rt.sh) in the deterministic

@@ -56,7 +56,23 @@ SERIAL = {
 }
 
 
+# make test's schedule (tests/run.sh, tests/README) runs the host tests in two parts, by
+# GPIOLAT_HOST_PART: "free" (the files outside SERIAL: pure functions, reports and checks of
+# files; nothing there boots, builds or reads a clock it compares) beside the deterministic
+# boots, whose figures do not depend on this host's load, and "serial" (SERIAL, one after
+# another) alone; unset: every test, as make test-host and T= run them
+PART = os.environ.get("GPIOLAT_HOST_PART", "")
+
+
 def pytest_collection_modifyitems(config, items):
+    if PART in ("free", "serial"):
+        keep, drop = [], []
+        for item in items:
+            serial = os.path.basename(item.nodeid.split("::")[0]) in SERIAL
+            (keep if serial == (PART == "serial") else drop).append(item)
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = keep
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:

@@ -57,7 +57,10 @@ def test_a_host_test_file_by_name_is_its_tests_alone(t):
     assert rc == 0 and err == []
     assert out == ["tests/host/test_run_sh.py::test_no_host_test_collected_is_a_failure",
                    "tests/host/test_run_sh.py::test_passing_and_failing_host_tests_are_counted",
-                   "tests/host/test_run_sh.py::test_one_boot_runs_the_list_and_a_hang_costs_one_test"]
+                   "tests/host/test_run_sh.py::test_one_boot_runs_the_list_and_a_hang_costs_one_test",
+                   "tests/host/test_run_sh.py::"
+                   "test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only",
+                   "tests/host/test_run_sh.py::test_lanes_that_pass_exit_0_with_the_summary"]
 
 
 def test_a_host_test_by_node_id_or_k_expression():

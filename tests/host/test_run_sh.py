@@ -86,3 +86,68 @@ def test_one_boot_runs_the_list_and_a_hang_costs_one_test(tmp_path):
         (logs / "std-13-changes.log").read_text()
     assert "not ok - 14-silent exited with status 3" in out
     assert (logs / "std-15-own.log").read_text() == "ok - in a boot of its own\n"
+
+
+# Two lanes of deterministic boots (tests/README, the schedule): std's and rt's icount boots run
+# at the same time, each a block printed when it ends; the real-time boots after them, alone.
+LANES = {
+    "vm/run": FAKE["vm/run"],
+    "vm/std.sh": FAKE["vm/std.sh"],
+    "Makefile": "all target:\n\t@true\n",
+    "tests/target/lib.sh": FAKE["tests/target/lib.sh"],
+    # each lane's first test says it started and waits (bounded) for the other lane's: both
+    # pass only when the two boots run at once
+    "tests/target/20-meet.sh": "# kernels: std rt\n# timing: icount\n"
+    "t=$GPIOLAT_TEST_TARGET; : >out/met-$t; o=std; [ $t = std ] && o=rt\n"
+    "i=0; while [ ! -f out/met-$o ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done\n"
+    "[ -f out/met-$o ] && echo \"ok - $t beside $o\" || echo \"not ok - $t beside $o\"\n",
+    "tests/target/21-fail.sh": "# kernels: rt\n# timing: icount\necho 'not ok - in a lane'\nexit 1\n",
+    # stopped by the host's clock (VM_TIMEOUT=3): costs its boot only, not the other lane's
+    "tests/target/22-hang.sh": "# kernels: std\n# timing: icount\necho 'ok - before'\nsleep 20\n",
+    "tests/target/23-after.sh": "# kernels: std\n# timing: icount\necho 'ok - after the hang'\n",
+    "tests/target/30-real.sh": "# kernels: std rt\n"
+    # (one boot's fifo: its own)
+    "[ $(ls out/tests/*.fifo | wc -l) = 1 ] && echo 'ok - alone' || echo 'not ok - a boot beside'\n",
+}
+
+
+def run_lanes(tmp_path, drop=()):
+    for name, text in LANES.items():
+        if name in drop:
+            continue
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "vm" / "run").chmod(0o755)
+    (tmp_path / "out").mkdir(exist_ok=True)
+    for f in ("tests/run.sh", "tests/target/run-list.sh"):
+        shutil.copy(os.path.join(ROOT, f), tmp_path / f)
+    env = dict(os.environ, TEST_TARGETS="std rt", VM_TIMEOUT="3")
+    env.pop("T", None)
+    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+
+
+def test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only(tmp_path):
+    r = run_lanes(tmp_path)
+    out = r.stdout.splitlines()
+    logs = tmp_path / "out" / "tests"
+    assert r.returncode == 1, r.stdout + r.stderr
+    # 20 twice, 22's first line, 23, 30 twice; 21 and the hang fail
+    assert out[-1] == "6 passed, 2 failed, 0 skipped", r.stdout
+    assert "ok - std beside rt" in out and "ok - rt beside std" in out, r.stdout
+    assert "not ok - in a lane" in out
+    assert "not ok - 22-hang finished within 3 s" in (logs / "std-22-hang.log").read_text()
+    assert (logs / "std-23-after.log").read_text() == "ok - after the hang\n"
+    # each boot's block whole: a lane's lines are not cut by the other's
+    blocks = [i for i, l in enumerate(out) if l.startswith("== lane ")]
+    assert len(blocks) == 4, r.stdout
+    # the real-time boots after the lanes, one at a time
+    real = [i for i, l in enumerate(out) if l.endswith("one boot (real) for 1 test(s)")]
+    assert len(real) == 2 and min(real) > max(blocks), r.stdout
+    assert out.count("ok - alone") == 2, r.stdout
+
+
+def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
+    r = run_lanes(tmp_path, drop=("tests/target/21-fail.sh", "tests/target/22-hang.sh"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "5 passed, 0 failed, 0 skipped", r.stdout

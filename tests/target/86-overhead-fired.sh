@@ -22,7 +22,7 @@ need_icount
 need python3
 cd "$PROJ" || exit 1
 
-out=$PROJ/out/tests/86-overhead-fired
+out=$PROJ/out/tests/${GPIOLAT_TEST_TARGET:+$GPIOLAT_TEST_TARGET-}86-overhead-fired
 mkdir -p "$(dirname "$out")"
 # (kprobe_profile and gpiolat's histogram are the withheld run's below; every row of std is
 # counted in 80-overhead-matrix's whole matrix; a row dearer to run under emulation, the BPF

@@ -22,7 +22,7 @@ need python3
 release_tool ply ply || done_testing
 cd "$PROJ" || exit 1
 
-out=$PROJ/out/tests/87-overhead-ply.json
+out=$PROJ/out/tests/${GPIOLAT_TEST_TARGET:+$GPIOLAT_TEST_TARGET-}87-overhead-ply.json
 mkdir -p "$(dirname "$out")"
 rows=ply-delta,ply-dt-kprobe,ply-delta-event
 timeout -k 10 900 ./gpiolat --overhead --quick --only $rows --json >"$out" 2>"$out.err"

@@ -20,7 +20,7 @@ need_icount
 need python3
 cd "$PROJ" || exit 1
 
-out=$PROJ/out/tests/88-overhead-kprobe-optimizer
+out=$PROJ/out/tests/${GPIOLAT_TEST_TARGET:+$GPIOLAT_TEST_TARGET-}88-overhead-kprobe-optimizer
 mkdir -p "$(dirname "$out")"
 rows=kprobe,kprobes-4,bpf-empty-kprobe
 ./gpiolat --overhead --quick --json --only "$rows" >"$out.json" 2>"$out.err"

@@ -17,9 +17,12 @@
 # and instances, the toggle module's parameters and debugfs settings, BPF programs and links,
 # gpiolat's and its tools' processes, the undo folder) is compared with the one before it, and a
 # difference is a "not ok" line in that test's log (the next test is compared with the new state).
+# GPIOLAT_TEST_TARGET: TARGET, for a test that keeps files in the project's out/tests (two
+# targets' boots may run at once: tests/README).
 cd "$(dirname "$0")/../.." || exit 125
 target=$1
 logdir=$2
+export GPIOLAT_TEST_TARGET="$target"
 shift 2
 snapdir=$(mktemp -d /tmp/run-list.XXXXXX) || exit 125
 
