@@ -56,7 +56,7 @@ def run_target(tmp_path):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     (tmp_path / "vm" / "run").chmod(0o755)
-    for f in ("tests/run.sh", "tests/target/run-list.sh"):
+    for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     env = dict(os.environ, TEST_TARGETS="std", VM_TIMEOUT="3")
     env.pop("T", None)
@@ -119,7 +119,7 @@ def run_lanes(tmp_path, drop=()):
         (tmp_path / name).write_text(text)
     (tmp_path / "vm" / "run").chmod(0o755)
     (tmp_path / "out").mkdir(exist_ok=True)
-    for f in ("tests/run.sh", "tests/target/run-list.sh"):
+    for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     env = dict(os.environ, TEST_TARGETS="std rt", VM_TIMEOUT="3")
     env.pop("T", None)

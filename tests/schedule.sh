@@ -1,0 +1,230 @@
+#!/bin/sh
+# Host side: make test's schedule, sourced by tests/run.sh (its variables and functions: log,
+# what, targets, passed/failed/skipped, marked, timing_of, in_tier, run_boot, run_compare,
+# run_host, target_env): run_schedule runs every boot of the tier and, for make test, the host
+# tests, in the order tests/README gives.
+
+# weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
+# (out/tests/durations), else the CI run's of 2026-11-26 (a clean clone, 2 cores), else 60
+weight() {
+	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
+	if [ -z "$_w" ]; then
+		case $1 in
+		compare/rt-armhf) _w=824 ;;
+		compare/matrix-armhf) _w=240 ;;
+		arm/icount) _w=173 ;;
+		std/icount) _w=170 ;;
+		arm-6.12/icount) _w=81 ;;
+		testing/icount) _w=49 ;;
+		6.12/icount) _w=39 ;;
+		*) _w=60 ;;
+		esac
+	fi
+	echo "$_w"
+}
+
+# plan: the boots of this run, one line each, "TIMING WEIGHT KEY TARGET TEST..." (a target's
+# tests of one timing mode in one boot, a "# boot: own" test in one of its own) or "TIMING
+# WEIGHT KEY compare FILE" (tests/compare/: once, when every target its "# targets:" line names
+# is in the tier; its "# timing:" line says its mode)
+plan() {
+	_done=
+	for kernel in std $targets; do
+		case " $_done " in *" $kernel "*) continue ;; esac
+		_done="$_done $kernel"
+		tests=$(marked "$kernel")
+		[ -n "$tests" ] || continue
+		for timing in $(for t in $tests; do timing_of "$t"; done | awk '!seen[$0]++'); do
+			shared=
+			for t in $tests; do
+				[ "$(timing_of "$t")" = "$timing" ] || continue
+				if [ "$(sed -n 's/^# boot: *//p' "$t" | head -n 1)" = own ]; then
+					key=$kernel/$timing/$(basename "$t" .sh)
+					echo "$timing $(weight "$key") $key $kernel $t"
+				else
+					shared="$shared $t"
+				fi
+			done
+			[ -z "$shared" ] || echo "$timing $(weight "$kernel/$timing") $kernel/$timing $kernel$shared"
+		done
+	done
+	for c in tests/compare/*.sh; do
+		[ -f "$c" ] || continue
+		need=$(sed -n 's/^# targets: *//p' "$c" | head -n 1)
+		[ -n "$need" ] || continue
+		for k in $need; do in_tier "$k" || continue 2; done
+		key=compare/$(basename "$c" .sh)
+		echo "$(timing_of "$c") $(weight "$key") $key compare $c"
+	done
+}
+
+# build TARGET: make its loader, kernel, module and root (one make at a time: build.lock, a
+# bounded wait), its messages shown; a target that failed to build fails once. std: made by make
+# test before tests/run.sh (KERNEL=std), as before the schedule
+build() {
+	[ "$1" != std ] || return 0
+	[ ! -f "$log/build-$1.failed" ] || return 1
+	# shellcheck disable=SC2046
+	if ! flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock nice make -s all target \
+		$(target_env "$1") >>"$log/build-$1.log" 2>&1; then
+		cat "$log/build-$1.log"
+		: >"$log/build-$1.failed"
+		echo "not ok - building the $1 target"
+		failed=$((failed + 1))
+		return 1
+	fi
+	if [ -s "$log/build-$1.log" ] && [ ! -f "$log/build-$1.shown" ]; then
+		cat "$log/build-$1.log"
+		: >"$log/build-$1.shown"
+	fi
+}
+
+# run_item TIMING WEIGHT KEY TARGET TEST... (a line of plan): build what it needs, run it, and
+# keep its seconds in out/tests/durations.new (KEY SECONDS) for the next run's order
+run_item() {
+	itiming=$1
+	ikey=$3
+	shift 3
+	istart=$(date +%s)
+	if [ "$1" = compare ]; then
+		for k in $(sed -n 's/^# targets: *//p' "$2" | head -n 1); do
+			build "$k" || return 0
+		done
+		run_compare "$2"
+	else
+		build "$1" || return 0
+		ik=$1
+		shift
+		run_boot "$ik" "$itiming" "$@"
+	fi
+	echo "$ikey $(($(date +%s) - istart))" >>$log/durations.new
+}
+
+# say FILE: print FILE whole, not between another's lines (the lanes and the builder print
+# blocks at once: out.lock)
+say() {
+	flock -w 600 $log/out.lock cat "$1"
+}
+
+# tally FILE WHAT: add the counts a background part left in FILE ("P F S"); none: it failed
+tally() {
+	if read -r _p _f _s <"$1" 2>/dev/null && [ -n "$_s" ]; then
+		passed=$((passed + _p))
+		failed=$((failed + _f))
+		skipped=$((skipped + _s))
+	else
+		echo "not ok - $2 ended without its counts"
+		failed=$((failed + 1))
+	fi
+}
+
+# kill_tree PID: PID and everything it started (the lanes' boots on an interrupt)
+kill_tree() {
+	for _c in $(pgrep -P "$1"); do kill_tree "$_c"; done
+	kill -TERM "$1" 2>/dev/null
+}
+
+# run_schedule: the schedule (tests/README): what does not read the host's clock runs first, in
+# parallel; then what does, alone.
+run_schedule() {
+	# The schedule (tests/README): what does not read the host's clock runs first, in parallel;
+	# then what does, alone.
+	#  1. two lanes run every deterministic boot (TIMING=icount: a guest instruction is 1 ns,
+	#     whatever the host's load), the longest first, each building its target first; beside
+	#     them one job builds the other targets and then runs the free part of the host tests
+	#     (tests/host/conftest.py: they neither boot, build nor time this host)
+	#  2. the serial part of the host tests (they boot, build or time this host), alone
+	#  3. the real-time boots (TIMING=real: their criteria were chosen against the noise of a
+	#     machine doing nothing else), one at a time, nothing beside them
+	lanes=${TEST_LANES:-2}
+	case $lanes in
+	[1-9]) ;;
+	*)
+		echo "tests/run.sh: TEST_LANES=$lanes: 1 to 9" >&2
+		exit 2
+		;;
+	esac
+	mkdir -p $log
+	rm -f $log/lanes.queue $log/durations.new $log/lane-*.counts $log/builder.counts \
+		$log/build-*.log $log/build-*.failed $log/build-*.shown
+	# TEST_TIMING=icount: the deterministic boots alone (real: the real-time ones alone)
+	case ${TEST_TIMING:-} in
+	icount | real) plan | awk -v m="$TEST_TIMING" '$1 == m' >$log/plan ;;
+	"") plan >$log/plan ;;
+	*)
+		echo "tests/run.sh: TEST_TIMING=$TEST_TIMING: icount, real or unset (both)" >&2
+		exit 2
+		;;
+	esac
+	grep '^icount ' $log/plan | sort -k2,2nr -s >$log/lanes.queue
+	grep -v '^icount ' $log/plan >$log/real.queue
+	: >$log/queue.lock
+	: >$log/out.lock
+	: >$log/build.lock
+	t0=$(date +%s)
+	beside=
+	[ "$what" = target ] || beside=" beside the builds and the free host tests, then the serial ones"
+	echo "== schedule: $(wc -l <$log/lanes.queue) deterministic boot(s) in $lanes lane(s)$beside," \
+		"then $(wc -l <$log/real.queue) real-time boot(s) one at a time"
+	pids=
+	for N in $(seq "$lanes"); do
+		(
+			passed=0 failed=0 skipped=0
+			while :; do
+				item=$(flock -w 600 $log/queue.lock sh -c 'head -n 1 "$1"; sed -i 1d "$1"' \
+					sh $log/lanes.queue) || break
+				[ -n "$item" ] || break
+				# shellcheck disable=SC2086
+				set -- $item
+				echo "== lane $N: $3 starts ($(($# - 4)) test(s), about $2 s)" >$log/lane-$N.start
+				say $log/lane-$N.start
+				# shellcheck disable=SC2086
+				run_item $item >$log/lane-$N.block 2>&1
+				echo "== lane $N: $3 done" >>$log/lane-$N.block
+				say $log/lane-$N.block
+			done
+			echo "$passed $failed $skipped" >$log/lane-$N.counts
+		) </dev/null &
+		pids="$pids $!"
+	done
+	# beside them: the other targets' builds (those of the real-time boots), then the free
+	# host tests
+	(
+		passed=0 failed=0 skipped=0
+		{
+			for k in $(awk '$4 != "compare" { print $4 }' $log/real.queue | awk '!seen[$0]++'); do
+				build "$k"
+			done
+			if [ "$what" = all ]; then
+				flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock \
+					make -s out/build/test-hist out/build/test-overhead
+				run_host host-free free tests/host
+			fi
+		} >$log/builder.block 2>&1
+		say $log/builder.block
+		echo "$passed $failed $skipped" >$log/builder.counts
+	) </dev/null &
+	pids="$pids $!"
+	trap 'for p in $pids; do kill_tree $p; done; exit 130' INT TERM
+	# shellcheck disable=SC2086
+	wait $pids
+	trap - INT TERM
+	for N in $(seq "$lanes"); do
+		tally $log/lane-$N.counts "lane $N"
+	done
+	tally $log/builder.counts "the builds beside the lanes"
+	t1=$(date +%s)
+	echo "== the deterministic lanes and what ran beside them: $((t1 - t0)) s"
+	if [ "$what" = all ]; then
+		run_host host-serial serial tests/host
+	fi
+	t2=$(date +%s)
+	while read -r item; do
+		# shellcheck disable=SC2086
+		run_item $item
+	done <$log/real.queue
+	t3=$(date +%s)
+	[ ! -f $log/durations.new ] || mv $log/durations.new $log/durations
+	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial host tests" \
+		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s"
+}
