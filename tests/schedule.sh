@@ -103,7 +103,7 @@ run_item() {
 # say FILE: print FILE whole, not between another's lines (the lanes and the builder print
 # blocks at once: out.lock)
 say() {
-	flock -w 600 $log/out.lock cat "$1"
+	flock -w 600 $log/out.lock cat "$1" || cat "$1"
 }
 
 # tally FILE WHAT: add the counts a background part left in FILE ("P F S"); none: it failed
