@@ -60,7 +60,8 @@ def test_a_host_test_file_by_name_is_its_tests_alone(t):
                    "tests/host/test_run_sh.py::test_one_boot_runs_the_list_and_a_hang_costs_one_test",
                    "tests/host/test_run_sh.py::"
                    "test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only",
-                   "tests/host/test_run_sh.py::test_lanes_that_pass_exit_0_with_the_summary"]
+                   "tests/host/test_run_sh.py::test_lanes_that_pass_exit_0_with_the_summary",
+                   "tests/host/test_run_sh.py::test_make_test_runs_each_host_test_once_in_its_part"]
 
 
 def test_a_host_test_by_node_id_or_k_expression():

@@ -111,7 +111,7 @@ LANES = {
 }
 
 
-def run_lanes(tmp_path, drop=()):
+def run_lanes(tmp_path, drop=(), part="target"):
     for name, text in LANES.items():
         if name in drop:
             continue
@@ -121,9 +121,9 @@ def run_lanes(tmp_path, drop=()):
     (tmp_path / "out").mkdir(exist_ok=True)
     for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
-    env = dict(os.environ, TEST_TARGETS="std rt", VM_TIMEOUT="3")
+    env = dict(os.environ, TEST_TARGETS="std rt", VM_TIMEOUT="3", PYTHONDONTWRITEBYTECODE="1")
     env.pop("T", None)
-    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
+    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
 
 
@@ -151,3 +151,23 @@ def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
     r = run_lanes(tmp_path, drop=("tests/target/21-fail.sh", "tests/target/22-hang.sh"))
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.splitlines()[-1] == "5 passed, 0 failed, 0 skipped", r.stdout
+
+
+def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
+    # make test (part all): the free host tests beside the lanes, SERIAL's after them, alone;
+    # each test counted once
+    (tmp_path / "tests" / "host").mkdir(parents=True)
+    shutil.copy(os.path.join(ROOT, "tests", "host", "conftest.py"), tmp_path / "tests" / "host")
+    (tmp_path / "tests" / "host" / "test_free.py").write_text("def test_a():\n    pass\n")
+    # a name in conftest.py's SERIAL
+    (tmp_path / "tests" / "host" / "test_vm_run.py").write_text("def test_b():\n    pass\n")
+    r = run_lanes(tmp_path, drop=("tests/target/21-fail.sh", "tests/target/22-hang.sh"),
+                  part="all")
+    out = r.stdout.splitlines()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert out[-1] == "7 passed, 0 failed, 0 skipped", r.stdout
+    free = out.index("== host tests (free part) (pytest tests/host)")
+    serial = out.index("== host tests (serial part) (pytest tests/host)")
+    lanes_done = max(i for i, l in enumerate(out) if l.startswith("== lane "))
+    real = min(i for i, l in enumerate(out) if l.endswith("one boot (real) for 1 test(s)"))
+    assert serial > lanes_done and serial > free and real > serial, r.stdout
