@@ -14,6 +14,9 @@
 #           x86_64), or host tests (test_loader_hist, its file name or path, FILE::TEST, or a
 #           pytest -k expression). A T that names no test: one line on stderr, exit status 2.
 #   --list: print what would run, one line each ("TARGET FILE" or a pytest node id), run nothing
+# Without T, the boots and host tests run in the schedule of tests/schedule.sh (tests/README):
+# the icount boots in two lanes beside the builds and the free host tests, then the serial host
+# tests, then the real-time boots one at a time (TEST_LANES, TEST_TIMING).
 # Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
 set -u
 cd "$(dirname "$0")/.."
