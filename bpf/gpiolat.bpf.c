@@ -343,9 +343,12 @@ static __always_inline __u32 desc_slot(__u64 desc)
 
 /*
  * record() of a desc's set: its GPIO number learnt (desc_cache, above) or read by read_gpio(desc)
- * (the kprobe's probe reads or the fentry's typed loads; ~0: none)
+ * (the kprobe's probe reads or the fentry's typed loads; ~0: none). cached: every line's desc
+ * learnt, not only one_line's: the kprobe's (three probe reads against one per-CPU lookup); the
+ * fentry's desc is a typed pointer, from which the verifier lets no hash be computed, and its
+ * three loads cost about what a lookup does
  */
-#define RECORD_DESC(desc, value, now, read_gpio)                                         \
+#define RECORD_DESC(desc, value, now, read_gpio, cached)                                 \
 	({                                                                               \
 		__u64 __d = (__u64)(desc);                                               \
 		int __r = 0;                                                             \
@@ -357,6 +360,10 @@ static __always_inline __u32 desc_slot(__u64 desc)
 					one_desc = __d;                                  \
 				__r = record(one_line - 1, value, now, STAGE_FULL);      \
 			}                                                                \
+		} else if (!(cached)) {                                                  \
+			__u32 __gpio = read_gpio(desc);                                  \
+			if (__gpio != ~0U)                                               \
+				__r = record(__gpio, value, now, STAGE_FULL);            \
 		} else {                                                                 \
 			__u32 __k = desc_slot(__d);                                      \
 			struct desc_entry *__e = bpf_map_lookup_elem(&desc_cache, &__k); \
@@ -457,7 +464,7 @@ int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
 	/* desc and value: the first two argument registers (PT_REGS_PARM1/2), plain ctx reads */
 	return record_desc((__u64)desc, value, now);
 #else
-	return RECORD_DESC(desc, value, now, kprobe_gpio);
+	return RECORD_DESC(desc, value, now, kprobe_gpio, 1);
 #endif
 }
 
@@ -473,7 +480,7 @@ int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 	/* fentry itself needs the kernel's BTF to attach; the loader says so and never loads it */
 	return record_desc((__u64)desc, value, now);
 #else
-	return RECORD_DESC(desc, value, now, fentry_gpio);
+	return RECORD_DESC(desc, value, now, fentry_gpio, 0);
 #endif
 }
 
