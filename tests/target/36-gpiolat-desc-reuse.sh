@@ -31,10 +31,10 @@ count() {
 drops() {
 	sed -n 's/^# \([0-9]*\) sets dropped.*/\1/p' "$out" | head -n 1
 }
-# attached PROG: a link of that program exists (kprobe and fentry both attach by bpf_link)
+# attached PID: gpiolat's two links are open (the desc-forgetting program's, attached first, and
+# the set's); read from /proc/PID/fdinfo, as no target but x86_64 has bpftool
 attached() {
-	_id=$(bpftool prog show name "$1" 2>/dev/null | sed -n 's/^\([0-9]*\):.*/\1/p' | head -n 1)
-	[ -n "$_id" ] && bpftool link list 2>/dev/null | grep -Eq "prog $_id( |$)"
+	[ "$(cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_type:')" -ge 2 ]
 }
 ours_left() {
 	bpftool prog show 2>/dev/null | grep -c 'gpiolat_'
@@ -63,7 +63,7 @@ for m in kprobe fentry; do
 		pid=$!
 		# attached: a link of its program listed by the kernel (at most 60 s, not a sleep)
 		i=0
-		while [ $i -lt 600 ] && ! attached "gpiolat_$m"; do
+		while [ $i -lt 600 ] && ! attached $pid; do
 			sleep 0.1
 			i=$((i + 1))
 		done
@@ -86,7 +86,9 @@ for m in kprobe fentry; do
 			eq "$m, all lines: the new chip's $((2 * N)) sets dropped (no slot)" \
 				"$(drops)" $((2 * N))
 		fi
-		eq "$m, $sel: no program of ours left loaded" "$(ours_left)" 0
+		if command -v bpftool >/dev/null; then
+			eq "$m, $sel: no program of ours left loaded" "$(ours_left)" 0
+		fi
 	done
 done
 done_testing
