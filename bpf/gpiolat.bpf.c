@@ -108,6 +108,42 @@ struct {
 	__type(value, struct gpiolat_desc);
 } desc_lines SEC(".maps");
 
+/*
+ * The kprobe's and fentry's desc -> GPIO number, learnt at a desc's first set (its three reads:
+ * desc->gdev, gdev->base, gdev->descs, each a bpf_probe_read_kernel() in the kprobe), so a set of
+ * a desc seen before costs a compare (one line traced alone: one_desc) or one per-CPU lookup
+ * (desc_cache). A desc stays allocated while a consumer holds it (gpiod_request() takes a
+ * reference to its gpio_device, whose release frees the descs), and gpiod_set_value() is only
+ * called on a held desc: a cached address can name another line only after its chip's descs were
+ * freed and allocated again, which only gpiochip_add_data_with_key() does. Its entry runs
+ * gpiolat_desc_gen_* (below), which forgets one_desc and moves desc_gen, so every entry learnt
+ * before is stale; a set in flight on a desc keeps that desc alive until it returns, so no entry
+ * learnt from it can outlive the add that reuses its address. The loader sets desc_learn only
+ * once that program is attached (gpio_bpf_fill_lines): without it, every set reads its desc.
+ */
+volatile __u8 desc_learn = 0;
+/* the desc of one_line, learnt (0: none); one word, so no set sees half of a store */
+volatile __u64 one_desc = 0;
+/* the time of the last gpiochip_add_data_with_key() entry: desc_cache's entries learnt before are
+ * stale (a time, not a count: two adds on two CPUs at once never store the same value back) */
+volatile __u64 desc_gen = 0;
+
+struct desc_entry {
+	__u64 desc;
+	__u64 gen;
+	__u32 gpio;
+	__u32 pad;
+};
+
+/* per CPU (no set on another CPU can tear an entry), direct-mapped by a hash of the address */
+#define DESC_CACHE_BITS 6
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1 << DESC_CACHE_BITS);
+	__type(key, __u32);
+	__type(value, struct desc_entry);
+} desc_cache SEC(".maps");
+
 /* the pre-phase's slot: the desc the kprobe saw last on this CPU, until the tracepoint takes it */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -299,6 +335,55 @@ static __always_inline __u32 desc_gpio(int base, __u64 desc, __u64 descs)
 {
 	return base + (__u32)(((desc - descs) * desc_magic) >> 32);
 }
+
+static __always_inline __u32 desc_slot(__u64 desc)
+{
+	return (desc * 0x9E3779B97F4A7C15ULL) >> (64 - DESC_CACHE_BITS);
+}
+
+/*
+ * record() of a desc's set: its GPIO number learnt (desc_cache, above) or read by read_gpio(desc)
+ * (the kprobe's probe reads or the fentry's typed loads; ~0: none). cached: every line's desc
+ * learnt, not only one_line's: the kprobe's (three probe reads against one per-CPU lookup); the
+ * fentry's desc is a typed pointer, from which the verifier lets no hash be computed, and its
+ * three loads cost about what a lookup does
+ */
+#define RECORD_DESC(desc, value, now, read_gpio, cached)                                 \
+	({                                                                               \
+		__u64 __d = (__u64)(desc);                                               \
+		int __r = 0;                                                             \
+		if (one_line) {                                                          \
+			if (__d == one_desc) {                                           \
+				__r = record(one_line - 1, value, now, STAGE_FULL);      \
+			} else if (read_gpio(desc) == one_line - 1) {                    \
+				if (desc_learn)                                          \
+					one_desc = __d;                                  \
+				__r = record(one_line - 1, value, now, STAGE_FULL);      \
+			}                                                                \
+		} else if (!(cached)) {                                                  \
+			__u32 __gpio = read_gpio(desc);                                  \
+			if (__gpio != ~0U)                                               \
+				__r = record(__gpio, value, now, STAGE_FULL);            \
+		} else {                                                                 \
+			__u32 __k = desc_slot(__d);                                      \
+			struct desc_entry *__e = bpf_map_lookup_elem(&desc_cache, &__k); \
+			__u64 __g = desc_gen;                                            \
+			if (__e && __e->desc == __d && __e->gen == __g) {                \
+				__r = record(__e->gpio, value, now, STAGE_FULL);         \
+			} else {                                                         \
+				__u32 __gpio = read_gpio(desc);                          \
+				if (__gpio != ~0U) {                                     \
+					if (__e && desc_learn) {                         \
+						__e->desc = __d;                         \
+						__e->gen = __g;                          \
+						__e->gpio = __gpio;                      \
+					}                                                \
+					__r = record(__gpio, value, now, STAGE_FULL);    \
+				}                                                        \
+			}                                                                \
+		}                                                                        \
+		__r;                                                                     \
+	})
 #endif
 
 SEC("tp/gpio/gpio_value")
@@ -345,13 +430,33 @@ static __always_inline int record_desc(__u64 desc, int value, __u64 now)
 }
 #endif
 
+#ifndef GPIOLAT_NOBTF
+/* the GPIO number of desc from its gpio_device, by probe reads (~0: no gdev) */
+static __always_inline __u32 kprobe_gpio(struct gpio_desc *desc)
+{
+	/* pointer fields in the kernel's own width (32-bit ARM: 4 bytes), see gpiolat_core.h */
+	struct gpio_device *gdev = (struct gpio_device *)CORE_READ_PTR(desc, gdev);
+
+	if (!gdev)
+		return ~0U;
+	return desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc, CORE_READ_PTR(gdev, descs));
+}
+
+/* the same by the fentry's BTF-typed loads (no bpf_probe_read_kernel()) */
+static __always_inline __u32 fentry_gpio(struct gpio_desc *desc)
+{
+	struct gpio_device *gdev = desc->gdev;
+
+	if (!gdev)
+		return ~0U;
+	return desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs);
+}
+#endif
+
 SEC("kprobe/gpiod_set_value")
 int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
 {
 	__u64 now = bpf_ktime_get_ns();
-#ifndef GPIOLAT_NOBTF
-	struct gpio_device *gdev;
-#endif
 
 	if (!desc)
 		return 0;
@@ -359,12 +464,7 @@ int BPF_KPROBE(gpiolat_kprobe, struct gpio_desc *desc, int value)
 	/* desc and value: the first two argument registers (PT_REGS_PARM1/2), plain ctx reads */
 	return record_desc((__u64)desc, value, now);
 #else
-	/* pointer fields in the kernel's own width (32-bit ARM: 4 bytes), see gpiolat_core.h */
-	gdev = (struct gpio_device *)CORE_READ_PTR(desc, gdev);
-	if (!gdev)
-		return 0;
-	return record(desc_gpio(BPF_CORE_READ(gdev, base), (__u64)desc, CORE_READ_PTR(gdev, descs)),
-		      value, now, STAGE_FULL);
+	return RECORD_DESC(desc, value, now, kprobe_gpio, 1);
 #endif
 }
 
@@ -373,9 +473,6 @@ SEC("fentry/gpiod_set_value")
 int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 {
 	__u64 now = bpf_ktime_get_ns();
-#ifndef GPIOLAT_NOBTF
-	struct gpio_device *gdev;
-#endif
 
 	if (!desc)
 		return 0;
@@ -383,12 +480,33 @@ int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 	/* fentry itself needs the kernel's BTF to attach; the loader says so and never loads it */
 	return record_desc((__u64)desc, value, now);
 #else
-	gdev = desc->gdev;
-	if (!gdev)
-		return 0;
-	return record(desc_gpio(gdev->base, (__u64)desc, (__u64)gdev->descs), value, now,
-		      STAGE_FULL);
+	return RECORD_DESC(desc, value, now, fentry_gpio, 0);
 #endif
+}
+
+/*
+ * a chip's descs allocated (maybe where freed ones were): every desc learnt is forgotten (in both
+ * objects, as every program is: the loader attaches it only where the CO-RE kprobe or fentry
+ * learns)
+ */
+static __always_inline void desc_forget(void)
+{
+	one_desc = 0;
+	desc_gen = bpf_ktime_get_ns();
+}
+
+SEC("?kprobe/gpiochip_add_data_with_key")
+int BPF_KPROBE(gpiolat_desc_gen_kprobe)
+{
+	desc_forget();
+	return 0;
+}
+
+SEC("?fentry/gpiochip_add_data_with_key")
+int BPF_PROG(gpiolat_desc_gen_fentry)
+{
+	desc_forget();
+	return 0;
 }
 
 /*

@@ -167,6 +167,13 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_kprobe, false);
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_ret, false);
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_tp, false);
+	/* what forgets the descs the CO-RE kprobe and fentry learn: attached by gpio_bpf_fill_lines */
+	bpf_program__set_autoload(skel->progs.gpiolat_desc_gen_kprobe,
+				  !cfg->nobtf && cfg->hook == GPIO_HOOK_KPROBE);
+	bpf_program__set_autoload(skel->progs.gpiolat_desc_gen_fentry,
+				  !cfg->nobtf && cfg->hook == GPIO_HOOK_FENTRY);
+	bpf_program__set_autoattach(skel->progs.gpiolat_desc_gen_kprobe, false);
+	bpf_program__set_autoattach(skel->progs.gpiolat_desc_gen_fentry, false);
 	/* the desc -> GPIO map only where the pre-phase fills it (it is preallocated) */
 	if (!pairs)
 		bpf_map__set_max_entries(skel->maps.desc_lines, 1);
@@ -214,6 +221,20 @@ int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l)
 
 	if (skel->rodata->one_line)
 		skel->bss->one_slot.idx = 1;
+	/*
+	 * the kprobe and fentry learn each desc's GPIO number only while what forgets them runs
+	 * (bpf/gpiolat.bpf.c, desc_cache): where it cannot attach, every set reads its desc
+	 */
+	if (bpf_program__fd(skel->progs.gpiolat_desc_gen_kprobe) >= 0 &&
+	    !skel->links.gpiolat_desc_gen_kprobe)
+		skel->links.gpiolat_desc_gen_kprobe =
+			bpf_program__attach(skel->progs.gpiolat_desc_gen_kprobe);
+	if (bpf_program__fd(skel->progs.gpiolat_desc_gen_fentry) >= 0 &&
+	    !skel->links.gpiolat_desc_gen_fentry)
+		skel->links.gpiolat_desc_gen_fentry =
+			bpf_program__attach(skel->progs.gpiolat_desc_gen_fentry);
+	skel->bss->desc_learn =
+		skel->links.gpiolat_desc_gen_kprobe || skel->links.gpiolat_desc_gen_fentry;
 	for (i = 0; i < l->n; i++) {
 		v.idx = i + 1;
 		if (bpf_map_update_elem(bpf_map__fd(skel->maps.lines), &l->gpio[i], &v, BPF_ANY))
