@@ -39,9 +39,9 @@
 #define UNDO_NEW "undo-%ld.new"
 #define UNDO_TOGGLE "/sys/kernel/debug/toggle/"
 #define HEADER "gpiolat undo journal, pid %ld start %llu\n"
-#define DYN_ALL                                                                           \
+#define PROBES                                                                            \
 	(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE | TRACEFS_DYNEVENT_UPROBE | \
-	 TRACEFS_DYNEVENT_URETPROBE | TRACEFS_DYNEVENT_SYNTH)
+	 TRACEFS_DYNEVENT_URETPROBE)
 
 /* the start time of process PID (clock ticks after boot), 0 when there is none; *ZOMBIE */
 static unsigned long long proc_start(long pid, bool *zombie)
@@ -73,10 +73,19 @@ static bool name_ok(const char *s)
 			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
 }
 
+/*
+ * The dynamic events SYSTEM/EVENT removed, each disabled in every instance first (force). By
+ * listing, not tracefs_dynevent_get(): libtracefs lists a uretprobe twice (as a kretprobe too,
+ * both "r:"), and its get finds none when two match; the kretprobe's removal fails, the
+ * uretprobe's does.
+ */
 static int step_event(char *arg, bool say)
 {
-	char *ev = strchr(arg, ' ');
-	struct tracefs_dynevent *d;
+	enum tracefs_dynevent_type type = TRACEFS_DYNEVENT_SYNTH;
+	struct tracefs_dynevent **all;
+	bool found = false, gone = false;
+	char *ev = strchr(arg, ' '), *name;
+	int i;
 
 	if (!ev)
 		return -2;
@@ -84,21 +93,25 @@ static int step_event(char *arg, bool say)
 	if (!name_ok(arg) || !name_ok(ev) ||
 	    (strncmp(arg, "gpiolat", 7) && strncmp(ev, "gpiolat", 7)))
 		return -2;
-	d = tracefs_dynevent_get(DYN_ALL, arg, ev);
-	if (!d && !strcmp(arg, "synthetic"))
-		d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, ev);
-	if (!d)
-		return 0;
-	/* force: disabled in every instance first */
-	if (tracefs_dynevent_destroy(d, true)) {
-		tracefs_dynevent_free(d);
-		if (say)
-			fprintf(stderr, "gpiolat: cannot remove the event %s/%s: %s\n", arg, ev,
-				strerror(errno));
-		return -1;
+	if (strcmp(arg, "synthetic"))
+		type = PROBES;
+	all = tracefs_dynevent_get_all(type, type == PROBES ? arg : NULL);
+	for (i = 0; all && all[i]; i++) {
+		name = NULL;
+		tracefs_dynevent_info(all[i], NULL, &name, NULL, NULL, NULL);
+		if (name && !strcmp(name, ev)) {
+			found = true;
+			gone |= !tracefs_dynevent_destroy(all[i], true);
+		}
+		free(name);
 	}
-	tracefs_dynevent_free(d);
-	return 0;
+	tracefs_dynevent_list_free(all);
+	if (!found || gone)
+		return 0;
+	if (say)
+		fprintf(stderr, "gpiolat: cannot remove the event %s/%s: %s\n", arg, ev,
+			strerror(errno));
+	return -1;
 }
 
 static int step_child(char *arg)
