@@ -9,6 +9,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "core/cli.h"
+#include "modes/cleanup/cleanup.h"
 #include "modes/histogram/histo.h"
 #include "modes/overhead/overhead.h"
 #include "modes/path/path.h"
@@ -25,7 +26,10 @@ struct mode {
 
 static const struct mode modes[] = {
 	{ "syscall cost, syscall histogram, empty raw_tp", syscall_cost_wanted, syscall_cost_main },
-	{ "overhead, cleanup", overhead_wanted, overhead_main },
+	/* what a killed run left, as its undo journal says (before --overhead: --overhead --cleanup
+	 * is its usage error) */
+	{ "cleanup", cleanup_wanted, cleanup_main },
+	{ "overhead", overhead_wanted, overhead_main },
 	/* scheduling: loader/modes/rt/wakeup.c, loader/modes/rt/gaps.c (docs/rt.md) */
 	{ "wakeup latency", wakeup_wanted, wakeup_main },
 	{ "gaps", gaps_wanted, gaps_main },

@@ -70,7 +70,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-# a killed run's instance and kprobe event (gpiolat --cleanup removes them too): with them
+# a killed run's instance and kprobe event (ours: no gpiolat journal names them): with them
 # left, mkdir fails and case (e) is never measured again
 if [ -d $INST ]; then
 	echo 0 >$INST/events/enable 2>/dev/null || true

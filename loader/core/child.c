@@ -13,8 +13,17 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "core/child.h"
+#include "core/undo.h"
 
-int child_start(struct child *c, char *const argv[], char *why, size_t size)
+/* its pid reaped: its step dropped */
+static void reaped(struct child *c)
+{
+	if (c->undo)
+		undo_child_done(c->undo, c->pid);
+	c->pid = 0;
+}
+
+int child_start(struct child *c, struct undo *u, char *const argv[], char *why, size_t size)
 {
 	pid_t parent;
 	int fd;
@@ -47,6 +56,13 @@ int child_start(struct child *c, char *const argv[], char *why, size_t size)
 		_exit(127);
 	}
 	close(fd);
+	c->undo = u;
+	if (undo_child(u, c->pid)) {
+		snprintf(why, size, "cannot record the child %ld in the undo journal",
+			 (long)c->pid);
+		child_stop(c);
+		return -1;
+	}
 	return 0;
 }
 
@@ -76,7 +92,7 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 			return 0;
 		}
 		if (waitpid(c->pid, NULL, WNOHANG) == c->pid) {
-			c->pid = 0;
+			reaped(c);
 			first_line(c, first, sizeof(first));
 			snprintf(why, size, "%s %s: %.150s", name, w->died,
 				 first[0] ? first : "(no output)");
@@ -116,6 +132,7 @@ void child_end(struct child *c)
 			kill(c->pid, SIGKILL);
 			waitpid(c->pid, NULL, 0);
 		}
+		reaped(c);
 	}
 	c->pid = 0;
 }

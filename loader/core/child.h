@@ -16,11 +16,14 @@
 #include <sys/types.h>
 #include <linux/types.h>
 
+struct undo;
+
 struct child {
 	pid_t pid; /* 0: none */
 	pid_t target; /* the process it traces (strace, perf trace -p), for the predicates */
 	char out[64]; /* its output file, "" when none */
 	int probes; /* the kernel probes it attaches (child_bpftrace_ready), 0: at least one */
+	struct undo *undo; /* the run's: its kill pushed while it runs */
 };
 
 /* how a tool that did not get ready is told: "NAME DIED: its first line", "NAME LATE N s" */
@@ -28,8 +31,8 @@ struct child_words {
 	const char *died, *late;
 };
 
-/* start ARGV (an absolute path first); 0, or -1 and why */
-int child_start(struct child *c, char *const argv[], char *why, size_t size);
+/* start ARGV (an absolute path first), its kill pushed on U; 0, or -1 and why */
+int child_start(struct child *c, struct undo *u, char *const argv[], char *why, size_t size);
 /*
  * until READY(c) (then 50 ms more for the last probes of the set), at most TIMEOUT_MS, while
  * *STOP is not set; 0, or -1 and why (stopped again when it did not get ready)

@@ -9,6 +9,8 @@
 #include <bpf/libbpf.h>
 #include "core/cli.h"
 #include "core/run.h"
+#include "core/sys.h"
+#include "core/undo.h"
 
 /*
  * The one run of this process, for the two callbacks that get no argument to find it by: the
@@ -65,6 +67,27 @@ void run_finish(struct run *r)
 	}
 }
 
+/*
+ * what a killed run left, put back before the mode takes anything (as root: nobody else can
+ * have taken anything); a journal whose run still runs is left to it
+ */
+static int run_replay(struct run *r, bool replay_only)
+{
+	char why[WHY_SIZE];
+	bool busy = false;
+
+	if (geteuid())
+		return 0;
+	if (undo_replay(&r->undone, &busy, why, sizeof(why)) && (!busy || replay_only)) {
+		fprintf(stderr, "gpiolat: %s\n", why);
+		return EXIT_ERROR;
+	}
+	if (r->undone && !replay_only)
+		fprintf(stderr, "gpiolat: removed the leftovers of an earlier run (its undo "
+				"journal)\n");
+	return 0;
+}
+
 /* a step's status: 0 goes on; anything else ends the run with it */
 #define STEP(s) ((s) ? (s)(r, ctx) : 0)
 
@@ -80,7 +103,9 @@ int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, cha
 		return err;
 	run_libbpf_print(r);
 	run_signals(r);
-	err = STEP(ops->prepare);
+	err = run_replay(r, ops->replay_only);
+	if (!err)
+		err = STEP(ops->prepare);
 	if (!err)
 		err = STEP(ops->enable);
 	if (!err)
@@ -91,6 +116,8 @@ int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, cha
 		err = STEP(ops->print);
 	if (ops->undo)
 		ops->undo(r, ctx);
+	if (undo_all(&r->undo) && (!err || err == RUN_DONE))
+		err = EXIT_ERROR; /* measured, but the system is not as found */
 	run_finish(r);
 	the_run = NULL;
 	return err == RUN_DONE ? EXIT_OK : err;

@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include "core/undo.h"
 
 struct run {
 	/* set only by the signal handler (SIGINT, SIGTERM, SIGHUP); read by every loop */
@@ -21,6 +22,8 @@ struct run {
 	const char *mode; /* "overhead", "wakeup", ...: "gpiolat --MODE: ..." messages */
 	bool verbose; /* -v: libbpf's messages and the mode's own */
 	int stats_fd; /* BPF_ENABLE_STATS for the whole run, or -1 */
+	bool undone; /* run_mode() replayed what a killed run left (undo_replay()) */
+	struct undo undo; /* what the run took, to put back (core/undo.h) */
 };
 
 /* the run of MODE: stop clear, quiet, no stats; the one run signals reach */
@@ -38,15 +41,17 @@ void run_finish(struct run *r);
  * A mode: its steps, each with the mode's own context CTX. A NULL step means nothing to do.
  * parse: the command line into CTX; EXIT_OK to go on, else the exit status (usage: EXIT_USAGE,
  * --help: a negative value meaning "exit 0 now"). prepare: check the system and acquire what the
- * run needs (each change recorded in the undo journal before it is made: core/undo.h). enable:
+ * run needs (each thing pushed on r->undo before it is taken: core/undo.h). enable:
  * attach, switch on. go: measure until done or r->stop. collect: detach, read. print: the
- * report. undo: every way out, also after a failed step, in reverse of what was acquired.
+ * report. undo: every way out, also after a failed step: what r->undo cannot do (a child
+ * stopped gently, memory freed); run_mode() then replays r->undo.
  */
 /* a step's "nothing more to do": the run ends there (undo still runs), exit status EXIT_OK */
 #define RUN_DONE (-1)
 
 struct mode_ops {
 	const char *name;
+	bool replay_only; /* the mode is the replay: says what it did (r->undone); a journal it cannot replay is its error */
 	int (*parse)(struct run *r, void *ctx, int argc, char **argv);
 	int (*prepare)(struct run *r, void *ctx);
 	int (*enable)(struct run *r, void *ctx);
@@ -57,10 +62,11 @@ struct mode_ops {
 };
 
 /*
- * the one run sequence on R (the caller's, e.g. on its stack; run_init()ed here): parse;
- * prepare, enable, go, collect, print, stopping at the first step that fails (a step returns 0,
- * RUN_DONE, or an exit status: EXIT_ERROR); undo; run_finish(). The exit status: EXIT_OK, the
- * failed step's, or parse's.
+ * the one run sequence on R (the caller's, e.g. on its stack; run_init()ed here): parse; as
+ * root, a killed run's journal replayed (r->undone); prepare, enable, go, collect, print,
+ * stopping at the first step that fails (a step returns 0, RUN_DONE, or an exit status:
+ * EXIT_ERROR); undo; r->undo replayed; run_finish(). The exit status: EXIT_OK, the failed
+ * step's, or parse's; EXIT_ERROR when the system could not be put back.
  */
 int run_mode(struct run *r, const struct mode_ops *ops, void *ctx, int argc, char **argv);
 

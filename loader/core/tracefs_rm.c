@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat: tracefs objects of ours removed by name (tracefs_rm.h): an instance (its tracer
- * cleared, its events off and their triggers out first), a probe group, every instance of a
- * prefix. Below the undo journal and the leftovers sweep, which both use it.
+ * gpiolat: a tracefs instance of ours removed (tracefs_rm.h): its tracer cleared, its events off
+ * and their triggers out first. Below the undo journal, whose "i NAME" step it is, and kopt.c.
  */
 #include <errno.h>
 #include <poll.h>
@@ -11,11 +10,6 @@
 #include <string.h>
 #include <tracefs.h>
 #include "core/tracefs_rm.h"
-
-/* everything named gpiolat*: our instance, our kprobes and synthetic event, saved top state */
-#define PROBES                                                                            \
-	(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE | TRACEFS_DYNEVENT_UPROBE | \
-	 TRACEFS_DYNEVENT_URETPROBE)
 
 /* remove the triggers of one event of INST, those that the kernel takes away now; how many */
 static int event_triggers_remove(struct tracefs_instance *inst, const char *sys, const char *ev)
@@ -85,74 +79,4 @@ int leftover_instance_remove(const char *name)
 	if (!tracefs_instance_exists(name))
 		return 0;
 	return tracefs_instance_remove(name) ? 1 : 0;
-}
-
-/* remove GROUP's probe events; the name of one that stays (to free), else NULL */
-char *tracefs_probes_remove(const char *group, bool *found)
-{
-	struct tracefs_dynevent **dev;
-	char *ev = NULL;
-	int i;
-
-	/* removing a uprobe can take its uretprobe on the same place along: list again after */
-	dev = tracefs_dynevent_get_all(PROBES, group);
-	for (i = 0; dev && dev[i]; i++) {
-		*found = true;
-		tracefs_dynevent_destroy(dev[i], true);
-	}
-	tracefs_dynevent_list_free(dev);
-	dev = tracefs_dynevent_get_all(PROBES, group);
-	if (dev && dev[0]) {
-		tracefs_dynevent_info(dev[0], NULL, &ev, NULL, NULL, NULL);
-		if (!ev)
-			ev = strdup("?");
-	}
-	tracefs_dynevent_list_free(dev);
-	return ev;
-}
-
-struct inst_list {
-	const char *prefix;
-	char names[16][64];
-	int n;
-};
-
-static int inst_collect(const char *name, void *ctx)
-{
-	struct inst_list *l = ctx;
-
-	if (!strncmp(name, l->prefix, strlen(l->prefix)) && l->n < 16 &&
-	    strlen(name) < sizeof(l->names[0]))
-		strcpy(l->names[l->n++], name);
-	return 0;
-}
-
-int tracefs_leftovers_remove(const char *inst_prefix, const char *group, bool *found, char *why,
-			     size_t size)
-{
-	struct inst_list l = { .prefix = inst_prefix };
-	char *left;
-	int i, err = 0;
-
-	/* the instances first: an event enabled in one cannot be removed */
-	tracefs_instances_walk(inst_collect, &l);
-	for (i = 0; i < l.n; i++) {
-		*found = true;
-		if (tracefs_instance_remove(l.names[i])) {
-			err = -1;
-			snprintf(why, size, "the tracefs instance %s: %s", l.names[i],
-				 strerror(errno));
-		}
-	}
-	/* no probe events in the kernel: nothing of ours can be there */
-	if (!tracefs_file_exists(NULL, "kprobe_events") &&
-	    !tracefs_file_exists(NULL, "uprobe_events"))
-		return err;
-	left = tracefs_probes_remove(group, found);
-	if (left) {
-		err = -1;
-		snprintf(why, size, "the probe event %s/%s", group, left);
-	}
-	free(left);
-	return err;
 }

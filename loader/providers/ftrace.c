@@ -11,8 +11,9 @@
 #include <string.h>
 #include <tracefs.h>
 #include "core/kmod_reload.h"
-#include "core/leftovers.h"
+#include "core/run.h"
 #include "core/statedir.h"
+#include "core/top_files.h"
 #include "core/undo.h"
 #include "providers/provider.h"
 
@@ -98,7 +99,6 @@ static void function_teardown(struct probe *p)
 /* function_graph: the top level only (6.1 has no graph tracer in instances); saved first */
 static int graph_setup(struct probe *p, char *why, size_t size)
 {
-	static const char *const names[] = { "current_tracer", "set_graph_function", "tracing_on" };
 	char *t;
 	int i;
 
@@ -118,9 +118,10 @@ static int graph_setup(struct probe *p, char *why, size_t size)
 		return -1;
 	}
 	free(t);
-	for (i = 0; i < 3; i++) {
-		if (undo_tracer_file(names[i])) {
-			snprintf(why, size, "cannot save the top-level %s in " STATE_DIR, names[i]);
+	for (i = 0; i < TOP_FILES; i++) {
+		if (undo_tracer_file(&p->t->run->undo, top_files[i])) {
+			snprintf(why, size, "cannot save the top-level %s in " STATE_DIR,
+				 top_files[i]);
 			return -1;
 		}
 	}
@@ -142,15 +143,13 @@ static int graph_on(struct probe *p, char *why, size_t size)
 
 static void graph_teardown(struct probe *p)
 {
-	bool found;
-
-	restore_top(&found);
+	undo_tracer_files_now(&p->t->run->undo);
 }
 
 /* trace_printk: the module's printk mode against its continuous mode */
 static int printk_setup(struct probe *p, char *why, size_t size)
 {
-	if (undo_kmod()) {
+	if (undo_kmod(&p->t->run->undo)) {
 		snprintf(why, size, "cannot record the module's reload in the undo journal");
 		return -1;
 	}

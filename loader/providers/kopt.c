@@ -30,6 +30,7 @@
 #include <string.h>
 #include <tracefs.h>
 #include "core/tracefs_rm.h" /* when it did not go at once */
+#include "core/undo.h"
 #include "providers/kopt.h"
 
 #define KOPT_LIST "/sys/kernel/debug/kprobes/list"
@@ -62,16 +63,19 @@ static char *optimized_lines(void)
 	return s;
 }
 
-void kopt_begin(struct kopt *k)
+void kopt_begin(struct kopt *k, struct undo *u)
 {
 	k->before = optimized_lines();
-	k->inst = tracefs_instance_create(KOPT_INSTANCE);
+	k->undo = u;
+	k->inst = undo_instance(u, KOPT_INSTANCE) ? NULL : tracefs_instance_create(KOPT_INSTANCE);
 	if (k->inst && (tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_start") ||
 			tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_end"))) {
 		tracefs_instance_destroy(k->inst);
 		tracefs_instance_free(k->inst);
 		k->inst = NULL;
 	}
+	if (!k->inst && !tracefs_instance_exists(KOPT_INSTANCE))
+		undo_instance_done(u, KOPT_INSTANCE);
 }
 
 /*
@@ -149,8 +153,8 @@ int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size
 	}
 	if (k->inst) { /* only its two events: no tracer, no trigger to take out first */
 		tracefs_event_disable(k->inst, NULL, NULL);
-		if (tracefs_instance_destroy(k->inst))
-			tracefs_instance_remove(KOPT_INSTANCE);
+		if (!tracefs_instance_destroy(k->inst) || !tracefs_instance_remove(KOPT_INSTANCE))
+			undo_instance_done(k->undo, KOPT_INSTANCE);
 		tracefs_instance_free(k->inst);
 	}
 	free(k->before);

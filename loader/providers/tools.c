@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "core/run.h"
 #include "core/sys.h"
 #include "providers/provider.h"
 
@@ -42,7 +43,7 @@ static int tool_find(struct probe *p, const char *prog, char *why, size_t size)
 static int tool_run(struct probe *p, char *const argv[], bool (*ready)(const struct child *c),
 		    int timeout_ms, const char *name, char *why, size_t size)
 {
-	if (child_start(&p->t->child, argv, why, size))
+	if (child_start(&p->t->child, &p->t->run->undo, argv, why, size))
 		return -1;
 	return child_wait(&p->t->child, ready, timeout_ms, name, &words, &p->t->run->stop, why,
 			  size);

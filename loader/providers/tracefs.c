@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
+#include "core/run.h"
+#include "core/undo.h"
 #include "providers/provider.h"
 
 /* how many of the method's events are on: the first k, or all of them */
@@ -234,6 +236,10 @@ static int synth_setup(struct probe *p, char *why, size_t size)
 		snprintf(why, size, "no synthetic_events in tracefs (no CONFIG_SYNTH_EVENTS)");
 		return -1;
 	}
+	if (undo_event(&p->t->run->undo, "synthetic", SYNTH_NAME)) {
+		snprintf(why, size, "cannot record " SYNTH_NAME " in the undo journal");
+		return -1;
+	}
 	if (tracefs_instance_file_append(NULL, "synthetic_events", SYNTH_DEF) < 0) {
 		char *log = tracefs_error_last(NULL);
 
@@ -302,8 +308,9 @@ static void synth_teardown(struct probe *p)
 {
 	struct tracefs_dynevent *d = tracefs_dynevent_get(TRACEFS_DYNEVENT_SYNTH, NULL, SYNTH_NAME);
 
-	if (d)
-		tracefs_dynevent_destroy(d, true);
+	/* when it stays (busy), the undo at the end tries again */
+	if (!d || !tracefs_dynevent_destroy(d, true))
+		undo_event_done(&p->t->run->undo, "synthetic", SYNTH_NAME);
 	tracefs_dynevent_free(d);
 	hist_teardown(p);
 }

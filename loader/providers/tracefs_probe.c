@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <tracefs.h>
+#include "core/run.h"
 #include "core/sys.h"
+#include "core/undo.h"
 #include "providers/provider.h"
 
 int syscall_function(const char *sc, char *out, size_t size)
@@ -58,8 +60,18 @@ static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const 
 	char *log;
 
 	p->dyn[i] = d;
+	/* its removal pushed first (dropped again when it was not made) */
+	if (d && undo_event(&p->t->run->undo, p->t->group, p->a->names[i])) {
+		snprintf(why, size, "cannot record the event %s/%s in the undo journal",
+			 p->t->group, p->a->names[i]);
+		tracefs_dynevent_free(d);
+		p->dyn[i] = NULL;
+		return -1;
+	}
 	if (d && !tracefs_dynevent_create(d))
 		return 0;
+	if (d)
+		undo_event_done(&p->t->run->undo, p->t->group, p->a->names[i]);
 	log = tracefs_error_last(NULL);
 	snprintf(why, size, "cannot create the %s event %s/%s on %.150s: %s%s%s",
 		 i && p->a->ret	 ? "uretprobe" :
@@ -85,6 +97,8 @@ static void dyn_destroy_all(struct probe *p)
 		if (tracefs_dynevent_destroy(p->dyn[i], true))
 			fprintf(stderr, "gpiolat: cannot remove the probe event %s/%s: %s\n",
 				p->t->group, p->a->names[i], strerror(errno));
+		else /* else kept: the undo at the end tries again */
+			undo_event_done(&p->t->run->undo, p->t->group, p->a->names[i]);
 		tracefs_dynevent_free(p->dyn[i]);
 		p->dyn[i] = NULL;
 	}

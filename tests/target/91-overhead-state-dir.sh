@@ -2,8 +2,8 @@
 # gpiolat's saved state is trusted only in a /run/gpiolat of root's with mode 0700: a state file
 # anybody could have made (/tmp/gpiolat, a /run/gpiolat of another user's, a link, a file of
 # another user's, a toggle.ko of another user's) never makes it reload the toggle module.
-# gpiolat --cleanup removes every mode's leftovers (--syscall-cost's gpiolat_sc instance and
-# probe events, study/microbench.sh's gpiolat_mb); --syscall-cost removes its own at start.
+# gpiolat --cleanup replays killed runs' undo journals, and leaves what none names (a gpiolat_sc
+# or gpiolat_mb made by hand); the next --syscall-cost replays a killed one's at its start.
 # --only with a name of no method is a usage error; SIGHUP puts everything back.
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
@@ -100,27 +100,35 @@ evil_params /tmp/evil/other.ko $S/toggle_params
 refused "a saved module not named toggle.ko" "not an absolute path to a toggle.ko"
 rm -rf $S /tmp/evil
 
-# every mode's leftovers, as a SIGKILL leaves them
+# what no undo journal names is not ours, whatever its name: --cleanup leaves it (what a killed
+# run leaves is in its journal: tests/target/93-*.sh, tests/host/test_undo_journal.py)
 mkdir $T/instances/gpiolat_sc $T/instances/gpiolat_mb
-echo 'p:gpiolat_sc/sc_read toggle_bench_fn' >>$T/kprobe_events
 echo 'p:gpiolat_mb/bench toggle_bench_fn' >>$T/kprobe_events
-echo 1 >$T/instances/gpiolat_mb/events/gpiolat_mb/bench/enable
-echo 1 >$T/instances/gpiolat_sc/events/gpiolat_sc/sc_read/enable
 ./gpiolat --cleanup >$tmp/cleanup.out 2>&1
-eq "gpiolat --cleanup after every mode's leftovers exits 0" "$?" 0
-check "... says it removed leftovers" grep -q 'removed the leftovers' $tmp/cleanup.out
-check "... no instance gpiolat_sc left" test ! -d $T/instances/gpiolat_sc
-check "... no instance gpiolat_mb left" test ! -d $T/instances/gpiolat_mb
-check "... no gpiolat_sc or gpiolat_mb kprobe event left" \
-	sh -c "! grep -q -E 'gpiolat_(sc|mb)/' $T/kprobe_events"
+eq "gpiolat --cleanup with no journal exits 0" "$?" 0
+check "... says nothing to clean up" grep -q 'nothing to clean up' $tmp/cleanup.out
+check "... the instances and the kprobe event no journal names are left alone" \
+	sh -c "test -d $T/instances/gpiolat_sc && test -d $T/instances/gpiolat_mb &&
+	grep -q gpiolat_mb/ $T/kprobe_events"
+rmdir $T/instances/gpiolat_sc $T/instances/gpiolat_mb
+echo '-:gpiolat_mb/bench' >>$T/kprobe_events
 
-# --syscall-cost removes its own at start: a leftover kprobe event no longer makes its method
-# "not available", a leftover instance goes at the end
-mkdir $T/instances/gpiolat_sc
-echo 'p:gpiolat_sc/sc_read toggle_bench_fn' >>$T/kprobe_events
+# --syscall-cost killed while its kprobe event is in: the next run replays its journal first (a
+# leftover kprobe event no longer makes its method "not available"), and leaves nothing
+./gpiolat --syscall-cost -m kprobe-event --rounds 100 >$tmp/killed.out 2>&1 &
+pid=$!
+i=0
+while ! grep -q gpiolat_sc/ $T/kprobe_events && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+check "a killed --syscall-cost left its kprobe event" grep -q gpiolat_sc/ $T/kprobe_events
 ./gpiolat --syscall-cost --json -m kprobe-event --rounds 2 --batches 3 --batch 10 \
 	>$tmp/sc.json 2>$tmp/sc.err
 eq "--syscall-cost after a killed run's leftovers exits 0" "$?" 0
+check "... says it removed them" grep -q 'removed the leftovers' $tmp/sc.err
 if command -v python3 >/dev/null; then
 	eq "... kprobe-event measured" "$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -129,6 +137,7 @@ print(m["available"] or m["reason"])' $tmp/sc.json)" True
 fi
 check "... no instance gpiolat_sc left" test ! -d $T/instances/gpiolat_sc
 check "... no gpiolat_sc probe event left" sh -c "! grep -q gpiolat_sc/ $T/kprobe_events"
+check "... no journal left" sh -c "! ls $S/undo* 2>/dev/null"
 
 for only in typo 'event,typo' 'nosuch*'; do
 	./gpiolat --overhead --only "$only" >$tmp/bad.out 2>$tmp/bad.err

@@ -278,7 +278,7 @@ static int histo_prepare(struct run *r, void *ctx)
 	}
 
 	/* the module's toggling recorded on disk first: a SIGKILL would leave it toggling */
-	if ((ri->drive || env->pulses) && undo_toggle())
+	if ((ri->drive || env->pulses) && undo_toggle(&r->undo))
 		return EXIT_ERROR;
 	if (ri->drive && env->out == OUT_TEXT)
 		printf("The toggle module (gpio %u) is idle: it toggles while gpiolat is attached "
@@ -467,7 +467,7 @@ static int histo_print(struct run *r, void *ctx)
 	return EXIT_OK;
 }
 
-/* every way out: the module idle again, the journal replayed, everything freed */
+/* every way out: the module idle again, everything freed (then run_mode() replays r->undo) */
 static void histo_undo(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
@@ -475,7 +475,6 @@ static void histo_undo(struct run *r, void *ctx)
 	(void)r;
 	if ((h->pulsing || h->ri.drive) && toggle_enabled() == 1)
 		toggle_stop();
-	undo_all();
 	gpiolat_bpf__destroy(h->skel);
 	gpio_lines_release(&h->lines);
 	btf__free(h->btf);

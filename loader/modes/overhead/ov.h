@@ -43,7 +43,7 @@ struct json_object;
 #define WHY 256
 
 struct opts {
-	bool overhead, cleanup, quick, json, verbose;
+	bool overhead, quick, json, verbose;
 	int reps;
 	long long pulses;
 	const char *only;
@@ -244,7 +244,6 @@ struct ov {
 	struct timespec t0; /* the run's start: cx.duration_s */
 	bool started; /* tracefs touched: undo puts it back */
 	bool done; /* --help, --list said: nothing to run */
-	bool failed; /* undo could not put tracefs back: the run's status is EXIT_ERROR */
 };
 
 /* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov->target) */

@@ -135,6 +135,7 @@ void utoggle_stop(struct ov *ov)
 			kill(ut->pid, SIGKILL);
 			waitpid(ut->pid, NULL, 0);
 		}
+		undo_child_done(&ov->run->undo, ut->pid);
 	}
 	ut->pid = -1;
 	if (ut->from)
@@ -178,7 +179,7 @@ int utoggle_start(struct ov *ov, char *why)
 	}
 	/* the module's line: the module unloaded first (the undo journal puts it back) */
 	if (ut->module_line && !ut->unloaded) {
-		if (undo_kmod()) {
+		if (undo_kmod(&ov->run->undo)) {
 			snprintf(why, WHY, "cannot record the module's reload in the undo journal");
 			free(marker);
 			return -1;
@@ -221,6 +222,16 @@ int utoggle_start(struct ov *ov, char *why)
 			close(in[1]);
 			close(out[0]);
 			snprintf(why, WHY, "fork: %s", strerror(errno));
+			break;
+		}
+		/* its kill pushed while it runs (utoggle_stop() drops it) */
+		if (undo_child(&ov->run->undo, ut->pid)) {
+			close(in[1]);
+			close(out[0]);
+			kill(ut->pid, SIGKILL);
+			waitpid(ut->pid, NULL, 0);
+			ut->pid = -1;
+			snprintf(why, WHY, "cannot record utoggle in the undo journal");
 			break;
 		}
 		ut->to = fdopen(in[1], "w");

@@ -13,8 +13,9 @@
  *
  * Everything goes through libtracefs, in a tracefs instance of our own ("gpiolat") where the
  * kernel allows; what only the top level has (function_graph) is saved to a state file first
- * and restored on every way out. Every name we create starts with "gpiolat", so a run after a
- * SIGKILL (or gpiolat --cleanup) finds the leftovers and removes them.
+ * and restored on every way out. Everything taken is pushed on the run's undo stack first
+ * (core/undo.h), whose journal on disk lets a run after a SIGKILL (or gpiolat --cleanup) put
+ * it back.
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -37,7 +38,6 @@
 #include "core/files.h"
 #include "core/parse.h"
 #include "core/kmod_reload.h"
-#include "core/leftovers.h"
 #include "modes/overhead/overhead.h"
 #include "core/statedir.h"
 #include "core/sys.h"
@@ -59,7 +59,6 @@ static void say(const struct ov *ov, const char *fmt, ...)
 
 enum {
 	OPT_OVERHEAD = 0x200,
-	OPT_CLEANUP,
 	OPT_QUICK,
 	OPT_JSON,
 	OPT_REPS,
@@ -75,10 +74,6 @@ enum {
 
 static const struct argp_option opts[] = {
 	{ "overhead", OPT_OVERHEAD, NULL, 0, "measure what each tracing method adds to a set", 1 },
-	{ "cleanup", OPT_CLEANUP, NULL, 0,
-	  "remove what an interrupted run left (instance, kprobes, synthetic event, top-level "
-	  "tracer) and exit",
-	  1 },
 	{ "quick", OPT_QUICK, NULL, 0, "3 repetitions of 50-pulse phases (for tests)", 2 },
 	{ "reps", OPT_REPS, "N", 0, "repetitions per method (default 5; 2 to 100)", 2 },
 	{ "pulses", OPT_PULSES, "N", 0, "pulses per phase (default 100; 20 to 20000)", 2 },
@@ -123,9 +118,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return EINVAL;
 	case OPT_OVERHEAD:
 		o->overhead = true;
-		break;
-	case OPT_CLEANUP:
-		o->cleanup = true;
 		break;
 	case OPT_QUICK:
 		o->quick = true;
@@ -209,11 +201,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli_usage(SEE, &o->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
-		if (o->overhead && o->cleanup) {
-			cli_usage(SEE, &o->usage_printed,
-				  "--overhead and --cleanup exclude each other");
-			return EINVAL;
-		}
 		if (o->only) {
 			char bad[80];
 
@@ -238,7 +225,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 bool overhead_wanted(int argc, char **argv)
 {
-	return cli_wanted(argc, argv, "--overhead") || cli_wanted(argc, argv, "--cleanup");
+	return cli_wanted(argc, argv, "--overhead");
 }
 
 /* ---- main ----------------------------------------------------------------------------------- */
@@ -331,34 +318,13 @@ static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* --cleanup: every mode's leftovers (--overhead's, --syscall-cost's, study/microbench.sh's) */
-static int cleanup(void)
-{
-	bool found, other = false;
-	char why[WHY];
-	int i;
-
-	i = cleanup_others(&other, why, sizeof(why));
-	if (cleanup_all(&found, why, sizeof(why)) || i) {
-		fprintf(stderr, "gpiolat: --cleanup: could not remove %s\n", why);
-		return EXIT_ERROR;
-	}
-	printf("gpiolat: %s%s\n",
-	       found || other ? "removed the leftovers of an earlier run" : "nothing to clean up",
-	       tracefs_file_exists(NULL, "kprobe_events") ?
-		       "" :
-		       " (this kernel has no kprobe events: none to look for)");
-	return RUN_DONE;
-}
-
 /*
- * root and tracefs; --cleanup ends here. Else: an earlier run's leftovers removed, the module
- * checked (idle, burst mode, depth), our instance made, the clock read
+ * root and tracefs (a killed run's leftovers were put back before: run_mode()), the module
+ * checked (idle, burst mode, depth), our instance made (its removal pushed first), the clock read
  */
 static int overhead_prepare(struct run *r, void *c)
 {
 	struct ov *ov = c;
-	bool found, kfound = false;
 	char why[WHY];
 	int i;
 
@@ -370,16 +336,6 @@ static int overhead_prepare(struct run *r, void *c)
 		fprintf(stderr, "gpiolat: tracefs is not available (not mounted and cannot be)\n");
 		return EXIT_ERROR;
 	}
-	if (ov->o.cleanup)
-		return cleanup();
-	/* a run killed in its trace_printk row may have left the module unloaded or changed */
-	i = state_dir_open(false, why, sizeof(why));
-	if (i < 0) {
-		fprintf(stderr, "gpiolat: %s\n", why);
-		return EXIT_ERROR;
-	}
-	if (i > 0 && kmod_restore_saved(&kfound))
-		return EXIT_ERROR;
 	if (!toggle_present() || toggle_gpio(&ov->target.gpio)) {
 		fprintf(stderr, "gpiolat: --overhead needs the toggle module (no "
 				"/sys/kernel/debug/toggle: insmod toggle.ko, mount debugfs)\n");
@@ -400,13 +356,9 @@ static int overhead_prepare(struct run *r, void *c)
 		return EXIT_ERROR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ov->t0);
-	if (cleanup_all(&found, why, sizeof(why))) {
-		fprintf(stderr, "gpiolat: leftovers of an earlier run: could not remove %s\n", why);
+	ov->started = true; /* from here on, undo stops what it started */
+	if (undo_instance(&r->undo, INSTANCE))
 		return EXIT_ERROR;
-	}
-	ov->started = true; /* from here on, undo puts everything back */
-	if ((found || kfound) && !ov->o.json)
-		printf("gpiolat: removed the leftovers of an earlier run\n");
 	ov->target.inst = tracefs_instance_create(INSTANCE);
 	ov->target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
 	if (ov->o.bpf_stats)
@@ -492,14 +444,12 @@ static int overhead_print(struct run *r, void *c)
 	return EXIT_OK;
 }
 
-/* every way out: the module stopped, utoggle gone, tracefs put back as found */
+/* every way out: the module stopped, utoggle gone (then run_mode() replays r->undo: the
+ * instance, the events, the module, the top-level tracer) */
 static void overhead_undo(struct run *r, void *c)
 {
 	struct ov *ov = c;
-	char why[WHY];
-	bool found;
 
-	(void)r;
 	if (!ov->started)
 		return;
 	if (toggle_enabled() == 1)
@@ -511,11 +461,6 @@ static void overhead_undo(struct run *r, void *c)
 	ov->target.tep = NULL;
 	tracefs_instance_free(ov->target.inst);
 	ov->target.inst = NULL;
-	if (cleanup_all(&found, why, sizeof(why))) {
-		fprintf(stderr,
-			"gpiolat: could not put tracefs back as found (gpiolat --cleanup)\n");
-		ov->failed = true;
-	}
 }
 
 static const struct mode_ops overhead_ops = {
@@ -542,8 +487,6 @@ int overhead_main(int argc, char **argv)
 	ov->target.group = KP_SYSTEM;
 	ov->ut.pid = -1;
 	err = run_mode(&run, &overhead_ops, ov, argc, argv);
-	if (ov->failed && err == EXIT_OK)
-		err = EXIT_ERROR; /* the run measured, but tracefs is not as found */
 	free(ov->rows);
 	free(ov->user.text);
 	free(ov);

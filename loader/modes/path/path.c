@@ -49,6 +49,7 @@ struct path_ctx {
 	char tdir[PATH_MAX]; /* our tracefs instance, when made */
 	struct toggle_batch kb[4096]; /* a kernel phase's batches */
 	struct path_run res;
+	struct undo *undo; /* the run's (core/undo.h) */
 };
 
 bool path_wanted(int argc, char **argv)
@@ -89,9 +90,9 @@ static int kphase(struct path_ctx *p, long long n, double *ns, char *why)
 	return 0;
 }
 
-static int kraw(bool on)
+static int kraw(struct path_ctx *p, bool on)
 {
-	if (on && undo_file(TOGGLE_DIR "/raw"))
+	if (on && undo_file(p->undo, TOGGLE_DIR "/raw"))
 		return -1;
 	return sys_write_str(TOGGLE_DIR "/raw", on ? "1\n" : "0\n");
 }
@@ -114,7 +115,7 @@ static int cphase(struct path_ctx *p, enum path_row row, long long n, double *ns
 		snprintf(prog, sizeof(prog), "%.4000s/mmtoggle", p->bindir);
 		char *av[] = { prog, p->res.chip, line, cnt, burst, NULL };
 
-		rc = path_spawn(av, out, sizeof(out), NULL);
+		rc = path_spawn(p->undo, av, out, sizeof(out), NULL);
 	} else {
 		snprintf(prog, sizeof(prog), "%.4000s/utoggle", p->bindir);
 		char *av[] = { prog,	     (char *)"-m", (char *)modes[row],
@@ -123,7 +124,7 @@ static int cphase(struct path_ctx *p, enum path_row row, long long n, double *ns
 			       (char *)"-b", burst,	   (char *)"-i",
 			       (char *)"0",  NULL };
 
-		rc = path_spawn(av, out, sizeof(out), NULL);
+		rc = path_spawn(p->undo, av, out, sizeof(out), NULL);
 	}
 	if (rc) {
 		path_last_line(out, why);
@@ -149,7 +150,7 @@ static int shphase(struct path_ctx *p, const char *shell, unsigned int gpio, lon
 	snprintf(script, sizeof(script), "%.4000s/toggle.sh", p->bindir);
 	snprintf(g, sizeof(g), "%u", gpio);
 	snprintf(c, sizeof(c), "%lld", n);
-	if (path_spawn(av, out, sizeof(out), &t)) {
+	if (path_spawn(p->undo, av, out, sizeof(out), &t)) {
 		path_last_line(out, why);
 		return -1;
 	}
@@ -164,10 +165,10 @@ static int phase(struct path_ctx *p, enum path_row row, double *ns, char *why)
 
 	switch (row) {
 	case P_RAW:
-		if (kraw(true))
+		if (kraw(p, true))
 			return snprintf(why, WHY_SIZE, "%s/raw refused", TOGGLE_DIR), -1;
 		err = kphase(p, p->o.pulses, ns, why);
-		kraw(false);
+		kraw(p, false);
 		return err;
 	case P_SUBSYS:
 		return kphase(p, p->o.pulses, ns, why);
@@ -266,7 +267,7 @@ static void cross_check(struct path_ctx *p, enum path_row row)
 	}
 	snprintf(p->tdir, sizeof(p->tdir), "%s/instances/" INST,
 		 sys_tracefs_dir() ?: "/sys/kernel/tracing");
-	if (undo_instance(INST)) {
+	if (undo_instance(p->undo, INST)) {
 		snprintf(x->xc_why, WHY_SIZE, "cannot record the instance %s for undo", INST);
 		*p->tdir = '\0';
 		return;
@@ -304,12 +305,11 @@ static void cross_check(struct path_ctx *p, enum path_row row)
 
 /* ---- the run: a table of steps (struct mode_ops) driven by run_mode() (core/run.h) ------ */
 
-/* every change undone, in reverse, as the journal on disk records them (undo.h) */
+/* the instance removed (then run_mode() replays the rest of run->undo, in reverse) */
 static void path_undo(struct run *run, void *ctx)
 {
 	(void)run;
 	inst_remove(ctx);
-	undo_all();
 }
 
 /* the rows, what runs them, the lines; 0, or -1 after one error line */
@@ -345,7 +345,7 @@ static int setup(struct path_ctx *p)
 		return -1;
 	}
 	/* first: a reload gives the module's line a new number */
-	if (path_module_mode())
+	if (path_module_mode(p->undo))
 		return -1;
 	if (toggle_gpio(&g) || sys_gpio_name(g, r->chip, sizeof(r->chip), &off)) {
 		fprintf(stderr, "gpiolat: --path: cannot read the module's line (%s/gpio)\n",
@@ -393,7 +393,7 @@ static int setup(struct path_ctx *p)
 	}
 	r->bash_row = r->row[P_BASH].avail ? "t_bash" : "t_sh";
 	/* each change recorded on disk before it is made */
-	if (undo_toggle() || undo_file(TOGGLE_DIR "/depth"))
+	if (undo_toggle(p->undo) || undo_file(p->undo, TOGGLE_DIR "/depth"))
 		return -1;
 	if (sys_write_str(TOGGLE_DIR "/depth", "0\n")) {
 		fprintf(stderr, "gpiolat: --path: cannot set %s/depth to 0\n", TOGGLE_DIR);
@@ -421,7 +421,7 @@ static int path_prepare(struct run *run, void *ctx)
 	struct path_row_res *x;
 	int i;
 
-	(void)run;
+	p->undo = &run->undo;
 	if (setup(p))
 		return EXIT_ERROR;
 	for (i = 0; i < P_NROWS; i++) {

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include "core/sys.h"
 
+struct undo;
+
 enum path_row { P_RAW, P_SUBSYS, P_IOCTL, P_LIBGPIOD, P_SYSFS, P_MMAP, P_SH, P_BASH, P_NROWS };
 
 #define PATH_MAX_REPS 100
@@ -69,13 +71,14 @@ long long path_now_ns(void); /* CLOCK_MONOTONIC */
 void path_bindir(char *bindir, size_t size, const char *self);
 /*
  * run argv, stdout and stderr into out, and in *elapsed the wall time from its first output line
- * (from the fork when it prints none) to its exit; the exit status, or -1
+ * (from the fork when it prints none) to its exit (its kill on U while it runs); the exit
+ * status, or -1
  */
-int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed);
+int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long long *elapsed);
 /* the last non-empty line of out, as a why */
 void path_last_line(const char *out, char *why);
 /* the module in mode=continuous burst=1000, reloaded when it is not and can be; 0 or -1 */
-int path_module_mode(void);
+int path_module_mode(struct undo *u);
 
 /* loader/modes/path/path_out.c */
 void path_print(const struct path_run *r, enum path_fmt fmt);

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -43,7 +44,7 @@ long long path_now_ns(void)
 }
 
 /* run argv, its stdout and stderr into out; the exit status, or -1 */
-int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed)
+int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long long *elapsed)
 {
 	int p[2], st;
 	size_t len = 0;
@@ -66,6 +67,13 @@ int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed)
 		_exit(127);
 	}
 	close(p[1]);
+	/* a toggler runs on without us: its kill pushed while it runs */
+	if (undo_child(u, pid)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(p[0]);
+		return -1;
+	}
 	while (len + 1 < size && (k = read(p[0], out + len, size - 1 - len)) > 0) {
 		/* the clock starts at the first complete line (toggle.sh: "loop"), else at fork */
 		if (!first && memchr(out + len, '\n', k)) {
@@ -78,6 +86,7 @@ int path_spawn(char *const argv[], char *out, size_t size, long long *elapsed)
 	close(p[0]);
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
+	undo_child_done(u, pid);
 	if (elapsed)
 		*elapsed = path_now_ns() - t0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -116,7 +125,7 @@ void path_bindir(char *bindir, size_t size, const char *self)
  * used as loaded, with one line on stderr; in printk mode its batches hold a trace_printk, so
  * that is refused. 0, or -1 after one error line.
  */
-int path_module_mode(void)
+int path_module_mode(struct undo *u)
 {
 	char mode[32] = "", burst[32] = "", why[WHY_SIZE];
 
@@ -128,7 +137,7 @@ int path_module_mode(void)
 	if (!strcmp(mode, "continuous") && !strcmp(burst, "1000"))
 		return 0;
 	if (getenv("GPIOLAT_KMOD") && *getenv("GPIOLAT_KMOD")) {
-		if (undo_kmod())
+		if (undo_kmod(u))
 			return -1;
 		if (!kmod_reload_setup_with("mode=continuous burst=1000", NULL, why))
 			return 0;

@@ -159,7 +159,7 @@ static int rt_prepare_step(struct run *r, void *ctx)
 {
 	struct rt_mode *m = ctx;
 
-	(void)r;
+	m->run.undo = &r->undo;
 	if (rt_prepare(m->env, &m->run) || (m->ops->prepared && m->ops->prepared(m->ctx, &m->run)))
 		return EXIT_ERROR;
 	return EXIT_OK;
@@ -423,6 +423,15 @@ int rt_prepare(struct rt_env *env, struct rt_run *run)
 			strerror(errno));
 		_exit(127);
 	}
+	/* a command may outlive us (PR_SET_PDEATHSIG's SIGTERM ignored): its kill pushed */
+	if (undo_child(run->undo, run->child)) {
+		kill(run->child, SIGKILL);
+		waitpid(run->child, NULL, 0);
+		run->child = 0;
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
 	close(fd[0]);
 	run->child_fd = fd[1];
 	return 0;
@@ -435,7 +444,7 @@ int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 
 	if (run->toggle_used) {
 		/* recorded on disk first: a SIGKILL would leave the module toggling */
-		if (undo_toggle())
+		if (undo_toggle(&r->undo))
 			return -1;
 		run->seq0 = toggle_last_seq();
 		err = toggle_start_pulses(env->pulses);
@@ -459,6 +468,7 @@ int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 			break;
 		if (run->child && waitpid(run->child, &status, WNOHANG) == run->child) {
 			run->child_status = status;
+			undo_child_done(run->undo, run->child);
 			run->child = 0;
 			break;
 		}
@@ -488,7 +498,6 @@ void rt_finish(struct rt_run *run)
 
 	if (run->toggle_used && toggle_enabled() == 1)
 		toggle_stop();
-	undo_all();
 	if (run->child_fd >= 0) {
 		close(run->child_fd); /* never started: it exits on EOF */
 		run->child_fd = -1;
@@ -505,6 +514,7 @@ void rt_finish(struct rt_run *run)
 		kill(run->child, SIGKILL);
 		waitpid(run->child, &status, 0);
 	}
+	undo_child_done(run->undo, run->child);
 	run->child = 0;
 }
 

@@ -57,6 +57,7 @@ struct rt_run {
 	__s64 seq0, seq1; /* the toggle module's batch sequence numbers before and after */
 	__u64 ran_ns;
 	bool interrupted, timed_out;
+	struct undo *undo; /* the run's (core/undo.h): the command's kill while it runs */
 };
 
 /*

@@ -112,7 +112,6 @@ struct state {
 	int cmd_fd, done_fd;
 	__u64 *shm; /* the worker's batch times, ns */
 	size_t shm_size;
-	bool inst_created; /* t.inst is ours: removed at the end */
 	struct target t; /* what the providers measure: the worker, our instance, the child tool */
 	char exe[PATH_MAX];
 };
@@ -151,7 +150,8 @@ struct sc_ctx {
 long gpiolat_sc_call(long nr, long a, long b, long c);
 __u64 sc_mono_ns(void);
 void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm);
-int sc_worker_start(struct state *s, const struct env *env, char *why, size_t size);
+/* the worker forked, its kill pushed on U */
+int sc_worker_start(struct state *s, struct undo *u, const struct env *env, char *why, size_t size);
 int sc_worker_run(struct state *s, const struct env *env, double *out, char *why, size_t size);
 
 /* the file offset of gpiolat_sc_call() in our executable, from /proc/self/maps */

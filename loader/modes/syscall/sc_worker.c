@@ -97,7 +97,7 @@ void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm)
 	_exit(0);
 }
 
-int sc_worker_start(struct state *s, const struct env *env, char *why, size_t size)
+int sc_worker_start(struct state *s, struct undo *u, const struct env *env, char *why, size_t size)
 {
 	int cmd[2], done[2];
 
@@ -128,6 +128,11 @@ int sc_worker_start(struct state *s, const struct env *env, char *why, size_t si
 	close(done[1]);
 	s->cmd_fd = cmd[1];
 	s->done_fd = done[0];
+	/* sc_undo() kills and reaps it, and drops the step */
+	if (undo_child(u, s->worker)) {
+		snprintf(why, size, "cannot record the worker in the undo journal");
+		return -1;
+	}
 	return 0;
 }
 

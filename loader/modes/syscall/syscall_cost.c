@@ -57,7 +57,6 @@
 #include "syscall.skel.h"
 #include "modes/syscall/syscall_cost.h"
 #include "modes/syscall/sc.h"
-#include "core/leftovers.h"
 
 bool syscall_cost_wanted(int argc, char **argv)
 {
@@ -75,7 +74,7 @@ bool syscall_cost_wanted(int argc, char **argv)
 
 /* ---- --syscall-cost: the steps (CTX: struct sc_ctx) -------------------------------------- */
 
-/* the methods, the worker, our instance; the leftovers of a killed run removed first */
+/* the methods, the worker, our instance (each pushed on r->undo first) */
 static int cost_prepare(struct run *r, void *ctx)
 {
 	struct sc_ctx *c = ctx;
@@ -85,7 +84,6 @@ static int cost_prepare(struct run *r, void *ctx)
 	bool mounted;
 	int i;
 
-	(void)r;
 	if (!env->any_selected)
 		for (i = 0; i < SC_NMETHODS; i++)
 			env->selected[i] = !sc_methods[i].extra;
@@ -97,19 +95,8 @@ static int cost_prepare(struct run *r, void *ctx)
 	if (!mounted && tracefs_tracing_dir())
 		snprintf(c->cpu_note, sizeof(c->cpu_note), "; tracefs mounted at %s by gpiolat",
 			 tracefs_tracing_dir());
-	/* a SIGKILLed run's instance and probe events: ours would not be new, theirs in the way */
-	if (tracefs_tracing_dir()) {
-		bool found = false;
-
-		if (tracefs_leftovers_remove(INSTANCE, PROBE_GROUP, &found, why, sizeof(why))) {
-			fprintf(stderr,
-				"gpiolat: leftovers of an earlier run: could not remove %s\n", why);
-			return EXIT_ERROR;
-		}
-		if (found && !env->json)
-			printf("gpiolat: removed the leftovers of an earlier run\n");
-	}
-	if (sc_worker_start(s, env, why, sizeof(why))) {
+	/* a SIGKILLed run's instance and probe events were put back before (run_mode()) */
+	if (sc_worker_start(s, &r->undo, env, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
@@ -117,8 +104,12 @@ static int cost_prepare(struct run *r, void *ctx)
 	s->t.hook = env->hook;
 	/* our instance, for the methods on tracefs events (they say why when there is none) */
 	if (tracefs_tracing_dir()) {
+		if (undo_instance(&r->undo, INSTANCE))
+			return EXIT_ERROR;
 		s->t.inst = tracefs_instance_create(INSTANCE);
-		s->inst_created = s->t.inst && tracefs_instance_is_new(s->t.inst);
+		/* not ours (no journal named it): used, left as found */
+		if (!s->t.inst || !tracefs_instance_is_new(s->t.inst))
+			undo_instance_done(&r->undo, INSTANCE);
 	}
 	return EXIT_OK;
 }
@@ -246,15 +237,13 @@ static void sc_undo(struct run *r, void *ctx)
 	if (c->sub && c->sub->undo)
 		c->sub->undo(r, ctx);
 	child_stop(&s->t.child);
-	if (s->t.inst) {
-		if (s->inst_created)
-			tracefs_instance_destroy(s->t.inst);
-		tracefs_instance_free(s->t.inst);
-		s->t.inst = NULL;
-	}
+	/* the instance itself goes with r->undo (run_mode()) */
+	tracefs_instance_free(s->t.inst);
+	s->t.inst = NULL;
 	if (s->worker > 0) {
 		kill(s->worker, SIGKILL);
 		waitpid(s->worker, &st, 0);
+		undo_child_done(&r->undo, s->worker);
 		s->worker = 0;
 	}
 	if (s->cmd_fd >= 0)

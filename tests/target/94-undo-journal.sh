@@ -1,0 +1,119 @@
+#!/bin/sh
+# One undo: a run SIGKILLed once it has taken each kind of thing leaves its journal
+# /run/gpiolat/undo-PID with a step of that kind (w: a debugfs file of the module, i: a tracefs
+# instance, e: a kprobe or synthetic event, k: the module reloaded, t: a top-level tracer file,
+# c: a child process), steps that name no mode (the replay knows no mode's names: what to put
+# back, never who took it), and gpiolat --cleanup replays it to the state before the run
+# (mode_snapshot: tracefs, the module and its settings, BPF, processes, the state directory).
+# Test 93 kills every mode at every row; this one reads the journal each kill leaves.
+# kernels: std
+# Real timing, as test 93. (Under icount, before the race below was fixed, a user row "never
+# showed" in 2 of 3 runs and the trace_printk row once, at a bound of 1200 polls; not tried
+# under icount since.)
+. "$(dirname "$0")/lib.sh"
+cd "$PROJ" || exit 1
+
+tmp=$PROJ/out/tests/94-undo-journal
+mkdir -p $tmp
+S=/run/gpiolat
+
+# rd FILE: its first line in $_v; running COMM: a process of that name runs
+rd() { { read -r _v <"$1"; } 2>/dev/null; }
+running() {
+	for _c in /proc/[0-9]*/comm; do
+		{ read -r _l <"$_c"; } 2>/dev/null && [ "$_l" = "$1" ] && return 0
+	done
+	return 1
+}
+# ended PID: our child PID has exited (its state, not kill -0)
+ended() {
+	[ -e /proc/$1 ] || return 0
+	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
+	[ "$_st" = Z ]
+}
+mode0=$(cat /sys/module/toggle/parameters/mode)
+# taken CASE: the case's thing is taken now
+taken() {
+	case $1 in
+	kprobe) grep -q '^p:gpiolat/' $T/kprobe_events 2>/dev/null ;;
+	event-synthetic) grep -q gpiolat_pulse $T/synthetic_events 2>/dev/null ;;
+	function_graph) rd $T/current_tracer && [ "$_v" = function_graph ] ;;
+	trace_printk) rd /sys/module/toggle/parameters/mode && [ "$_v" != "$mode0" ] ;;
+	user-ioctl-syscall-events) running utoggle ;;
+	histogram) rd $D/enable && [ "$_v" = 1 ] ;;
+	esac
+}
+# the kinds of step each case's journal holds then
+kinds() {
+	case $1 in
+	kprobe | event-synthetic) echo i e ;;
+	function_graph) echo i t ;;
+	trace_printk) echo i k ;;
+	user-ioctl-syscall-events) echo i c ;;
+	histogram) echo w ;;
+	esac
+}
+cmd() {
+	case $1 in
+	histogram) echo --pulses 5000000 ;;
+	*) echo --overhead --only "$1" --reps 40 --pulses 300 ;;
+	esac
+}
+
+./gpiolat --cleanup >/dev/null 2>&1
+mode_snapshot >$tmp/before
+for c in ${CASES:-kprobe event-synthetic function_graph trace_printk user-ioctl-syscall-events histogram}; do
+	# word splitting of cmd's options is meant
+	# shellcheck disable=SC2046
+	./gpiolat $(cmd $c) >$tmp/run.out 2>&1 &
+	pid=$!
+	# polled every 0.1 s for up to 600 s (a row reaches its own phase after warm-up and
+	# reference phases) or until the run ends (a zombie until waited for)
+	read -r up _ </proc/uptime
+	end=$((${up%.*} + 600))
+	# seen before the kill: a child goes with the run (PR_SET_PDEATHSIG), its journal stays
+	seen=
+	while ! ended $pid && read -r up _ </proc/uptime && [ ${up%.*} -le $end ]; do
+		taken $c && seen=1 && break
+		sleep 0.1
+	done
+	state=$(ended $pid && echo 'had ended' || echo 'still ran')
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	if [ -z "$seen" ]; then
+		notok "$c: its thing never showed (the run $state)"
+		tail -n 5 $tmp/run.out | sed -e 's/^/# /'
+		./gpiolat --cleanup >/dev/null 2>&1
+		continue
+	fi
+	j=$S/undo-$pid
+	cp $j $tmp/journal.$c 2>/dev/null
+	check "$c: the killed run left its journal undo-$pid" test -f $tmp/journal.$c
+	check "$c: its header names its pid and start time ($(head -n 1 $tmp/journal.$c))" \
+		grep -q -x "gpiolat undo journal, pid $pid start [0-9]*" $tmp/journal.$c
+	sed -e 1d $tmp/journal.$c >$tmp/steps
+	check "$c: every step is of a known kind ($(cut -c 1 $tmp/steps | sort -u | tr -d '\n'))" \
+		sh -c "! grep -q -v -E '^([wietc] .+|k)\$' $tmp/steps"
+	for k in $(kinds $c); do
+		check "$c: a step of kind $k" grep -q -E "^$k( |\$)" $tmp/steps
+	done
+	check "$c: no step names a mode" sh -c "! tr ' /' '\n\n' <$tmp/steps |
+		grep -q -x -E 'overhead|syscall-cost|syscall-hist|path|wakeup|gaps|histogram|cleanup'"
+	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
+	eq "$c: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
+	check "$c: ... says it removed the leftovers" grep -q 'removed the leftovers' $tmp/cleanup.out
+	# a burst of the module ends; a killed tool's last moment
+	i=0
+	while { [ "$(cat $D/enable)" = 1 ] || running utoggle; } && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	mode_snapshot >$tmp/after
+	if cmp -s $tmp/before $tmp/after; then
+		ok "$c: as before the run"
+	else
+		notok "$c: not as before the run"
+		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
+	fi
+done
+done_testing
