@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: empty programs on gpiolat's three hooks, the floor of what any BPF
+ * gpiolat --overhead: empty programs on gpiolat's hooks (loader/providers/gpio_hooks.h), the floor of what any BPF
  * program costs there (the hook's dispatch alone), and the floor of gpiolat's own programs. The loader keeps one of them
  * (bpf_program__set_autoload), like bpf/gpiolat.bpf.c.
  */

@@ -16,7 +16,8 @@
  * delete, no hash. What a run does not use (-i, --linear, --overhead's periods) is a rodata
  * switch the verifier prunes: make bench-gpio prints what each costs when on.
  *
- * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
+ * The hooks of loader/providers/gpio_hooks.h, one object; the loader keeps exactly one of them
+ * (bpf_program__set_autoload):
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
  *   kprobe/gpiod_set_value      (desc, value)
  *   fentry/gpiod_set_value      (desc, value)

@@ -41,7 +41,10 @@ uname -a >"$out/uname.txt"
 cat $D/gpio >"$out/toggle-line.txt"
 $gpiolat --self-test >"$out/self-test.txt" 2>&1
 
-for m in tracepoint kprobe fentry; do
+# the hooks from the loader's table (gpiolat --list --json: one hook a line)
+hooks=$($gpiolat --list --json | sed -n 's/^ *{"name": "\([^"]*\)".*/\1/p')
+[ -n "$hooks" ] || die "gpiolat --list --json names no hook"
+for m in $hooks; do
 	echo "  RUN     gpiolat --$m --pulses $pulses" >&2
 	if $gpiolat --$m -l "$line" --pulses "$pulses" --linear "$linear" --json \
 		>"$out/gpiolat-$m.json" 2>"$out/gpiolat-$m.err"; then

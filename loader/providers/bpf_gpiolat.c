@@ -198,7 +198,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	if (probe_gpio_hook_check(p, why, size))
 		return -1;
 	cfg.nobtf = gpio_bpf_no_btf(p->t->btf_path);
-	if (p->a->hook != GPIO_HOOK_TP && !cfg.nobtf) {
+	if (gpio_hooks[p->a->hook].desc && !cfg.nobtf) {
 		btf = sys_load_btf(p->t->btf_path, why, size);
 		cfg.desc_size = btf ? sys_gpio_desc_size(btf, why, size) : 0;
 		btf__free(btf);

@@ -17,12 +17,6 @@
 #include "providers/gpio_bpf.h"
 #include "core/sys.h"
 
-const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX] = {
-	[GPIO_HOOK_TP] = { "tracepoint", "tp/gpio/gpio_value", "gpiolat_tp" },
-	[GPIO_HOOK_KPROBE] = { "kprobe", "kprobe/gpiod_set_value", "gpiolat_kprobe" },
-	[GPIO_HOOK_FENTRY] = { "fentry", "fentry/gpiod_set_value", "gpiolat_fentry" },
-};
-
 int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
 {
 	switch (hook) {
@@ -170,11 +164,17 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	/* the desc -> GPIO map only where the pre-phase fills it (it is preallocated) */
 	if (!pairs)
 		bpf_map__set_max_entries(skel->maps.desc_lines, 1);
-	progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
-			      cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
-							     skel->progs.gpiolat_tp;
-	progs[GPIO_HOOK_KPROBE] = skel->progs.gpiolat_kprobe;
-	progs[GPIO_HOOK_FENTRY] = skel->progs.gpiolat_fentry;
+	/* each hook's program by its name in the table (gpio_hooks.h) */
+	for (i = 0; i < GPIO_HOOK_MAX; i++) {
+		progs[i] = bpf_object__find_program_by_name(skel->obj, gpio_hooks[i].prog);
+		if (!progs[i]) {
+			gpiolat_bpf__destroy(skel);
+			return -ENOENT;
+		}
+	}
+	if (cfg->part != GPIO_PART_ALL)
+		progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
+								     skel->progs.gpiolat_tp_slot;
 	for (i = 0; i < GPIO_HOOK_MAX; i++)
 		bpf_program__set_autoload(progs[i], i == (int)cfg->hook);
 	if (cfg->part != GPIO_PART_ALL)

@@ -36,7 +36,8 @@ enum output {
 
 struct env {
 	enum gpio_hook method;
-	const char *hook_opt; /* the hook option given ("--kprobe"): a second one is refused */
+	const char *hook_opt; /* the hook option given ("kprobe"): a second one is refused */
+	bool list; /* --list: the hooks said, nothing run */
 	const char *specs[MAX_SPECS];
 	int nspecs;
 	__u64 duration_ns;
@@ -84,7 +85,7 @@ int histo_parse(int argc, char **argv, struct env *env);
 int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
 		    size_t size);
-/* for kprobe and fentry: sizeof(struct gpio_desc) of the running kernel, else 0 */
+/* for the hooks on gpiod_set_value (gpio_hooks[].desc): sizeof(struct gpio_desc), else 1 */
 __u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size);
 
 /* selftest.c: gpiolat --self-test */

@@ -105,7 +105,7 @@ static bool shift_alt(const struct run_info *ri, double *shift, double *ci)
 
 static const char *talk_method(enum gpio_hook m)
 {
-	return m == GPIO_HOOK_TP ? "bpf-ply-tracepoint" : NULL;
+	return gpio_hooks[m].talk;
 }
 
 static const char *talk_name(const char *method)
