@@ -26,6 +26,12 @@ int BPF_PROG(empty_gpio_fentry)
 	return 0;
 }
 
+SEC("tp_btf/gpio_value")
+int BPF_PROG(empty_gpio_tp_btf)
+{
+	return 0;
+}
+
 /*
  * The floor of gpiolat's own programs on each hook (make bench-gpio): the empty program plus
  * the one clock read a pulse width needs at each set. The helper call stays though its value is
@@ -47,6 +53,13 @@ int floor_gpio_kprobe(void *ctx)
 
 SEC("fentry/gpiod_set_value")
 int BPF_PROG(floor_gpio_fentry)
+{
+	bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/gpio_value")
+int BPF_PROG(floor_gpio_tp_btf)
 {
 	bpf_ktime_get_ns();
 	return 0;

@@ -17,6 +17,36 @@
 #include "providers/gpio_bpf.h"
 #include "core/sys.h"
 
+/*
+ * tp_btf attaches by the kernel's own BTF id of the tracepoint's typedef btf_trace_gpio_value,
+ * whatever --btf says: the kernel's BTF and that type in it, probed here
+ */
+static int check_tp_btf(const struct btf *btf, char *why, size_t size)
+{
+	struct btf *vmlinux;
+	__s32 id;
+
+	if (sys_check_tracepoint(btf, why, size))
+		return -1;
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		snprintf(why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			 btf ? "; tp_btf attaches by the kernel's own BTF ids, which --btf cannot "
+			       "give" :
+			       ", no --btf");
+		return -1;
+	}
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF);
+	btf__free(vmlinux);
+	if (id < 0) {
+		snprintf(why, size,
+			 "btf_trace_gpio_value is not in the kernel's BTF: no BTF-typed "
+			 "gpio_value tracepoint to attach to");
+		return -1;
+	}
+	return 0;
+}
+
 int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
 {
 	switch (hook) {
@@ -29,6 +59,8 @@ int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_
 		return sys_check_kprobe(btf, why, size);
 	case GPIO_HOOK_FENTRY:
 		return sys_check_fentry(btf, why, size);
+	case GPIO_HOOK_TP_BTF:
+		return check_tp_btf(btf, why, size);
 	default:
 		return -1;
 	}

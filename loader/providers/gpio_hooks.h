@@ -27,7 +27,11 @@
 	  "kprobe (gpiod_set_value)", "a kprobe on gpiod_set_value()")                             \
 	X(FENTRY, fentry, "fentry", "BPF trampoline", "fentry/gpiod_set_value",                    \
 	  "CONFIG_BPF_SYSCALL CONFIG_BPF_JIT CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS", true, NULL, \
-	  "fentry (gpiod_set_value)", "fentry on gpiod_set_value() (BPF trampoline)")
+	  "fentry (gpiod_set_value)", "fentry on gpiod_set_value() (BPF trampoline)")              \
+	X(TP_BTF, tp_btf, "tp_btf", "BTF raw tracepoint", "tp_btf/gpio_value",                     \
+	  "CONFIG_BPF_SYSCALL CONFIG_BPF_EVENTS CONFIG_DEBUG_INFO_BTF", false, NULL,               \
+	  "BTF-typed tracepoint (tp_btf/gpio_value)",                                              \
+	  "the gpio_value tracepoint as a BTF-typed raw tracepoint (needs the kernel's BTF)")
 
 /* the names a hook's row gives its programs and its overhead rows (gpio_hooks.c, ov_methods.c) */
 #define GPIO_HOOK_PROG(tok) "gpiolat_" #tok
