@@ -26,7 +26,7 @@ static const char *load_error(int err, char *buf, size_t size)
 }
 
 /* open the skeleton with only the method's program, configure it and load it */
-int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
+int histo_open_load(const struct histo_env *env, enum gpio_hook m, __u32 desc_size,
 		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
 		    size_t size)
 {

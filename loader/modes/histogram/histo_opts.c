@@ -133,7 +133,7 @@ static bool line_spec_ok(const char *s)
 }
 
 /* one hook per run: a second, different hook option is a usage error */
-static error_t set_hook(struct env *env, enum gpio_hook h)
+static error_t set_hook(struct histo_env *env, enum gpio_hook h)
 {
 	if (env->hook_opt && strcmp(env->hook_opt, gpio_hooks[h].name)) {
 		cli_usage(SEE, &env->usage_printed, "--%s and --%s exclude each other",
@@ -146,7 +146,7 @@ static error_t set_hook(struct env *env, enum gpio_hook h)
 }
 
 /* --help, --usage, --version said: the parse ends here, the run with 0 (histo_parse) */
-static error_t said(struct env *env)
+static error_t said(struct histo_env *env)
 {
 	env->help = true;
 	env->usage_printed = true; /* no "unknown option" line after it */
@@ -155,7 +155,7 @@ static error_t said(struct env *env)
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	struct env *env = state->input;
+	struct histo_env *env = state->input;
 	long long n;
 
 	switch (key) {
@@ -292,7 +292,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-int histo_parse(int argc, char **argv, struct env *env)
+int histo_parse(int argc, char **argv, struct histo_env *env)
 {
 	/* the "Hook:" group: a header, one option a hook of the table, then the others */
 	struct argp_option all[1 + GPIO_HOOK_MAX + sizeof(opts) / sizeof(opts[0])] = {
