@@ -59,3 +59,15 @@ def test_kconfig_needs_agrees_with_the_table():
     for h in gpio_hooks.HOOKS:
         for kind, row in h["rows"].items():
             assert rows.kconfig_needs(row) == h["kconfig"].split(), (h["name"], kind, row)
+
+
+def test_the_methods_listed_as_json_are_the_text_listing():
+    text = [ln.split()[0] for ln in run("--overhead", "--list").stdout.splitlines() if ln]
+    p = run("--overhead", "--list", "--json")
+    assert p.returncode == 0, p.stderr
+    methods = json.loads(p.stdout)["methods"]
+    assert [m["name"] for m in methods] == text
+    assert len(p.stdout.splitlines()) == len(methods) + 2  # one method a line
+    for h in gpio_hooks.HOOKS:
+        assert {"name": h["rows"]["gpiolat"], "talk": h["talk"]}.items() <= \
+            next(m for m in methods if m["name"] == h["rows"]["gpiolat"]).items()

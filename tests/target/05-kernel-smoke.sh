@@ -79,7 +79,7 @@ check "the kernel's configuration is found (${kf:-none}): the one excuse for a m
 	test -n "$kf"
 # the hooks from the loader's table (gpiolat --list --json), not a list of this test's
 hooks=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks)
-check "gpiolat --list --json names the hooks (${hooks:-none})" test -n "$hooks"
+check "gpiolat --list --json names the hooks ($(echo ${hooks:-none}))" test -n "$hooks"
 for h in $hooks; do
 	miss=$(kconfig_missing "bpf-gpiolat-$h")
 	if [ -z "$miss" ]; then

@@ -216,6 +216,31 @@ const struct method *method_by_name(const char *name)
 	return NULL;
 }
 
+void ov_list_print(FILE *f, bool json)
+{
+	const struct method *m;
+	int i;
+
+	if (json)
+		fprintf(f, "{\"methods\": [\n");
+	for (i = 0; i < ov_nmethods; i++) {
+		m = &ov_methods[i];
+		if (!json) {
+			fprintf(f, "%-26s %-8s %s%s\n", m->name, kind_name(m->kind), ref_label(m),
+				named_only(m) ? " (only when --only names it)" : "");
+			continue;
+		}
+		fprintf(f,
+			"  {\"name\": \"%s\", \"kind\": \"%s\", \"against\": \"%s\", "
+			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s}%s\n",
+			m->name, kind_name(m->kind), ref_label(m), fires_name(m->fires),
+			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
+			named_only(m) ? "true" : "false", i + 1 < ov_nmethods ? "," : "");
+	}
+	if (json)
+		fprintf(f, "]}\n");
+}
+
 /* a part or a row of make bench-gpio: run only when --only names it */
 bool named_only(const struct method *m)
 {
