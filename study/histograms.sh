@@ -2,8 +2,8 @@
 # Target side (POSIX sh): the measurements behind `make bpf-histograms`, run as root on the
 # target (the emulated one, or a board). Usage: study/histograms.sh OUTDIR
 #
-# With the toggle module loaded, for each hook gpiolat can use here (tracepoint, kprobe,
-# fentry) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
+# With the toggle module loaded, for each hook of gpiolat's table (`gpiolat --list --json`:
+# tracepoint, kprobe, fentry, tp_btf; one it cannot use here leaves its reason) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
 # pulses, untraced phases before attach and after detach for the pulse-width shift), then each
 # bpftrace twin of the talk's ply scripts over N more pulses, then each of the talk's ply
 # scripts under ply where the target has it, over N more pulses. Raw results go to OUTDIR:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat: gpiolat's own program on the GPIO set (provider.h), on the method's hook
- * (tracepoint, kprobe, fentry) or a part of it, as gpiolat -l LINE runs it on the toggled line;
+ * (providers/gpio_hooks.h) or a part of it, as gpiolat -l LINE runs it on the toggled line;
  * loaded in setup, attached while on. Its histogram and, per method phase, the periods it
  * counted beside the module's own batches are its figures: the trust check (docs/overhead.md).
  */
