@@ -141,7 +141,7 @@ DEPS_STAMP := $(OUT)/.deps
 	shell clean format
 .DELETE_ON_ERROR:
 
-all: loader togglers kmod
+all: loader togglers kmod $(OUT)/gpio-hooks.json
 # the observer plugs into the host's qemu: not for a board's own kernel (KERNEL=native)
 ifneq ($(KERNEL),native)
 all: observer
@@ -192,6 +192,15 @@ HOSTCC ?= gcc
 OBSERVER := $(OUT)/observer/pl061-observer.so
 observer: FORCE | $(DEPS_STAMP)
 	$(Q)HOSTCC=$(HOSTCC) sh vm/observer.sh $(OUT)
+
+# the loader's table of GPIO hooks as JSON, for the host scripts (host/gpio_hooks.py): built
+# and run on the host (host/gpio_hooks.c), the same listing as `gpiolat --list --json`
+GPIO_HOOKS_SRCS := host/gpio_hooks.c loader/providers/gpio_hooks.c
+$(OUT)/gpio-hooks.json: $(GPIO_HOOKS_SRCS) loader/providers/gpio_hooks.h
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(OUT)/host
+	$(Q)$(HOSTCC) -std=gnu11 -Wall -Werror -Iloader -o $(OUT)/host/gpio-hooks $(GPIO_HOOKS_SRCS)
+	$(Q)$(OUT)/host/gpio-hooks >$@.tmp && mv $@.tmp $@
 
 # ---- kmod/: the toggle module, built for the target kernel (kernel side) ---------------------
 # another release's kernel (DIR/buildroot, vm/kernel.sh): in a root of that release, with its
@@ -401,7 +410,7 @@ shell: all target
 	$(Q)VM_NOMAKE=1 KERNEL=$(KERNEL) vm/run
 
 format:
-	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h vm/*.c bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
+	$(Q)clang-format -i $(wildcard kmod/*.c kmod/*.h vm/*.c host/*.c bpf/*.c bpf/*.h $(LOADER_SRCS) $(wildcard loader/*/*.h loader/modes/*/*.h) toggler/*.c \
 		toggler/*.h common/*.c common/*.h)
 
 clean:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: empty programs on gpiolat's three hooks, the floor of what any BPF
+ * gpiolat --overhead: empty programs on gpiolat's hooks (loader/providers/gpio_hooks.h), the floor of what any BPF
  * program costs there (the hook's dispatch alone), and the floor of gpiolat's own programs. The loader keeps one of them
  * (bpf_program__set_autoload), like bpf/gpiolat.bpf.c.
  */
@@ -26,6 +26,12 @@ int BPF_PROG(empty_gpio_fentry)
 	return 0;
 }
 
+SEC("tp_btf/gpio_value")
+int BPF_PROG(empty_gpio_tp_btf)
+{
+	return 0;
+}
+
 /*
  * The floor of gpiolat's own programs on each hook (make bench-gpio): the empty program plus
  * the one clock read a pulse width needs at each set. The helper call stays though its value is
@@ -47,6 +53,13 @@ int floor_gpio_kprobe(void *ctx)
 
 SEC("fentry/gpiod_set_value")
 int BPF_PROG(floor_gpio_fentry)
+{
+	bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/gpio_value")
+int BPF_PROG(floor_gpio_tp_btf)
 {
 	bpf_ktime_get_ns();
 	return 0;

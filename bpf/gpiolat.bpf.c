@@ -16,10 +16,12 @@
  * delete, no hash. What a run does not use (-i, --linear, --overhead's periods) is a rodata
  * switch the verifier prunes: make bench-gpio prints what each costs when on.
  *
- * Three hooks, one object; the loader keeps exactly one of them (bpf_program__set_autoload):
+ * The hooks of loader/providers/gpio_hooks.h, one object; the loader keeps exactly one of them
+ * (bpf_program__set_autoload):
  *   tp/gpio/gpio_value          the trace event (only sets: get == 0)
  *   kprobe/gpiod_set_value      (desc, value)
  *   fentry/gpiod_set_value      (desc, value)
+ *   tp_btf/gpio_value           (gpio, get, value): the tracepoint's arguments, BTF-typed
  * Compiled twice: with CO-RE (gpiolat_core.h), and with -DGPIOLAT_NOBTF for a kernel without
  * BTF (gpiolat_nobtf.h: no CO-RE relocation; the tracepoint's record at offsets the loader
  * checked in tracefs, the kprobe's desc mapped to its GPIO number by desc_lines, which the loader
@@ -507,6 +509,20 @@ int BPF_PROG(gpiolat_desc_gen_fentry)
 {
 	desc_forget();
 	return 0;
+}
+
+/*
+ * The same tracepoint, BTF-typed (a raw tracepoint: no perf record is built, the arguments of
+ * trace_gpio_value(gpio, get, value) come as they are). It attaches by the kernel's BTF id of
+ * btf_trace_gpio_value: in the object without CO-RE it is never loaded (the loader says why),
+ * like fentry.
+ */
+SEC("tp_btf/gpio_value")
+int BPF_PROG(gpiolat_tp_btf, unsigned int gpio, int get, int value)
+{
+	if (get)
+		return 0;
+	return record(gpio, value, bpf_ktime_get_ns(), STAGE_FULL);
 }
 
 /*

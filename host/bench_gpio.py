@@ -8,10 +8,11 @@ Usage: host/bench_gpio.py [--passes P] [--reps N] [--pulses N] [--path DIR] [--b
 One boot of the target (vm/run; KERNEL=std|rt), in it P passes of `gpiolat --overhead --json`
 over all the rows (N repetitions of each row per pass: the rows interleave pass by pass, so a
 drift of the emulation over the run spreads over every row instead of biasing the last ones;
-a row's repetitions are pooled over the passes), BPF run-time stats off (every shift without their clock reads), rows: gpiolat's tracepoint, kprobe and fentry
-programs, the empty program on each hook (bpf/empty_gpio.bpf.c), bpftrace's ply/delta.bt, ply's
-ply/delta.ply (when ply is on the target's PATH), and the tracepoint program's parts (the clock
-read alone; the clock read and the line's slot, no histogram). Each row: mean shift of the
+a row's repetitions are pooled over the passes), BPF run-time stats off (every shift without
+their clock reads), rows: gpiolat's program on each hook of the loader's table
+(loader/providers/gpio_hooks.h, read through host/gpio_hooks.py), the empty program and the
+floor on each hook (bpf/empty_gpio.bpf.c), bpftrace's ply/delta.bt, ply's ply/delta.ply (when
+ply is on the target's PATH), and the tracepoint program's parts (the clock read alone; the clock read and the line's slot, no histogram). Each row: mean shift of the
 pulse width per GPIO set over its repetitions (a repetition: the row's phase minus the mean of
 the untraced phases around it), with a 95 % interval that counts the reference phases shared by
 consecutive repetitions (host/benchstat.py). Ratios with Fieller intervals; the project's speed
@@ -27,45 +28,39 @@ import os
 import subprocess
 import sys
 
+import gpio_hooks  # host/gpio_hooks.py: the loader's table of hooks
 import results  # host/results.py: every document checked, the caveat
 from benchstat import ci95, dof, fmt_ratio, mean_var, t95
 
-HOOKS = ("tracepoint", "kprobe", "fentry")
+# the hooks and their rows: the loader's table (loader/providers/gpio_hooks.h, host/gpio_hooks.py)
+HOOKS = gpio_hooks.NAMES
+ROW = {h["name"]: h["rows"] for h in gpio_hooks.HOOKS}
 # gpiolat's program with no feature on each hook (as `gpiolat -l LINE` loads it), its floor
-PLAIN = {"tracepoint": "bpf-gpiolat-tp-plain", "kprobe": "bpf-gpiolat-kprobe-plain",
-         "fentry": "bpf-gpiolat-fentry-plain"}
+PLAIN = {h: ROW[h]["plain"] for h in HOOKS}
 # each feature alone on the tracepoint program: its own cost is its row minus the plain one
 FEATURES = [("bpf-gpiolat-tp-trust", "trust check's periods (--overhead: period_max)"),
             ("bpf-gpiolat-tp-linear", "linear buckets (--linear)"),
             ("bpf-gpiolat-tp-intervals", "interval halves (-i)"),
             ("bpf-gpiolat-tracepoint", "--overhead's own: trust and linear")]
-ROWS = ["bpf-gpiolat-tracepoint", "bpf-empty-tracepoint", "bpf-gpiolat-kprobe",
-        "bpf-empty-kprobe", "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpftrace-delta",
-        "ply-delta", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot"] + \
-    [f"bpf-floor-{h}" for h in HOOKS] + [PLAIN[h] for h in HOOKS] + \
+ROWS = [r for h in HOOKS for r in (ROW[h]["gpiolat"], ROW[h]["empty"])] + \
+    ["bpftrace-delta", "ply-delta", "bpf-gpiolat-tp-clock", "bpf-gpiolat-tp-slot"] + \
+    [ROW[h]["floor"] for h in HOOKS] + [PLAIN[h] for h in HOOKS] + \
     [f for f, _ in FEATURES[:-1]]
 FLOOR_TARGET = 1.1
 LABELS = {
-    "bpf-gpiolat-tracepoint": "gpiolat, tracepoint (tp/gpio/gpio_value)",
-    "bpf-empty-tracepoint": "empty program, tracepoint",
-    "bpf-gpiolat-kprobe": "gpiolat, kprobe (gpiod_set_value)",
-    "bpf-empty-kprobe": "empty program, kprobe",
-    "bpf-gpiolat-fentry": "gpiolat, fentry (gpiod_set_value)",
-    "bpf-empty-fentry": "empty program, fentry",
     "bpftrace-delta": "bpftrace ply/delta.bt (tracepoint)",
     "ply-delta": "ply ply/delta.ply (tracepoint)",
     "bpf-gpiolat-tp-clock": "  part: tracepoint, the clock read only",
     "bpf-gpiolat-tp-slot": "  part: tracepoint, clock read + the line's slot",
-    "bpf-floor-tracepoint": "floor: empty + one clock read, tracepoint",
-    "bpf-floor-kprobe": "floor: empty + one clock read, kprobe",
-    "bpf-floor-fentry": "floor: empty + one clock read, fentry",
-    "bpf-gpiolat-tp-plain": "gpiolat, no feature, tracepoint",
-    "bpf-gpiolat-kprobe-plain": "gpiolat, no feature, kprobe",
-    "bpf-gpiolat-fentry-plain": "gpiolat, no feature, fentry",
     "bpf-gpiolat-tp-trust": "gpiolat, tracepoint + trust periods",
     "bpf-gpiolat-tp-linear": "gpiolat, tracepoint + linear buckets",
     "bpf-gpiolat-tp-intervals": "gpiolat, tracepoint + interval halves",
 }
+for _h in gpio_hooks.HOOKS:
+    LABELS[_h["rows"]["gpiolat"]] = f"gpiolat, {_h['label']}"
+    LABELS[_h["rows"]["empty"]] = f"empty program, {_h['name']}"
+    LABELS[_h["rows"]["floor"]] = f"floor: empty + one clock read, {_h['name']}"
+    LABELS[_h["rows"]["plain"]] = f"gpiolat, no feature, {_h['name']}"
 TARGETS = {"vs_empty": 1.5, "vs_tools": 0.5}
 
 
@@ -128,7 +123,7 @@ def floor_table(doc, diffs):
           f"clock read), per set, {unit}:")
     print(f"  {'hook':11} {'floor':>8} {'gpiolat':>8} {'ratio':>7}  target <= {FLOOR_TARGET}x")
     for h in HOOKS:
-        f, g = f"bpf-floor-{h}", PLAIN[h]
+        f, g = ROW[h]["floor"], PLAIN[h]
         if f not in diffs or g not in diffs:
             print(f"  {h:11} not measured in this run")
             continue
@@ -228,8 +223,8 @@ def main():
 
     print("\nratios (this run; 95 % Fieller intervals of two independent rows):")
     missed = False
-    for hook in ("tracepoint", "kprobe", "fentry"):
-        g, e = f"bpf-gpiolat-{hook}", f"bpf-empty-{hook}"
+    for hook in HOOKS:
+        g, e = ROW[hook]["gpiolat"], ROW[hook]["empty"]
         if g in diffs and e in diffs:
             s, met = fmt_ratio(diffs[g], diffs[e], TARGETS["vs_empty"] if hook == "tracepoint"
                                else None)

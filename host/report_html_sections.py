@@ -185,8 +185,8 @@ def bench_gpio_section(doc, rh):
     out.append("</tbody></table>")
     diffs = {name: d for name, _, m, _, _, d in rows if m is not None}
     ratios = []
-    for hook in ("tracepoint", "kprobe", "fentry"):
-        g, e = f"bpf-gpiolat-{hook}", f"bpf-empty-{hook}"
+    for hook in bench_gpio.HOOKS:
+        g, e = bench_gpio.ROW[hook]["gpiolat"], bench_gpio.ROW[hook]["empty"]
         if g in diffs and e in diffs:
             target = bench_gpio.TARGETS["vs_empty"] if hook == "tracepoint" else None
             ratios.append((f"gpiolat / empty program, {hook}", fmt_ratio(diffs[g], diffs[e],

@@ -2,8 +2,8 @@
 # Target side (POSIX sh): the measurements behind `make bpf-histograms`, run as root on the
 # target (the emulated one, or a board). Usage: study/histograms.sh OUTDIR
 #
-# With the toggle module loaded, for each hook gpiolat can use here (tracepoint, kprobe,
-# fentry) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
+# With the toggle module loaded, for each hook of gpiolat's table (`gpiolat --list --json`:
+# tracepoint, kprobe, fentry, tp_btf; one it cannot use here leaves its reason) it runs `gpiolat --pulses N --json` (the toggler in the talk's burst mode, exactly N
 # pulses, untraced phases before attach and after detach for the pulse-width shift), then each
 # bpftrace twin of the talk's ply scripts over N more pulses, then each of the talk's ply
 # scripts under ply where the target has it, over N more pulses. Raw results go to OUTDIR:
@@ -41,7 +41,10 @@ uname -a >"$out/uname.txt"
 cat $D/gpio >"$out/toggle-line.txt"
 $gpiolat --self-test >"$out/self-test.txt" 2>&1
 
-for m in tracepoint kprobe fentry; do
+# the hooks from the loader's table (gpiolat --list --json: one hook a line)
+hooks=$($gpiolat --list --json | sed -n 's/^ *{"name": "\([^"]*\)".*/\1/p')
+[ -n "$hooks" ] || die "gpiolat --list --json names no hook"
+for m in $hooks; do
 	echo "  RUN     gpiolat --$m --pulses $pulses" >&2
 	if $gpiolat --$m -l "$line" --pulses "$pulses" --linear "$linear" --json \
 		>"$out/gpiolat-$m.json" 2>"$out/gpiolat-$m.err"; then

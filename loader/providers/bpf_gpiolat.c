@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat: gpiolat's own program on the GPIO set (provider.h), on the method's hook
- * (tracepoint, kprobe, fentry) or a part of it, as gpiolat -l LINE runs it on the toggled line;
+ * (providers/gpio_hooks.h) or a part of it, as gpiolat -l LINE runs it on the toggled line;
  * loaded in setup, attached while on. Its histogram and, per method phase, the periods it
  * counted beside the module's own batches are its figures: the trust check (docs/overhead.md).
  */
@@ -198,7 +198,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	if (probe_gpio_hook_check(p, why, size))
 		return -1;
 	cfg.nobtf = gpio_bpf_no_btf(p->t->btf_path);
-	if (p->a->hook != GPIO_HOOK_TP && !cfg.nobtf) {
+	if (gpio_hooks[p->a->hook].desc && !cfg.nobtf) {
 		btf = sys_load_btf(p->t->btf_path, why, size);
 		cfg.desc_size = btf ? sys_gpio_desc_size(btf, why, size) : 0;
 		btf__free(btf);

@@ -17,11 +17,35 @@
 #include "providers/gpio_bpf.h"
 #include "core/sys.h"
 
-const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX] = {
-	[GPIO_HOOK_TP] = { "tracepoint", "tp/gpio/gpio_value", "gpiolat_tp" },
-	[GPIO_HOOK_KPROBE] = { "kprobe", "kprobe/gpiod_set_value", "gpiolat_kprobe" },
-	[GPIO_HOOK_FENTRY] = { "fentry", "fentry/gpiod_set_value", "gpiolat_fentry" },
-};
+/*
+ * tp_btf attaches by the kernel's own BTF id of the tracepoint's typedef btf_trace_gpio_value,
+ * whatever --btf says: the kernel's BTF and that type in it, probed here
+ */
+static int check_tp_btf(const struct btf *btf, char *why, size_t size)
+{
+	struct btf *vmlinux;
+	__s32 id;
+
+	if (sys_check_tracepoint(btf, why, size))
+		return -1;
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		snprintf(why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			 btf ? "; tp_btf attaches by the kernel's own BTF ids, which --btf cannot "
+			       "give" :
+			       ", no --btf");
+		return -1;
+	}
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF);
+	btf__free(vmlinux);
+	if (id < 0) {
+		snprintf(why, size,
+			 "btf_trace_gpio_value is not in the kernel's BTF: no BTF-typed "
+			 "gpio_value tracepoint to attach to");
+		return -1;
+	}
+	return 0;
+}
 
 int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
 {
@@ -35,6 +59,8 @@ int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_
 		return sys_check_kprobe(btf, why, size);
 	case GPIO_HOOK_FENTRY:
 		return sys_check_fentry(btf, why, size);
+	case GPIO_HOOK_TP_BTF:
+		return check_tp_btf(btf, why, size);
 	default:
 		return -1;
 	}
@@ -177,11 +203,17 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	/* the desc -> GPIO map only where the pre-phase fills it (it is preallocated) */
 	if (!pairs)
 		bpf_map__set_max_entries(skel->maps.desc_lines, 1);
-	progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
-			      cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
-							     skel->progs.gpiolat_tp;
-	progs[GPIO_HOOK_KPROBE] = skel->progs.gpiolat_kprobe;
-	progs[GPIO_HOOK_FENTRY] = skel->progs.gpiolat_fentry;
+	/* each hook's program by its name in the table (gpio_hooks.h) */
+	for (i = 0; i < GPIO_HOOK_MAX; i++) {
+		progs[i] = bpf_object__find_program_by_name(skel->obj, gpio_hooks[i].prog);
+		if (!progs[i]) {
+			gpiolat_bpf__destroy(skel);
+			return -ENOENT;
+		}
+	}
+	if (cfg->part != GPIO_PART_ALL)
+		progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
+								     skel->progs.gpiolat_tp_slot;
 	for (i = 0; i < GPIO_HOOK_MAX; i++)
 		bpf_program__set_autoload(progs[i], i == (int)cfg->hook);
 	if (cfg->part != GPIO_PART_ALL)

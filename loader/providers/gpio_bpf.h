@@ -14,24 +14,12 @@
 #include <linux/types.h>
 #include "gpiolat.h"
 #include "core/hist.h"
+#include "providers/gpio_hooks.h"
 
 struct btf;
 struct bpf_program;
 struct gpiolat_bpf;
 
-/* the hooks of one GPIO set; each has a program in the object */
-enum gpio_hook {
-	GPIO_HOOK_TP,
-	GPIO_HOOK_KPROBE,
-	GPIO_HOOK_FENTRY,
-	GPIO_HOOK_MAX,
-};
-
-/* each hook: the method's name (gpiolat --tracepoint), its section, its program */
-struct gpio_hook_info {
-	const char *name, *hook, *prog;
-};
-extern const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX];
 /* can HOOK be attached here? 0, or -1 and why */
 int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size);
 

@@ -251,10 +251,11 @@ def test_modes_run_through_run_mode_and_never_exit(loader_graph):
 def test_the_histogram_parser_only_parses(loader_graph):
     """histo_opts.c reads the command line and nothing else: the BTF file for CO-RE
     is looked for in the prepare step (histo.c calls btf_find), so the parser points only at
-    the command line's helpers; files.c among them: a file argument's kind (a FIFO, a directory
+    the command line's helpers and the hooks' table (its options); files.c among them: a file argument's kind (a FIFO, a directory
     is refused as it is parsed, in the usage line), never its content"""
     arrows, _ = loader_graph
-    assert sorted(arrows["histo_opts"]) == ["cli", "files", "parse", "run"]
+    # gpio_hooks: the hooks' table, each hook's option (data only)
+    assert sorted(arrows["histo_opts"]) == ["cli", "files", "gpio_hooks", "parse", "run"]
 
 
 def test_folders_and_layers():

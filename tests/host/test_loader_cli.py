@@ -152,3 +152,10 @@ def test_self_test_reports_each_facility():
         assert r.returncode == 1
         assert "cannot run here" in r.stdout
     assert our_programs() == []
+
+
+@pytest.mark.skipif(host_has("/sys/kernel/tracing/events/gpio"), reason="this host has GPIO")
+def test_no_gpio_tracepoint_for_tp_btf():
+    """the BTF-typed tracepoint checks the tracepoint first, in one line, and leaves nothing"""
+    one_line_error(run("--tp_btf", "-d", "1"), 1, "tp_btf: not available",
+                   "gpio:gpio_value is not in this kernel")

@@ -6,10 +6,13 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "host"))
+import gpio_hooks  # noqa: E402  host/gpio_hooks.py: the loader's table of GPIO hooks
 TEST_OV = os.path.join(ROOT, "out", "build", "test-overhead")
 
 
@@ -145,8 +148,8 @@ def test_only_prefix_and_names():
     assert sel == ["kprobe"] + [f"events-{k}" for k in range(1, 11)]
     assert run("only", "event").split() == ["event"]
     # a part (gpiolat's tracepoint program's cost breakdown) only by its whole name
-    assert run("only", "bpf-gpiolat-*").split() == ["bpf-gpiolat-tracepoint",
-                                                    "bpf-gpiolat-kprobe", "bpf-gpiolat-fentry"]
+    assert run("only", "bpf-gpiolat-*").split() == [h["rows"]["gpiolat"]
+                                                    for h in gpio_hooks.HOOKS]
     assert run("only", "bpf-gpiolat-tp-slot").split() == ["bpf-gpiolat-tp-slot"]
 
 
@@ -178,8 +181,8 @@ def test_new_row_appended():
     row against the untraced toggler, after every row that was there before it"""
     assert run("lookup", "bpf-empty-fexit").split() == ["bpf-empty-fexit", "bpf", "untraced",
                                                         "-"]
-    assert run("only", "bpf-empty-*").split() == ["bpf-empty-tracepoint", "bpf-empty-kprobe",
-                                                  "bpf-empty-fentry", "bpf-empty-fexit"]
+    assert run("only", "bpf-empty-*").split() == [h["rows"]["empty"] for h in gpio_hooks.HOOKS
+                                                  ] + ["bpf-empty-fexit"]
     assert run("only", "user-ioctl-syscall-hist,bpf-empty-fexit").split() == [
         "user-ioctl-syscall-hist", "bpf-empty-fexit"]
 

@@ -12,19 +12,19 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "target"))
 import rows  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "host"))
+import gpio_hooks  # noqa: E402  host/gpio_hooks.py: each GPIO hook's rows, from the loader's table
 
-# every method of the --overhead matrix (loader/modes/overhead/ov_methods.c) and 05's hooks
+# every method of the --overhead matrix (loader/modes/overhead/ov_methods.c; the GPIO hooks' rows
+# from the loader's table) and 05's hooks
 METHODS = ["control", "event", "event-filter", "event-trigger", "event-hist", "event-synthetic",
-           "kprobe", "function", "function_graph", "trace_printk", "bpf-gpiolat-tracepoint",
-           "bpf-empty-tracepoint", "bpf-gpiolat-kprobe", "bpf-empty-kprobe",
-           "bpf-gpiolat-fentry", "bpf-empty-fentry", "bpf-gpiolat-tp-clock",
-           "bpf-gpiolat-tp-slot", "bpf-floor-tracepoint", "bpf-floor-kprobe", "bpf-floor-fentry",
-           "bpf-gpiolat-tp-plain", "bpf-gpiolat-kprobe-plain", "bpf-gpiolat-fentry-plain",
-           "bpf-gpiolat-tp-trust", "bpf-gpiolat-tp-linear", "bpf-gpiolat-tp-intervals",
+           "kprobe", "function", "function_graph", "trace_printk", "bpf-gpiolat-tp-clock",
+           "bpf-gpiolat-tp-slot", "bpf-gpiolat-tp-trust", "bpf-gpiolat-tp-linear", "bpf-gpiolat-tp-intervals",
            "bpftrace-delta", "bpftrace-dt-kprobe", "ply-delta",
            "ply-dt-kprobe", "ply-delta-event", "user-ioctl-syscall-events", "user-ioctl-uprobe",
            "user-ioctl-trace-marker", "user-ioctl-strace", "user-ioctl-syscall-hist"] + \
-          [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)]
+          [f"{s}-{k}" for s in ("events", "kprobes") for k in range(1, 11)] + \
+          [r for h in gpio_hooks.HOOKS for r in h["rows"].values()]
 ALL = sorted({o for m in METHODS for o in rows.kconfig_needs(m)})
 
 

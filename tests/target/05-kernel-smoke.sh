@@ -77,7 +77,10 @@ check "--self-test: BPF JIT $want (bpf_jit_enable=${jit:-none})" \
 kf=$(kconfig_file)
 check "the kernel's configuration is found (${kf:-none}): the one excuse for a missing hook" \
 	test -n "$kf"
-for h in tracepoint kprobe fentry; do
+# the hooks from the loader's table (gpiolat --list --json), not a list of this test's
+hooks=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks)
+check "gpiolat --list --json names the hooks ($(echo ${hooks:-none}))" test -n "$hooks"
+for h in $hooks; do
 	miss=$(kconfig_missing "bpf-gpiolat-$h")
 	if [ -z "$miss" ]; then
 		gpiolat_pulses "$h" "$gpio" "$PULSES" --$h -l "$gpio"

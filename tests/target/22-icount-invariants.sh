@@ -102,8 +102,12 @@ done
 
 # ---- the orderings
 only=control,event,event-filter,event-trigger,event-hist,function,function_graph
-only=$only,bpf-gpiolat-tracepoint,bpf-empty-tracepoint,bpf-gpiolat-kprobe,bpf-empty-kprobe
-only=$only,bpf-gpiolat-fentry,bpf-empty-fentry
+# gpiolat's and the empty program on each hook of the loader's table (gpiolat --list --json)
+hooks=$(GPIOLAT_EXE=./gpiolat gpio_hooks)
+[ -n "$hooks" ] || notok "gpiolat --list --json names the hooks"
+for h in $hooks; do
+	only=$only,bpf-gpiolat-$h,bpf-empty-$h
+done
 ./gpiolat --overhead --json --pulses 400 --reps 5 --only "$only" >$out.o 2>$out.oe
 rc=$?
 eq "gpiolat --overhead --only '$only' exit status" $rc 0
@@ -131,7 +135,7 @@ lt "event-trigger above 0" 0 "$(fig event-trigger)"
 lt "event-trigger < event-filter (the talk: 120 < 280 ns)" "$(fig event-trigger)" "$(fig event-filter)"
 lt "event-hist above 0" 0 "$(fig event-hist)"
 lt "function < function_graph" "$(fig function)" "$(fig function_graph)"
-for h in tracepoint kprobe fentry; do
+for h in $hooks; do
 	e=bpf-empty-$h
 	g=bpf-gpiolat-$h
 	if [ "$(fig $g)" = - ] || [ "$(fig $e)" = - ]; then

@@ -16,10 +16,14 @@ need python3
 cd "$PROJ" || exit 1
 
 out=$PROJ/out/tests/81-overhead
+# the hooks of the loader's table (gpiolat --list --json), for the orderings' judge
+GPIO_HOOKS=$(GPIOLAT_EXE=./gpiolat gpio_hooks)
+export GPIO_HOOKS
+[ -n "$GPIO_HOOKS" ] || notok "gpiolat --list --json names the hooks"
 # invariants PYTHON-CONDITIONS...: judged on the JSON in $1
 judge() {
 	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$1" <<'PY'
-import json, sys
+import json, os, sys
 from rows import line, not_available, done
 from criteria import ALPHA_CONTROL, ALPHA_NOT_CHEAPER, not_below_zero, within_zero
 d = json.load(open(sys.argv[1]))
@@ -83,7 +87,7 @@ for n in ("event-filter", "event-trigger"):
         line(ok, f"{n} does not make the event cheaper: {fig(n)} on top of it, one-sided "
              f"{1 - ALPHA_NOT_CHEAPER:.2%} upper end {up:.0f} ns >= 0 (median "
              f"{r['median_ns']:.0f} ns, {r['repetitions']} repetitions)")
-for h in ("tracepoint", "kprobe", "fentry"):
+for h in os.environ["GPIO_HOOKS"].split():  # the loader's table: gpiolat --list --json
     e, g = f"bpf-empty-{h}", f"bpf-gpiolat-{h}"
     if have(e, g):
         line(m[e]["overhead_ns"] <= m[g]["overhead_ns"],

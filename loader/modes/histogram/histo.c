@@ -89,7 +89,7 @@ static bool wait_pulses(struct run *r, __u64 deadline, bool *timed_out)
 }
 
 /* an untraced phase: the module's own pulses (--pulses) or a free-running toggler */
-static void untraced_phase(struct run *r, const struct env *env, struct run_info *ri)
+static void untraced_phase(struct run *r, const struct histo_env *env, struct run_info *ri)
 {
 	long long n = env->untraced;
 	struct stat_acc *ph;
@@ -141,8 +141,8 @@ static bool line_watched(const struct line_sel *sel, int n, __u32 gpio)
  * a kernel without BTF, the kprobe: each selected line's gpio_desc (or the toggle module's
  * line's, without -l) learnt in the pre-phase; 0, or -1 said
  */
-static int histo_pair(struct gpiolat_bpf *skel, const struct env *env, const struct run_info *ri,
-		      const struct line_sel *sel)
+static int histo_pair(struct gpiolat_bpf *skel, const struct histo_env *env,
+		      const struct run_info *ri, const struct line_sel *sel)
 {
 	__u32 want[MAX_SPECS];
 	char why[WHY_SIZE];
@@ -160,7 +160,7 @@ static int histo_pair(struct gpiolat_bpf *skel, const struct env *env, const str
 
 /* the histogram mode's run: its options, what it measured, what it holds */
 struct histo {
-	struct env env;
+	struct histo_env env;
 	struct run_info ri;
 	struct line_result *lr, *prev;
 	struct line_sel sel[MAX_SPECS];
@@ -187,7 +187,7 @@ static int histo_parse_step(struct run *r, void *ctx, int argc, char **argv)
 static int histo_prepare(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
-	struct env *env = &h->env;
+	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 	char why[WHY_SIZE];
 	__u32 desc_size;
@@ -297,7 +297,7 @@ static int histo_prepare(struct run *r, void *ctx)
 static int histo_enable(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
-	struct env *env = &h->env;
+	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 	const struct gpio_hook_info *hook = &gpio_hooks[env->method];
 	int err;
@@ -353,7 +353,7 @@ static int histo_enable(struct run *r, void *ctx)
 static int histo_go(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
-	struct env *env = &h->env;
+	struct histo_env *env = &h->env;
 	int n;
 
 	if (env->self_test)
@@ -394,7 +394,7 @@ static int histo_go(struct run *r, void *ctx)
 static int histo_collect(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
-	struct env *env = &h->env;
+	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 
 	if (env->self_test)
@@ -431,7 +431,7 @@ static int histo_collect(struct run *r, void *ctx)
 static int histo_print(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
-	struct env *env = &h->env;
+	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 
 	if (env->self_test)
@@ -503,7 +503,7 @@ int histo_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: out of memory\n");
 		return EXIT_ERROR;
 	}
-	h->env = (struct env){ .method = GPIO_HOOK_TP, .unit = UNIT_NS, .untraced = -1 };
+	h->env = (struct histo_env){ .method = GPIO_HOOK_TP, .unit = UNIT_NS, .untraced = -1 };
 	h->ri.stats_fd = -1;
 	h->seq_attach = -1;
 	err = run_mode(&r, &histo_ops, h, argc, argv);

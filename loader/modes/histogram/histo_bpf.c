@@ -26,7 +26,7 @@ static const char *load_error(int err, char *buf, size_t size)
 }
 
 /* open the skeleton with only the method's program, configure it and load it */
-int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
+int histo_open_load(const struct histo_env *env, enum gpio_hook m, __u32 desc_size,
 		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
 		    size_t size)
 {
@@ -56,11 +56,11 @@ int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
 	return 0;
 }
 
-/* for kprobe and fentry: sizeof(struct gpio_desc) of the running kernel, else 0 */
+/* for the hooks on gpiod_set_value (gpio_hooks[].desc): sizeof(struct gpio_desc), else 1 */
 __u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size)
 {
-	/* the tracepoint, or no BTF (the kprobe then maps desc by the pre-phase's pairs) */
-	if (m == GPIO_HOOK_TP || !btf)
+	/* a tracepoint, or no BTF (the kprobe then maps desc by the pre-phase's pairs) */
+	if (!gpio_hooks[m].desc || !btf)
 		return 1;
 	return sys_gpio_desc_size(btf, why, size);
 }

@@ -34,9 +34,10 @@ enum output {
 	OUT_CSV,
 };
 
-struct env {
+struct histo_env {
 	enum gpio_hook method;
-	const char *hook_opt; /* the hook option given ("--kprobe"): a second one is refused */
+	const char *hook_opt; /* the hook option given ("kprobe"): a second one is refused */
+	bool list; /* --list: the hooks said, nothing run */
 	const char *specs[MAX_SPECS];
 	int nspecs;
 	__u64 duration_ns;
@@ -78,27 +79,27 @@ struct run_info {
 
 /* histo_opts.c: argp, the command line only (no file looked at); 0, EXIT_USAGE (the one line
  * said), or RUN_DONE (--help said) */
-int histo_parse(int argc, char **argv, struct env *env);
+int histo_parse(int argc, char **argv, struct histo_env *env);
 
 /* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */
-int histo_open_load(const struct env *env, enum gpio_hook m, __u32 desc_size,
+int histo_open_load(const struct histo_env *env, enum gpio_hook m, __u32 desc_size,
 		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
 		    size_t size);
-/* for kprobe and fentry: sizeof(struct gpio_desc) of the running kernel, else 0 */
+/* for the hooks on gpiod_set_value (gpio_hooks[].desc): sizeof(struct gpio_desc), else 1 */
 __u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size);
 
 /* selftest.c: gpiolat --self-test */
-int self_test(struct env *env);
+int self_test(struct histo_env *env);
 
 /* histo_report.c */
-void print_lines(const struct env *env, struct line_result *lr, int n, FILE *f);
-void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct line_result *now,
-		    int n, struct line_result *prev, int nprev);
-void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel,
+void print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f);
+void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
+		    struct line_result *now, int n, struct line_result *prev, int nprev);
+void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
 			 const struct run_info *ri);
-void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
+void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
 		struct line_result *lr, int n);
-void print_toggle_text(const struct env *env, const struct run_info *ri, struct line_result *lr,
-		       int n);
+void print_toggle_text(const struct histo_env *env, const struct run_info *ri,
+		       struct line_result *lr, int n);
 
 #endif /* GPIOLAT_HISTO_MODE_H */

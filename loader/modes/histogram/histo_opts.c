@@ -11,6 +11,7 @@
 #include "core/cli.h"
 #include "core/files.h"
 #include "modes/histogram/histo_mode.h"
+#include "providers/gpio_hooks.h"
 #include "gpiolat.h"
 #include "core/parse.h"
 
@@ -38,11 +39,12 @@ static const char doc[] =
 
 #define SEE "gpiolat --help"
 
+/* each hook's option (--tracepoint, ...): OPT_HOOK + its enum gpio_hook, from gpio_hooks[] */
+#define OPT_HOOK 0x180
+
 enum {
-	OPT_TRACEPOINT = 0x100,
-	OPT_KPROBE,
-	OPT_FENTRY,
-	OPT_LINEAR,
+	OPT_LINEAR = 0x100,
+	OPT_LIST,
 	OPT_JSON,
 	OPT_CSV,
 	OPT_BTF,
@@ -59,11 +61,8 @@ enum {
 	OPT_MODE_EMPTY_RAW_TP,
 };
 
+/* after the hooks' options (histo_parse: one per row of gpio_hooks[]) */
 static const struct argp_option opts[] = {
-	{ NULL, 0, NULL, 0, "Hook:", 1 },
-	{ "tracepoint", OPT_TRACEPOINT, NULL, 0, "the gpio:gpio_value trace event (default)", 1 },
-	{ "kprobe", OPT_KPROBE, NULL, 0, "a kprobe on gpiod_set_value()", 1 },
-	{ "fentry", OPT_FENTRY, NULL, 0, "fentry on gpiod_set_value() (BPF trampoline)", 1 },
 	{ NULL, 0, NULL, 0, "What and how long:", 2 },
 	{ "line", 'l', "LINE", 0,
 	  "only this line: a GPIO number, CHIPLABEL:OFFSET or gpiochipN:OFFSET (repeatable; "
@@ -96,15 +95,15 @@ static const struct argp_option opts[] = {
 	{ "btf", OPT_BTF, "FILE", 0,
 	  "BTF of the kernel, for kernels without /sys/kernel/btf/vmlinux", 4 },
 	{ "self-test", OPT_SELF_TEST, NULL, 0, "report which hooks and facilities work here", 4 },
+	{ "list", OPT_LIST, NULL, 0,
+	  "list the hooks (name, family, section; with --json: all of their table) and exit", 4 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug messages (and the verifier's)", 4 },
 	{ "help", 'h', NULL, 0, "show this help", 4 },
 	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
 	{ "version", 'V', NULL, 0, "show the version", 4 },
 	{ NULL, 0, NULL, 0, "Other modes (each has its own options: gpiolat --MODE --help):", 5 },
-	{ "overhead", 0x1ff, NULL, 0,
-	  "what each tracing method adds to a GPIO set; --cleanup removes what an interrupted "
-	  "run left",
-	  5 },
+	{ "overhead", 0x1ff, NULL, 0, "what each tracing method adds to a GPIO set", 5 },
+	{ "cleanup", 0x200, NULL, 0, "put back what a killed run's undo journal says it took", 5 },
 	{ "path", OPT_MODE_PATH, NULL, 0,
 	  "the GPIO path decomposed: one set by each toggler, from a register write to bash", 5 },
 	{ "wakeup", OPT_MODE_WAKEUP, NULL, 0,
@@ -132,20 +131,20 @@ static bool line_spec_ok(const char *s)
 }
 
 /* one hook per run: a second, different hook option is a usage error */
-static error_t set_hook(struct env *env, enum gpio_hook h, const char *opt)
+static error_t set_hook(struct histo_env *env, enum gpio_hook h)
 {
-	if (env->hook_opt && strcmp(env->hook_opt, opt)) {
-		cli_usage(SEE, &env->usage_printed, "%s and %s exclude each other", env->hook_opt,
-			  opt);
+	if (env->hook_opt && strcmp(env->hook_opt, gpio_hooks[h].name)) {
+		cli_usage(SEE, &env->usage_printed, "--%s and --%s exclude each other",
+			  env->hook_opt, gpio_hooks[h].name);
 		return EINVAL;
 	}
-	env->hook_opt = opt;
+	env->hook_opt = gpio_hooks[h].name;
 	env->method = h;
 	return 0;
 }
 
 /* --help, --usage, --version said: the parse ends here, the run with 0 (histo_parse) */
-static error_t said(struct env *env)
+static error_t said(struct histo_env *env)
 {
 	env->help = true;
 	env->usage_printed = true; /* no "unknown option" line after it */
@@ -154,7 +153,7 @@ static error_t said(struct env *env)
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	struct env *env = state->input;
+	struct histo_env *env = state->input;
 	long long n;
 
 	switch (key) {
@@ -168,12 +167,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'V':
 		printf("%s\n", argp_program_version);
 		return said(env);
-	case OPT_TRACEPOINT:
-		return set_hook(env, GPIO_HOOK_TP, "--tracepoint");
-	case OPT_KPROBE:
-		return set_hook(env, GPIO_HOOK_KPROBE, "--kprobe");
-	case OPT_FENTRY:
-		return set_hook(env, GPIO_HOOK_FENTRY, "--fentry");
+	case OPT_LIST:
+		env->list = true;
+		break;
 	case 'l':
 		if (env->nspecs == MAX_SPECS) {
 			cli_usage(SEE, &env->usage_printed, "too many lines (at most %d)",
@@ -268,6 +264,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli_usage(SEE, &env->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
+		if (env->list) {
+			gpio_hooks_print(stdout, env->out == OUT_JSON);
+			return said(env);
+		}
 		if (env->interval_ns && env->duration_ns && env->interval_ns > env->duration_ns) {
 			cli_usage(SEE, &env->usage_printed,
 				  "the interval is longer than the duration");
@@ -283,14 +283,27 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli_key_error(state, SEE, &env->usage_printed);
 		break;
 	default:
+		if (key >= OPT_HOOK && key < OPT_HOOK + GPIO_HOOK_MAX)
+			return set_hook(env, key - OPT_HOOK);
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
 
-int histo_parse(int argc, char **argv, struct env *env)
+int histo_parse(int argc, char **argv, struct histo_env *env)
 {
-	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+	/* the "Hook:" group: a header, one option a hook of the table, then the others */
+	struct argp_option all[1 + GPIO_HOOK_MAX + sizeof(opts) / sizeof(opts[0])] = {
+		{ NULL, 0, NULL, 0, "Hook:", 1 },
+	};
+	const struct argp argp = { .options = all, .parser = parse_arg, .doc = doc };
+	int i;
+
+	for (i = 0; i < GPIO_HOOK_MAX; i++)
+		all[1 + i] = (struct argp_option){
+			gpio_hooks[i].name, OPT_HOOK + i, NULL, 0, gpio_hooks[i].help, 1
+		};
+	memcpy(&all[1 + GPIO_HOOK_MAX], opts, sizeof(opts));
 
 	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env))
 		return env->help ? RUN_DONE : EXIT_USAGE;

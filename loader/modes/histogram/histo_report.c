@@ -20,7 +20,7 @@
 #include "core/parse.h"
 #include "core/sys.h"
 
-void print_lines(const struct env *env, struct line_result *lr, int n, FILE *f)
+void print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f)
 {
 	int i;
 
@@ -35,8 +35,8 @@ void print_lines(const struct env *env, struct line_result *lr, int n, FILE *f)
 }
 
 /* the histograms of one interval: now minus the previous snapshot */
-void print_interval(const struct env *env, int idx, __u64 t0, __u64 t1, struct line_result *now,
-		    int n, struct line_result *prev, int nprev)
+void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
+		    struct line_result *now, int n, struct line_result *prev, int nprev)
 {
 	struct line_result *d;
 	struct json_object *o, *a;
@@ -105,7 +105,7 @@ static bool shift_alt(const struct run_info *ri, double *shift, double *ci)
 
 static const char *talk_method(enum gpio_hook m)
 {
-	return m == GPIO_HOOK_TP ? "bpf-ply-tracepoint" : NULL;
+	return gpio_hooks[m].talk;
 }
 
 static const char *talk_name(const char *method)
@@ -115,7 +115,8 @@ static const char *talk_name(const char *method)
 						       method;
 }
 
-void print_overhead_text(const struct env *env, struct gpiolat_bpf *skel, const struct run_info *ri)
+void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
+			 const struct run_info *ri)
 {
 	enum gpio_hook m = env->method;
 	struct bpf_prog_info info;
@@ -203,7 +204,7 @@ static struct json_object *stat_json(const struct stat_acc *s, __u64 pulses)
 	return o;
 }
 
-void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
+void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
 		struct line_result *lr, int n)
 {
 	enum gpio_hook m = env->method;
@@ -312,8 +313,8 @@ void print_json(const struct env *env, struct gpiolat_bpf *skel, const struct ru
 	json_print_put(o, JSON_C_TO_STRING_PLAIN);
 }
 
-void print_toggle_text(const struct env *env, const struct run_info *ri, struct line_result *lr,
-		       int n)
+void print_toggle_text(const struct histo_env *env, const struct run_info *ri,
+		       struct line_result *lr, int n)
 {
 	__u64 r, f;
 	int i;

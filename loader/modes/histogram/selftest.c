@@ -20,7 +20,7 @@ static void st(const char *status, const char *what, const char *detail)
 	printf("  %-5s %-22s %s\n", status, what, detail);
 }
 
-int self_test(struct env *env)
+int self_test(struct histo_env *env)
 {
 	char why[WHY_SIZE], detail[WHY_SIZE + 64];
 	bool root, can_default = false;

@@ -43,7 +43,7 @@ struct json_object;
 #define WHY 256
 
 struct opts {
-	bool overhead, quick, json, verbose;
+	bool overhead, quick, json, verbose, list;
 	int reps;
 	long long pulses;
 	const char *only;
@@ -165,6 +165,8 @@ const char *kind_name(enum method_kind k);
 const char *fires_name(enum fires f);
 const struct method *method_by_name(const char *name);
 bool named_only(const struct method *m);
+/* --list: the methods in their order, one a line (name, kind, reference), or as JSON */
+void ov_list_print(FILE *f, bool json);
 bool only_item(const char *t, const struct method *m);
 bool only_selected(const char *only, const struct method *m);
 int only_check(const char *only, char *bad, size_t size);

@@ -70,6 +70,14 @@
 		.a = { .hook = h, .features = GPIO_FEAT_SET | (feat) }, .trust = true, \
 		.fires = FIRES_SET_UNEQUAL, .bench = true                              \
 	}
+/* the rows of each hook (providers/gpio_hooks.h: the names come from there) */
+#define HOOK_ROWS(ID, tok, nm, fam, sec, kc, dsc, tk, ...)                         \
+	BPF(GPIO_HOOK_ROW(nm), prov_bpf_gpiolat, GPIO_HOOK_##ID, tk),              \
+		BPF(GPIO_HOOK_EMPTY_ROW(nm), prov_bpf_empty, GPIO_HOOK_##ID, NULL, \
+		    .progs = { GPIO_HOOK_EMPTY_PROG(tok) }),
+#define FLOOR_ROW(ID, tok, nm, ...) \
+	FLOOR(GPIO_HOOK_FLOOR_ROW(nm), GPIO_HOOK_##ID, GPIO_HOOK_FLOOR_PROG(tok)),
+#define PLAIN_ROW(ID, tok, ...) BENCH(GPIO_HOOK_PLAIN_ROW(tok), GPIO_HOOK_##ID, 0),
 /* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0 */
 #define TOOL(nm, prov_, s, talk_, trust_)                                                          \
 	{                                                                                          \
@@ -131,25 +139,12 @@ const struct method ov_methods[] = {
 	  .prov = &prov_printk,
 	  .talk = "trace_printk",
 	  .reference = PRINTK_REF },
-	BPF("bpf-gpiolat-tracepoint", prov_bpf_gpiolat, GPIO_HOOK_TP, "bpf-ply-tracepoint"),
-	BPF("bpf-empty-tracepoint", prov_bpf_empty, GPIO_HOOK_TP, NULL,
-	    .progs = { "empty_gpio_tp" }),
-	BPF("bpf-gpiolat-kprobe", prov_bpf_gpiolat, GPIO_HOOK_KPROBE, NULL),
-	BPF("bpf-empty-kprobe", prov_bpf_empty, GPIO_HOOK_KPROBE, NULL,
-	    .progs = { "empty_gpio_kprobe" }),
-	BPF("bpf-gpiolat-fentry", prov_bpf_gpiolat, GPIO_HOOK_FENTRY, NULL),
-	BPF("bpf-empty-fentry", prov_bpf_empty, GPIO_HOOK_FENTRY, NULL,
-	    .progs = { "empty_gpio_fentry" }),
-	BPF_PART("bpf-gpiolat-tp-clock", GPIO_PART_CLOCK),
+	/* on each hook of gpio_hooks.h: gpiolat's program, then the empty one */
+	GPIO_HOOKS(HOOK_ROWS) BPF_PART("bpf-gpiolat-tp-clock", GPIO_PART_CLOCK),
 	BPF_PART("bpf-gpiolat-tp-slot", GPIO_PART_SLOT),
 	/* make bench-gpio: the floor on each hook, gpiolat's programs with no feature, each alone */
-	FLOOR("bpf-floor-tracepoint", GPIO_HOOK_TP, "floor_gpio_tp"),
-	FLOOR("bpf-floor-kprobe", GPIO_HOOK_KPROBE, "floor_gpio_kprobe"),
-	FLOOR("bpf-floor-fentry", GPIO_HOOK_FENTRY, "floor_gpio_fentry"),
-	BENCH("bpf-gpiolat-tp-plain", GPIO_HOOK_TP, 0),
-	BENCH("bpf-gpiolat-kprobe-plain", GPIO_HOOK_KPROBE, 0),
-	BENCH("bpf-gpiolat-fentry-plain", GPIO_HOOK_FENTRY, 0),
-	BENCH("bpf-gpiolat-tp-trust", GPIO_HOOK_TP, GPIO_FEAT_TRUST),
+	GPIO_HOOKS(FLOOR_ROW) GPIO_HOOKS(PLAIN_ROW)
+		BENCH("bpf-gpiolat-tp-trust", GPIO_HOOK_TP, GPIO_FEAT_TRUST),
 	BENCH("bpf-gpiolat-tp-linear", GPIO_HOOK_TP, GPIO_FEAT_LINEAR),
 	BENCH("bpf-gpiolat-tp-intervals", GPIO_HOOK_TP, GPIO_FEAT_INTERVALS),
 	TOOL("bpftrace-delta", prov_bpftrace, "ply/delta.bt", "bpf-ply-tracepoint", false),
@@ -219,6 +214,31 @@ const struct method *method_by_name(const char *name)
 		if (!strcmp(ov_methods[i].name, name))
 			return &ov_methods[i];
 	return NULL;
+}
+
+void ov_list_print(FILE *f, bool json)
+{
+	const struct method *m;
+	int i;
+
+	if (json)
+		fprintf(f, "{\"methods\": [\n");
+	for (i = 0; i < ov_nmethods; i++) {
+		m = &ov_methods[i];
+		if (!json) {
+			fprintf(f, "%-26s %-8s %s%s\n", m->name, kind_name(m->kind), ref_label(m),
+				named_only(m) ? " (only when --only names it)" : "");
+			continue;
+		}
+		fprintf(f,
+			"  {\"name\": \"%s\", \"kind\": \"%s\", \"against\": \"%s\", "
+			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s}%s\n",
+			m->name, kind_name(m->kind), ref_label(m), fires_name(m->fires),
+			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
+			named_only(m) ? "true" : "false", i + 1 < ov_nmethods ? "," : "");
+	}
+	if (json)
+		fprintf(f, "]}\n");
 }
 
 /* a part or a row of make bench-gpio: run only when --only names it */

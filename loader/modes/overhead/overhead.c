@@ -79,7 +79,8 @@ static const struct argp_option opts[] = {
 	{ "pulses", OPT_PULSES, "N", 0, "pulses per phase (default 100; 20 to 20000)", 2 },
 	{ "only", OPT_ONLY, "LIST", 0,
 	  "only these methods, comma-separated; NAME* for a prefix (see --list)", 2 },
-	{ "list", OPT_LIST, NULL, 0, "list the methods and exit", 2 },
+	{ "list", OPT_LIST, NULL, 0, "list the methods and exit (with --json: one method a line)",
+	  2 },
 	{ "bpf-stats", OPT_BPF_STATS, NULL, 0,
 	  "BPF run time per run of the BPF rows (BPF_ENABLE_STATS, on for the whole run: it adds "
 	  "two clock reads to every run, and so to every shift; off by default)",
@@ -108,7 +109,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	struct ov *ctx = state->input;
 	struct opts *o = &ctx->o;
 	long long v;
-	int i;
 
 	switch (key) {
 	case 'h':
@@ -175,12 +175,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case OPT_LIST:
-		for (i = 0; i < ov_nmethods; i++)
-			printf("%-26s %-8s %s%s\n", ov_methods[i].name,
-			       kind_name(ov_methods[i].kind), ref_label(&ov_methods[i]),
-			       named_only(&ov_methods[i]) ? " (only when --only names it)" : "");
-		ctx->done = true; /* said, as --help */
-		return EINVAL;
+		o->list = true; /* said at the end: --json may follow */
+		break;
 	case OPT_REPS:
 		if (parse_count(arg, 2, MAX_REPS, &v)) {
 			cli_usage(SEE, &o->usage_printed, "bad repetition count '%s': want 2 to %d",
@@ -201,6 +197,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		cli_usage(SEE, &o->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
 	case ARGP_KEY_END:
+		if (o->list) {
+			ov_list_print(stdout, o->json);
+			ctx->done = true; /* said, as --help */
+			return EINVAL;
+		}
 		if (o->only) {
 			char bad[80];
 

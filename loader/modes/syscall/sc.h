@@ -48,7 +48,7 @@ extern const char markers_csv[];
 
 /* ---- the methods ------------------------------------------------------------------------ */
 
-struct method {
+struct sc_method {
 	const char *name;
 	const struct provider *prov; /* NULL: nothing at all (the control) */
 	struct probe_args a; /* what the provider measures */
@@ -57,9 +57,13 @@ struct method {
 	const char *ref; /* the notebook's row for it, or NULL */
 };
 
-/* the methods, in the order they are measured (sc_methods.c) */
-#define SC_NMETHODS 19
-extern const struct method sc_methods[SC_NMETHODS];
+/*
+ * the methods, in the order they are measured (sc_methods.c); sc_nmethods is the table's own
+ * length, SC_MAX_METHODS only the size of the per-method arrays (sc_methods.c asserts it holds)
+ */
+#define SC_MAX_METHODS 32
+extern const struct sc_method sc_methods[];
+extern const int sc_nmethods;
 
 enum mode {
 	MODE_COST,
@@ -67,9 +71,9 @@ enum mode {
 	MODE_EMPTY_RAW_TP,
 };
 
-struct env {
+struct sc_env {
 	enum mode mode;
-	bool selected[SC_NMETHODS];
+	bool selected[SC_MAX_METHODS];
 	bool any_selected;
 	long rounds, batches, iters;
 	int cpu;
@@ -103,7 +107,7 @@ struct result {
 
 /*
  * One run of the mode, handed by pointer to every part: what the undo step must undo, and how
- * the run is told to stop. The options are struct env (read-only once parsed). The BPF stats
+ * the run is told to stop. The options are struct sc_env (read-only once parsed). The BPF stats
  * fd is the run's (t.run->stats_fd, closed by run_mode()).
  */
 struct state {
@@ -133,12 +137,12 @@ struct sc_hold {
  * mode's steps do what all three share and then call SUB's.
  */
 struct sc_ctx {
-	struct env env;
+	struct sc_env env;
 	struct state s;
 	const struct mode_ops *sub;
 	__u64 t_start; /* the process started, CLOCK_MONOTONIC ns (--syscall-hist's since_start) */
 	/* --syscall-cost */
-	struct result res[SC_NMETHODS];
+	struct result res[SC_MAX_METHODS];
 	struct stat_acc untraced;
 	char script[PATH_MAX], cpu_note[64];
 	/* --syscall-hist, --empty-raw-tp */
@@ -151,28 +155,29 @@ long gpiolat_sc_call(long nr, long a, long b, long c);
 __u64 sc_mono_ns(void);
 void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm);
 /* the worker forked, its kill pushed on U */
-int sc_worker_start(struct state *s, struct undo *u, const struct env *env, char *why, size_t size);
-int sc_worker_run(struct state *s, const struct env *env, double *out, char *why, size_t size);
+int sc_worker_start(struct state *s, struct undo *u, const struct sc_env *env, char *why,
+		    size_t size);
+int sc_worker_run(struct state *s, const struct sc_env *env, double *out, char *why, size_t size);
 
 /* the file offset of gpiolat_sc_call() in our executable, from /proc/self/maps */
 unsigned long sc_call_offset(const char *exe);
 
 /* sc_measure.c */
 double sc_quantile(const double *v, int n, double p);
-int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
+int sc_measure(struct state *s, const struct sc_env *env, int mi, struct result *r,
 	       struct stat_acc *untraced);
 
 /* sc_report.c */
-void sc_print_text(const struct env *env, struct result *res, const struct stat_acc *untraced,
+void sc_print_text(const struct sc_env *env, struct result *res, const struct stat_acc *untraced,
 		   const char *cpu_note);
-void sc_print_json(const struct env *env, struct result *res, const struct stat_acc *untraced);
+void sc_print_json(const struct sc_env *env, struct result *res, const struct stat_acc *untraced);
 
 /* sc_opts.c */
 const char *sc_default_script(const char *exe, char *buf, size_t size);
 int sc_default_cpu(void);
 bool sc_tracefs_mounted(void);
 /* the command line into ENV: EXIT_OK, EXIT_USAGE (said in one line) or RUN_DONE (--help said) */
-int sc_parse_args(struct env *env, int argc, char **argv);
+int sc_parse_args(struct sc_env *env, int argc, char **argv);
 
 /* sc_hist.c: the steps of --syscall-hist and --empty-raw-tp (CTX: struct sc_ctx) */
 extern const struct mode_ops sc_hist_ops, sc_empty_ops;

@@ -82,7 +82,7 @@ static long peak_rss_kib(void)
 	return kib;
 }
 
-static void hist_print(const struct env *env, const struct gpiolat_hist *h, __u64 unmatched,
+static void hist_print(const struct sc_env *env, const struct gpiolat_hist *h, __u64 unmatched,
 		       int hook, const char *start, __u64 since_start_ns, double span_s)
 {
 	struct bucket b[GPIOLAT_LOG2_SLOTS];
@@ -161,7 +161,7 @@ static int hist_go(struct run *r, void *ctx)
 {
 	struct sc_ctx *c = ctx;
 	struct sc_hold *h = &c->hold;
-	const struct env *env = &c->env;
+	const struct sc_env *env = &c->env;
 	int hook = h->p.hook;
 	__u64 now, deadline, next;
 
@@ -265,7 +265,7 @@ static int empty_enable(struct run *r, void *ctx)
 /* held until -d or a signal */
 static int empty_go(struct run *r, void *ctx)
 {
-	const struct env *env = &((struct sc_ctx *)ctx)->env;
+	const struct sc_env *env = &((struct sc_ctx *)ctx)->env;
 	__u64 deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
 
 	while (!r->stop && (!deadline || sc_mono_ns() < deadline))

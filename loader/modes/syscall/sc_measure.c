@@ -76,8 +76,8 @@ static double run_figure(const double *v, int n)
 /* one method's alternation: the runs' batches, and where they go */
 struct sc_alt {
 	struct state *s;
-	const struct env *env;
-	const struct method *m;
+	const struct sc_env *env;
+	const struct sc_method *m;
 	struct result *r;
 	struct stat_acc *untraced;
 	struct probe pm; /* the method's provider at work */
@@ -161,7 +161,7 @@ static void teardown(struct sc_alt *a)
 }
 
 /* the alternation for one method (loader/core/engine.c) */
-int sc_measure(struct state *s, const struct env *env, int mi, struct result *r,
+int sc_measure(struct state *s, const struct sc_env *env, int mi, struct result *r,
 	       struct stat_acc *untraced)
 {
 	struct sc_alt a = {

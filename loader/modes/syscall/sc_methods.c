@@ -17,7 +17,7 @@
 		.name = nm, .prov = &prov_bpf_schist, .a = { .variant = v }, .extra = x, .what = w \
 	}
 
-const struct method sc_methods[SC_NMETHODS] = {
+const struct sc_method sc_methods[] = {
 	{ .name = "control", .what = "untraced vs untraced (must be 0 within its CI)" },
 	{ .name = "syscall-events",
 	  .prov = &prov_events,
@@ -89,4 +89,5 @@ const struct method sc_methods[SC_NMETHODS] = {
 	  .what = "empty BPF fexit program on the syscalls' kernel functions" },
 };
 
-_Static_assert(sizeof(sc_methods) / sizeof(sc_methods[0]) == SC_NMETHODS, "SC_NMETHODS");
+const int sc_nmethods = sizeof(sc_methods) / sizeof(sc_methods[0]);
+_Static_assert(sizeof(sc_methods) / sizeof(sc_methods[0]) <= SC_MAX_METHODS, "SC_MAX_METHODS");

@@ -116,7 +116,7 @@ static int parse_long(const char *s, long min, long max, long *out)
 
 static error_t sc_parse(int key, char *arg, struct argp_state *state)
 {
-	struct env *env = state->input;
+	struct sc_env *env = state->input;
 	long v;
 	int i;
 
@@ -141,10 +141,10 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'm':
-		for (i = 0; i < SC_NMETHODS; i++)
+		for (i = 0; i < sc_nmethods; i++)
 			if (!strcmp(arg, sc_methods[i].name))
 				break;
-		if (i == SC_NMETHODS) {
+		if (i == sc_nmethods) {
 			cli_usage(SEE, &env->usage_printed, "unknown method '%s'", arg);
 			return EINVAL;
 		}
@@ -291,7 +291,7 @@ bool sc_tracefs_mounted(void)
 
 static const struct argp sc_argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
 
-int sc_parse_args(struct env *env, int argc, char **argv)
+int sc_parse_args(struct sc_env *env, int argc, char **argv)
 {
 	int err = argp_parse(&sc_argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env);
 

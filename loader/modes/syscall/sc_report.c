@@ -46,7 +46,7 @@ static const char *method_ref(const char *name)
 {
 	int i;
 
-	for (i = 0; i < SC_NMETHODS; i++)
+	for (i = 0; i < sc_nmethods; i++)
 		if (!strcmp(sc_methods[i].name, name))
 			return sc_methods[i].ref;
 	return NULL;
@@ -60,7 +60,7 @@ static void fmt_ns(char *buf, size_t size, double v)
 		snprintf(buf, size, "%.1f", v);
 }
 
-void sc_print_text(const struct env *env, struct result *res, const struct stat_acc *untraced,
+void sc_print_text(const struct sc_env *env, struct result *res, const struct stat_acc *untraced,
 		   const char *cpu_note)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32], refs[64], bpf[64], note[200];
@@ -86,7 +86,7 @@ void sc_print_text(const struct env *env, struct result *res, const struct stat_
 	       a, b, c, (unsigned long long)untraced->n, refs);
 	printf("\n%-19s %9s %9s %9s %9s %9s %7s %18s %8s  %s\n", "method", "mean", "95% CI", "p50",
 	       "p90", "p99", "batches", "BPF ns/run", "notebook", "(ns per syscall)");
-	for (i = 0; i < SC_NMETHODS; i++) {
+	for (i = 0; i < sc_nmethods; i++) {
 		struct result *r = &res[i];
 
 		if (!env->selected[i])
@@ -157,7 +157,7 @@ void sc_print_text(const struct env *env, struct result *res, const struct stat_
 		       "with each other, not with the references\n");
 }
 
-void sc_print_json(const struct env *env, struct result *res, const struct stat_acc *untraced)
+void sc_print_json(const struct sc_env *env, struct result *res, const struct stat_acc *untraced)
 {
 	struct json_object *o, *a, *m, *ad, *u, *refs, *bpf, *rd;
 	struct utsname un;
@@ -185,7 +185,7 @@ void sc_print_json(const struct env *env, struct result *res, const struct stat_
 	json_object_object_add(u, "max_ns", json_num(untraced->max));
 	json_object_object_add(o, "untraced_ns_per_syscall", u);
 	a = json_object_new_array();
-	for (i = 0; i < SC_NMETHODS; i++) {
+	for (i = 0; i < sc_nmethods; i++) {
 		struct result *r = &res[i];
 
 		if (!env->selected[i])

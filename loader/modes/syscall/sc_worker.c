@@ -97,7 +97,8 @@ void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm)
 	_exit(0);
 }
 
-int sc_worker_start(struct state *s, struct undo *u, const struct env *env, char *why, size_t size)
+int sc_worker_start(struct state *s, struct undo *u, const struct sc_env *env, char *why,
+		    size_t size)
 {
 	int cmd[2], done[2];
 
@@ -137,7 +138,7 @@ int sc_worker_start(struct state *s, struct undo *u, const struct env *env, char
 }
 
 /* one run of the worker: n batches, ns per syscall of each in out[]; -1 on error or signal */
-int sc_worker_run(struct state *s, const struct env *env, double *out, char *why, size_t size)
+int sc_worker_run(struct state *s, const struct sc_env *env, double *out, char *why, size_t size)
 {
 	struct worker_cmd c = { .batches = env->batches, .iters = env->iters };
 	struct pollfd p = { .fd = s->done_fd, .events = POLLIN };

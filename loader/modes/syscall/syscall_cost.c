@@ -78,14 +78,14 @@ bool syscall_cost_wanted(int argc, char **argv)
 static int cost_prepare(struct run *r, void *ctx)
 {
 	struct sc_ctx *c = ctx;
-	struct env *env = &c->env;
+	struct sc_env *env = &c->env;
 	struct state *s = &c->s;
 	char why[WHY_SIZE];
 	bool mounted;
 	int i;
 
 	if (!env->any_selected)
-		for (i = 0; i < SC_NMETHODS; i++)
+		for (i = 0; i < sc_nmethods; i++)
 			env->selected[i] = !sc_methods[i].extra;
 	if (!env->bt_script)
 		env->bt_script = sc_default_script(s->exe, c->script, sizeof(c->script));
@@ -120,7 +120,7 @@ static int cost_go(struct run *r, void *ctx)
 	struct sc_ctx *c = ctx;
 	int i;
 
-	for (i = 0; i < SC_NMETHODS && !r->stop; i++) {
+	for (i = 0; i < sc_nmethods && !r->stop; i++) {
 		if (!c->env.selected[i])
 			continue;
 		if (c->env.verbose)
@@ -182,7 +182,7 @@ static int sub_step(int (*step)(struct run *, void *), struct run *r, void *ctx)
 static int sc_prepare(struct run *r, void *ctx)
 {
 	struct sc_ctx *c = ctx;
-	struct env *env = &c->env;
+	struct sc_env *env = &c->env;
 	struct state *s = &c->s;
 	cpu_set_t set;
 	ssize_t len;
@@ -254,7 +254,7 @@ static void sc_undo(struct run *r, void *ctx)
 	if (s->shm)
 		munmap(s->shm, s->shm_size);
 	s->shm = NULL;
-	for (i = 0; i < SC_NMETHODS; i++) {
+	for (i = 0; i < sc_nmethods; i++) {
 		free(c->res[i].added);
 		c->res[i].added = NULL;
 	}
@@ -282,7 +282,7 @@ int syscall_cost_main(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	c->t_start = sc_mono_ns();
-	c->env = (struct env){ .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
+	c->env = (struct sc_env){ .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
 	c->s.cmd_fd = c->s.done_fd = -1;
 	c->s.stop = &run.stop;
 	c->s.t = (struct target){ .kind = TGT_SYSCALLS,
