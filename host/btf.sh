@@ -28,7 +28,7 @@ fi
 root=$(cat "$kdir/buildroot" 2>/dev/null || true)
 key=$({ echo "pahole $(${root:+sh "$here/inroot.sh" "$root"} pahole --version)"
 	echo "vmlinuz $(sha256sum <"$kdir/vmlinuz" | cut -d' ' -f1)"; } |
-	sh "$here/cache.sh" key "$here/btf.sh" "$here/cache.sh")
+	sh "$here/cache.sh" key "$here/btf.sh")
 if [ ! -s "$kdir/vmlinux.btf" ]; then
 	rm -rf "$kdir/btf.cached"
 	if sh "$here/cache.sh" get btf "$key" "$kdir/btf.cached"; then

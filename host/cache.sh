@@ -9,8 +9,9 @@
 # (default 40G; K, M, G suffixes): after each put the least recently used entries go.
 #
 # Usage: sh host/cache.sh dir                  the cache's folder (nothing, status 1: off)
-#        sh host/cache.sh key FILE... <TEXT    the key: SHA256 of each FILE's name and bytes
-#                                              and of TEXT (the other inputs, as the caller says)
+#        sh host/cache.sh key FILE... <TEXT    the key: SHA256 of this cache's format, each
+#                                              FILE's name and bytes, and TEXT (the other
+#                                              inputs, as the caller says)
 #        sh host/cache.sh get KIND KEY DEST    the entry into DEST (which must not exist);
 #                                              status 1 when there is none or it is corrupt
 #        sh host/cache.sh put KIND KEY SRC [INPUTS]   SRC (a folder) stored as the entry; INPUTS
@@ -46,10 +47,13 @@ bytes() { # 40G -> bytes
 }
 
 key() {
+	for f in "$@"; do
+		[ -f "$f" ] || { echo "host/cache.sh: key: no file $f" >&2; exit 2; }
+	done
 	{
+		# the format of an entry (data.tar.zst, manifest): a new one, a new number
 		echo "gpiolat-cache 1"
 		for f in "$@"; do
-			[ -f "$f" ] || { echo "host/cache.sh: key: no file $f" >&2; exit 2; }
 			echo "file $(basename "$f") $(sha256sum <"$f" | cut -d' ' -f1)"
 		done
 		cat
@@ -107,7 +111,7 @@ put() {
 	[ ! -f "$e/manifest" ] || return 0
 	t=$(mktemp -d "$c/tmp/$kind-$k.XXXXXX")
 	if ! tar -c --numeric-owner --xattrs --xattrs-include='*' -C "$src" . |
-		zstd -q -T0 -3 -o "$t/data.tar.zst"; then
+		zstd -q -T0 -1 -o "$t/data.tar.zst"; then
 		rm -rf "$t"
 		echo "host/cache.sh: put: cannot store $src" >&2
 		return 1

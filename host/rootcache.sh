@@ -1,8 +1,8 @@
 # Host side, sourced by host/rootfs.sh (its $dir, $release, $rarch, $archs, $here, $main,
 # $security, $script): a root of host/rootfs.sh in the content cache (host/cache.sh).
 #
-# Key: the bytes of rootfs.sh, this file, apt.sh, binfmt.sh, inroot.sh, cache.sh and the
-# debootstrap script, debootstrap's version, the release, the root's architecture and its
+# Key: the bytes of rootfs.sh, this file, apt.sh, binfmt.sh, inroot.sh and the debootstrap
+# script, host/cache.sh's format, debootstrap's version, the release, the root's architecture and its
 # foreign ones, every package asked of the root so far (DIR/.rootfs-asked), and the versions apt
 # resolves for them, with the priority-required set and apt (what debootstrap --variant=minbase
 # installs), from an empty dpkg status: `apt-get install -s` of this machine's apt, on the
@@ -48,8 +48,7 @@ rc_asked() {
 rc_resolve() {
 	arch=$(rc_arch)
 	foreign=$(echo "$1" | sed -n 's/^arch //p' | grep -vx "$arch" | tr '\n' ' ')
-	# shellcheck disable=SC2086
-	a=$cache/apt/$release-$arch$(printf -- '-%s' $foreign)
+	a=$cache/apt/$release-$arch$(for f in $foreign; do printf -- '-%s' "$f"; done)
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts"
 	(
 		flock 7
@@ -110,7 +109,7 @@ rc_keyof() {
 		echo "$resolved" | sed 's/^/resolved /'
 	} >"$dir.cache-inputs"
 	rc_key=$(sh "$here/cache.sh" key "$here/rootfs.sh" "$here/rootcache.sh" "$here/apt.sh" \
-		"$here/binfmt.sh" "$here/inroot.sh" "$here/cache.sh" "$script" <"$dir.cache-inputs")
+		"$here/binfmt.sh" "$here/inroot.sh" "$script" <"$dir.cache-inputs")
 }
 
 # rc_get PACKAGE...: the root from the cache (status 0), for a new root or a clean one
@@ -147,7 +146,8 @@ rc_get() {
 		rm -rf "$dir"
 		mv "$dir.new" "$dir"
 	fi
-	rc_asked "$@" >"$dir/.rootfs-asked"
+	rc_asked "$@" >"$dir/.rootfs-asked.new"
+	mv "$dir/.rootfs-asked.new" "$dir/.rootfs-asked"
 	rc_fp >"$dir/.rootfs-cached"
 	echo "  ROOTFS  $dir: from the cache (roots/$rc_key)"
 }

@@ -53,7 +53,7 @@ fi
 
 # the content cache (host/cache.sh): keyed by these scripts' bytes and the versions apt picked
 key=$(printf 'arch %s\nwant%s\n' "$deb" "$want" |
-	sh "$here/cache.sh" key "$here/sysroot.sh" "$here/apt.sh" "$here/cache.sh")
+	sh "$here/cache.sh" key "$here/sysroot.sh" "$here/apt.sh")
 rm -rf "$dir.cached"
 if sh "$here/cache.sh" get sysroots "$key" "$dir.cached"; then
 	rm -rf "$dir"
