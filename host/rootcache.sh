@@ -32,7 +32,7 @@ rc_fp() {
 		-o -path ./.rootfs-asked \) -prune -o -type d -printf '%P d %m\n' \
 		-o -printf '%P %y %s %T@ %m\n') | LC_ALL=C sort |
 		awk -v top="$top/" '$2 == "d" && (index(top, "/" $1 "/") == 1 ||
-			$1 ~ /^(usr\/)?lib\/modules\/[^\/]+$/) { next } { print }' | sha256sum | cut -c1-64
+			$1 ~ /^(usr\/)?lib\/modules(\/[^\/]+)?$/) { next } { print }' | sha256sum | cut -c1-64
 }
 
 # rc_asked PACKAGE...: every package and foreign architecture asked of the root, with these

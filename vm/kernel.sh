@@ -247,8 +247,8 @@ fetch() {
 			echo "$sum  $(basename "$f")" | sha256sum -c --quiet - || return 1
 		done
 	else
-		# by the root's apt or the host's; the files the content cache's deb/ has (else
-		# out/cache/deb, when that folder exists) taken from there, by name and SHA256
+		# by the root's apt or the host's; the files out/cache/deb (when that folder exists)
+		# or else the content cache's deb/ has taken from there, by name and SHA256
 		# (host/apt.sh cache-in), and what was fetched kept there
 		_apt=
 		[ -z "$root" ] || _apt=inapt
@@ -259,9 +259,9 @@ fetch() {
 	fi
 }
 debcache=$proj/out/cache/deb
-# the content cache's (host/cache.sh) when it is on: deb/, each file by the name and SHA256 apt
-# gives
-if c=$(sh "$proj/host/cache.sh" dir); then
+# else the content cache's (host/cache.sh) when it is on: deb/, each file by the name and SHA256
+# apt gives (out/cache/deb first: a tree that has one shares it, tests/host/test_debian13_targets)
+if [ ! -d "$debcache" ] && c=$(sh "$proj/host/cache.sh" dir); then
 	debcache=$c/deb
 	mkdir -p "$debcache"
 fi

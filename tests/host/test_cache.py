@@ -229,7 +229,7 @@ rc_fp
 
 def test_root_listing_sees_changes_but_not_others_additions(tmp_path):
     root = tmp_path / "root"
-    for d in ["etc/apt", "usr/lib/modules", "var/lib/apt/lists", "tmp", "usr/bin"]:
+    for d in ["etc/apt", "var/lib/apt/lists", "tmp", "usr/bin", "usr/lib"]:
         os.makedirs(root / d)
     os.symlink("usr/lib", root / "lib")
     (root / "usr/bin/tool").write_text("x")
@@ -242,7 +242,7 @@ def test_root_listing_sees_changes_but_not_others_additions(tmp_path):
 
     f = fp()
     (root / "var/lib/apt/lists/x_InRelease").write_text("new index")
-    os.makedirs(root / "usr/lib/modules/6.12.57+deb13-amd64")
+    os.makedirs(root / "usr/lib/modules/6.12.57+deb13-amd64")  # modules/ itself new too
     (root / "tmp/cc1.s").write_text("")
     (root / "etc/apt/gpiolat-armhf.list").write_text("deb x")
     (root / ".rootfs-cached").write_text("x")
