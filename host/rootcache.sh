@@ -152,14 +152,21 @@ rc_get() {
 	echo "  ROOTFS  $dir: from the cache (roots/$rc_key)"
 }
 
-# rc_put PACKAGE...: after a successful install (or debootstrap), the root stored when clean
-rc_put() {
+# rc_mark PACKAGE...: what was asked recorded; a root that was clean before stays clean
+# (DIR/.rootfs-cached anew), one that was not stays not; status 1 then
+rc_mark() {
 	rc_asked "$@" >"$dir/.rootfs-asked.new"
 	mv "$dir/.rootfs-asked.new" "$dir/.rootfs-asked"
 	if [ "$rc_clean" != 1 ]; then
 		rm -f "$dir/.rootfs-cached"
-		return 0
+		return 1
 	fi
+	rc_fp >"$dir/.rootfs-cached"
+}
+
+# rc_put PACKAGE...: after a successful install (or debootstrap), the root stored when clean
+rc_put() {
+	rc_mark "$@" || return 0
 	rc_keyof || return 0
 	echo "  ROOTFS  $dir: stored in the cache (roots/$rc_key)"
 	sh "$here/cache.sh" put roots "$rc_key" "$dir" "$dir.cache-inputs" || return 0

@@ -214,7 +214,11 @@ fi
 # install below says it if a package is then missing
 sh "$here/inroot.sh" "$dir" sh "$here/apt.sh" update "$dir" || exit 1
 indexinfo
-[ -n "$missing" ] || exit 0
+if [ -z "$missing" ]; then
+	# (only an architecture added: a clean root stays clean, with it among what was asked)
+	rc_mark "$@"
+	exit 0
+fi
 echo "  ROOTFS  $dir: installing$missing"
 # shellcheck disable=SC2086
 sh "$here/inroot.sh" "$dir" apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
