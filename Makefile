@@ -17,6 +17,10 @@
 #   make bench-gpio      gpiolat's GPIO programs vs the empty program, bpftrace, ply (emulated)
 #   make compare A=a.json B=b.json   two runs side by side: B - A, its interval, like with like
 #   make shell           a shell inside the emulated target
+#   make cache-info      the content cache of built targets (Debian roots, kernel packages, BTF,
+#                        sysroots; shared by every clone): where, each entry, the disk it holds
+#   make clean-cache     removes it (GPIOLAT_CACHE=DIR elsewhere, GPIOLAT_CACHE= off;
+#                        host/cache.sh, docs/cache.md)
 #   make deb             Debian packages for Debian 13 (amd64, armhf, arm64; the module by DKMS),
 #                        out/deb/ (docs/packages.md)
 #
@@ -138,7 +142,7 @@ DEPS_STAMP := $(OUT)/.deps
 
 .PHONY: all deps target kmod loader togglers observer test test-host test-target bpf-histograms overhead-report bench bench-gpio microbench compare \
 	rt-report matrix-armhf dist deb \
-	shell clean format
+	shell clean format cache-info clean-cache
 .DELETE_ON_ERROR:
 
 all: loader togglers kmod $(OUT)/gpio-hooks.json
@@ -415,6 +419,13 @@ format:
 
 clean:
 	$(Q)rm -rf $(BUILD) $(BIN) $(OUT)/vm $(OUT)/observer gpiolat
+
+# the content cache of built targets, outside the tree (host/cache.sh, docs/cache.md)
+cache-info:
+	$(Q)sh host/cache.sh info
+
+clean-cache:
+	$(Q)sh host/cache.sh clean
 
 FORCE:
 

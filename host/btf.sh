@@ -22,6 +22,21 @@ if grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$(cat "$kdir/build")/.config"; then
 	exit 0
 fi
 
+# the whole kernel's BTF in the content cache (host/cache.sh), keyed by this script's bytes, the
+# kernel image's (KERNELDIR/vmlinuz: the build the -dbg package's DWARF describes) and pahole's
+# version
+root=$(cat "$kdir/buildroot" 2>/dev/null || true)
+key=$({ echo "pahole $(${root:+sh "$here/inroot.sh" "$root"} pahole --version)"
+	echo "vmlinuz $(sha256sum <"$kdir/vmlinuz" | cut -d' ' -f1)"; } |
+	sh "$here/cache.sh" key "$here/btf.sh")
+if [ ! -s "$kdir/vmlinux.btf" ]; then
+	rm -rf "$kdir/btf.cached"
+	if sh "$here/cache.sh" get btf "$key" "$kdir/btf.cached"; then
+		mv "$kdir/btf.cached/vmlinux.btf" "$kdir/vmlinux.btf"
+		rm -rf "$kdir/btf.cached"
+		echo "  BTF     $kdir/vmlinux.btf: from the cache (btf/$key)"
+	fi
+fi
 if [ ! -s "$kdir/vmlinux.btf" ]; then
 	pkg=$(cat "$kdir/package") # linux-image-6.1.0-50-armmp:armhf
 	dbg=${pkg%%:*}-dbg
@@ -33,7 +48,6 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	# another release's kernel (vm/kernel.sh's KERNELDIR/buildroot): its root's apt (the one
 	# vm/kernel.sh used), or the index vm/kernel.sh took unverified (KERNEL_UNVERIFIED=1), the
 	# SHA256 it names checked
-	root=$(cat "$kdir/buildroot" 2>/dev/null || true)
 	idx=$root.unverified-${pkg#*:}.Packages
 	# (KERNELDIR/aptconf: the root's apt of its own for the kernel's architecture, when the
 	# index came under the release's other name)
@@ -74,6 +88,10 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	${root:+sh "$here/inroot.sh" "$root"} pahole \
 		--btf_encode_detached="$(cd "$kdir" && pwd)/vmlinux.btf.tmp" "$(cd "$kdir/dbg" && pwd)/$vmlinux"
 	mv "$kdir/vmlinux.btf.tmp" "$kdir/vmlinux.btf"
+	rm -rf "$kdir/dbg"
+	mkdir -p "$kdir/dbg"
+	cp "$kdir/vmlinux.btf" "$kdir/dbg/"
+	sh "$here/cache.sh" put btf "$key" "$kdir/dbg" || true
 	rm -rf "$kdir/dbg"
 fi
 bpftool gen min_core_btf "$kdir/vmlinux.btf" "$kdir/vmlinux.min.btf" "$@"

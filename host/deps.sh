@@ -26,13 +26,30 @@ root="libc6-dev libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-de
 libgpiod-dev gpiod kmod bpftool bpftrace strace python3 rt-tests rtla stress-ng"
 # installed where apt has a candidate for them, and not missing where it has none
 optional="ply"
+# --list first: the packages the rest installs, printed (the optional ones where apt has a
+# candidate), nothing installed (vm/userspace.sh asks host/rootfs.sh for them: a root's
+# packages are its content cache's key)
+list=
+[ "${1:-}" != --list ] || { list=1; shift; }
 case ${1:-} in
 --build) pkgs=$build ;;
 --target) pkgs="$build $target" ;;
 --root) pkgs=$root ;;
 "") pkgs="$build $rest" ;;
-*) echo "usage: sh host/deps.sh [--build|--target|--root]" >&2; exit 2 ;;
+*) echo "usage: sh host/deps.sh [--list] [--build|--target|--root]" >&2; exit 2 ;;
 esac
+# candidate P: apt can install P (its lists have a version of it)
+candidate() {
+	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ -n "$c" ] && [ "$c" != "(none)" ]
+}
+if [ -n "$list" ]; then
+	for p in $pkgs $optional; do
+		case " $optional " in *" $p "*) [ "${1:-}" != --build ] && candidate "$p" || continue ;; esac
+		echo "$p"
+	done
+	exit 0
+fi
 # the ARM targets' own packages (kernels, headers, static libraries, busybox) are fetched with
 # apt-get download and extracted into out/ (vm/kernel.sh, host/sysroot.sh), never installed:
 # dpkg only needs to know the architectures
@@ -45,11 +62,6 @@ done
 [ "${1:-}" = --build ] || pkgs="$pkgs $optional"
 installed() {
 	[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
-}
-# candidate P: apt can install P (its lists have a version of it)
-candidate() {
-	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-	[ -n "$c" ] && [ "$c" != "(none)" ]
 }
 missing=
 for p in $pkgs; do

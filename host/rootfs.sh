@@ -98,9 +98,24 @@ indexinfo() { # the Release file the root's apt (or debootstrap) got for $releas
 	fi
 }
 
+# ---- the content cache (host/cache.sh, host/rootcache.sh) -------------------------------------
+# A root is taken from the cache when one with the same key is there: the bytes of the scripts
+# that make it, the release, its architecture and foreign ones, every package ever asked of it,
+# and the versions apt resolves for those (with the priority-required set debootstrap installs)
+# from the release's index today. A root changed since (other than its apt lists and the
+# folders the targets' modules bind to) is never replaced; one that was not changed is stored
+# again after each install.
+. "$here/rootcache.sh"
+script=/usr/share/debootstrap/scripts/$release
+[ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
+made=
+
 if [ -f "$dir/.rootfs-done" ] && [ "$(cut -d' ' -f1 "$dir/.rootfs-done")" != "$release" ]; then
 	echo "host/rootfs.sh: $dir is a root of $(cut -d' ' -f1 "$dir/.rootfs-done"), not $release" >&2
 	exit 1
+fi
+if [ ! -f "$dir/.rootfs-done" ] && ! grep -q " $dir[/ ]" /proc/self/mountinfo; then
+	rc_get "$@" || true
 fi
 if [ ! -f "$dir/.rootfs-done" ]; then
 	if grep -q " $dir[/ ]" /proc/self/mountinfo; then
@@ -108,8 +123,6 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 		exit 1
 	fi
 	rm -rf "$dir"
-	script=/usr/share/debootstrap/scripts/$release
-	[ -e "$script" ] || script=/usr/share/debootstrap/scripts/sid
 	echo "  ROOTFS  $dir: debootstrap $release${rarch:+ $rarch} from $main ($(basename "$(readlink -f "$script")") script)"
 	log=$dir.debootstrap.log
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
@@ -143,6 +156,8 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
 	echo "$release $main${rarch:+ $rarch}" >"$dir/.rootfs-done"
+	made=1
+	rc_clean=1
 fi
 # a foreign root runs under qemu-user: its handler enabled (and probed) on every call
 [ -z "$rarch" ] || sh "$here/binfmt.sh" "$rarch" "$dir"
@@ -180,16 +195,34 @@ for p in "$@"; do
 	s=$(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 	[ "$s" = installed ] || missing="$missing $p"
 done
-[ -n "$missing$update" ] || exit 0
+if [ -z "$missing$update" ]; then
+	[ -z "$made" ] || rc_put "$@"
+	exit 0
+fi
+# (the same root with these packages from the cache, when it has it: installing is then done)
+if [ -z "$made" ] && rc_get "$@"; then
+	missing=
+	update=
+	for p in "$@"; do
+		s=$(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$s" = installed ] || missing="$missing $p"
+	done
+	[ -n "$missing" ] || exit 0
+fi
 
 # an index the mirror fails to serve (mid-sync) is gone without, and said (host/apt.sh); the
 # install below says it if a package is then missing
 sh "$here/inroot.sh" "$dir" sh "$here/apt.sh" update "$dir" || exit 1
 indexinfo
-[ -n "$missing" ] || exit 0
+if [ -z "$missing" ]; then
+	# (only an architecture added: a clean root stays clean, with it among what was asked)
+	rc_mark "$@"
+	exit 0
+fi
 echo "  ROOTFS  $dir: installing$missing"
 # shellcheck disable=SC2086
 sh "$here/inroot.sh" "$dir" apt-get install -y -qq $missing >"$dir.apt.log" 2>&1 || {
 	echo "host/rootfs.sh: installing$missing in $dir failed: $(grep '^E:' "$dir.apt.log" | head -n 1) (log: $dir.apt.log)" >&2
 	exit 1
 }
+rc_put "$@"

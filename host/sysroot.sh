@@ -51,6 +51,16 @@ if [ -f "$dir/.done" ] && [ "$(cat "$dir/.done")" = "$want" ]; then
 	exit 0
 fi
 
+# the content cache (host/cache.sh): keyed by these scripts' bytes and the versions apt picked
+key=$(printf 'arch %s\nwant%s\n' "$deb" "$want" |
+	sh "$here/cache.sh" key "$here/sysroot.sh" "$here/apt.sh")
+rm -rf "$dir.cached"
+if sh "$here/cache.sh" get sysroots "$key" "$dir.cached"; then
+	rm -rf "$dir"
+	mv "$dir.cached" "$dir"
+	echo "  SYSROOT $dir ($deb:$want): from the cache (sysroots/$key)"
+	exit 0
+fi
 echo "  SYSROOT $dir ($deb:$want)"
 rm -rf "$dir"
 mkdir -p "$dir/.deb"
@@ -66,3 +76,4 @@ for d in "$dir"/.deb/*.deb; do
 done
 rm -rf "$dir/.deb"
 echo "$want" >"$dir/.done"
+sh "$here/cache.sh" put sysroots "$key" "$dir" || true

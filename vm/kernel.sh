@@ -247,9 +247,9 @@ fetch() {
 			echo "$sum  $(basename "$f")" | sha256sum -c --quiet - || return 1
 		done
 	else
-		# by the root's apt or the host's; the files out/cache/deb has (when that folder exists)
-		# taken from there, by name and SHA256 (host/apt.sh cache-in), and what was fetched kept
-		# there
+		# by the root's apt or the host's; the files out/cache/deb (when that folder exists)
+		# or else the content cache's deb/ has taken from there, by name and SHA256
+		# (host/apt.sh cache-in), and what was fetched kept there
 		_apt=
 		[ -z "$root" ] || _apt=inapt
 		[ ! -d "$debcache" ] || $_apt apt-get download --print-uris "$@" 2>/dev/null |
@@ -259,6 +259,12 @@ fetch() {
 	fi
 }
 debcache=$proj/out/cache/deb
+# else the content cache's (host/cache.sh) when it is on: deb/, each file by the name and SHA256
+# apt gives (out/cache/deb first: a tree that has one shares it, tests/host/test_debian13_targets)
+if [ ! -d "$debcache" ] && c=$(sh "$proj/host/cache.sh" dir); then
+	debcache=$c/deb
+	mkdir -p "$debcache"
+fi
 if [ -n "$unverified" ]; then
 	m=$(sed -n 's/^deb \([^ ]*\) .*/\1/p' "$root/etc/apt/sources.list" | head -n 1)
 	if [ -z "$(find "$unverified" -mmin -1440 2>/dev/null)" ]; then

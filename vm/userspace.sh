@@ -42,7 +42,10 @@ arch=$(cat "$kdir/arch" 2>/dev/null || echo x86_64)
 bin=$out/bin
 cd "$proj"
 if [ "$arch" = x86_64 ]; then
-	inroot sh host/deps.sh --target >&2 || {
+	# the target's packages asked of host/rootfs.sh (a root's packages are its cache key), then
+	# host/deps.sh's check
+	sh host/rootfs.sh "$name" "$root" $(inroot sh host/deps.sh --list --target) >&2 &&
+		inroot sh host/deps.sh --target >&2 || {
 		echo "vm/userspace.sh: installing the target's packages in $root failed" >&2
 		exit 1
 	}
@@ -58,7 +61,8 @@ else
 	release=${name%-*}
 	deb=${name##*-}
 	sh host/rootfs.sh --arch "$deb" "$release" "$root" >&2
-	inroot sh host/deps.sh --root >&2 || {
+	sh host/rootfs.sh --arch "$deb" "$release" "$root" $(inroot sh host/deps.sh --list --root) >&2 &&
+		inroot sh host/deps.sh --root >&2 || {
 		echo "vm/userspace.sh: installing the target's packages in $root failed" >&2
 		exit 1
 	}

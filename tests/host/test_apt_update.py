@@ -111,7 +111,9 @@ def apt(tmp_path):
             'Acquire::Retries "0";\n'
             % (etc, etc, tmp_path, tmp_path, tmp_path, NATIVE, '"; "'.join(indexes)))
         (tmp_path / "status").write_text("")
-        env = dict(os.environ, APT_CONFIG=str(conf), APT_RETRY_S="0")
+        # (the content cache the test's own: host/sysroot.sh stores what it extracted)
+        env = dict(os.environ, APT_CONFIG=str(conf), APT_RETRY_S="0",
+                   GPIOLAT_CACHE=str(tmp_path / "cache"))
         return env
     return make
 
