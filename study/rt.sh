@@ -101,7 +101,9 @@ if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
 	}
 	# the usr-merge links (/bin -> usr/bin ...) as the root has them
 	for l in bin sbin lib lib32 lib64; do
-		[ ! -L /$l ] || cp -P /$l "$ram/$l"
+		[ -L /$l ] || continue
+		t=$(readlink /$l)
+		mkdir -p "$ram/${t#/}" && cp -P /$l "$ram/$l" || die "cannot make /$l in the RAM root"
 	done
 	# /run: gpiolat's undo journal (root's, never world-writable)
 	mkdir -p "$ram/run" "$ram/tmp" "$ram/proc" "$ram/sys" "$ram/dev" "$ram/study" "$ram/out/bin" \
