@@ -6,14 +6,10 @@
 # put side by side by the study's own host part (host/rt_report.py), into out/tests/rt-armhf/.
 # Run by tests/run.sh after the targets when both kernels are in its tier; the targets must be
 # built (make all target ARCH=arm KERNEL=6.12, KERNEL=6.12-rt).
-# The CI size: the two kernels booted at the same time (tests/compare/boots.sh: under icount the
-# figures do not depend on the host's load), the study in its RAM root (study/rt.sh: no 9p I/O
-# inside, so its figures repeat boot to boot), its wakeup phases at their smallest (100 pulses, 1 s
-# of utoggle and of timerlat, cyclictest -l 100, 500 gap pulses, under hackbench: a loaded guest
-# second is about 10^9 instructions to emulate, the test's wall time). The overhead subset, which
-# the criteria below judge, keeps its size (--quick: 3 repetitions of 50-pulse phases); the
-# wakeup, cyclictest, timerlat and gaps figures are shown (report/rt.txt), not judged here
-# (their counts: tests/target/47-rt-icount.sh).
+# The two kernels are booted at the same time (tests/compare/boots.sh: under icount the figures do
+# not depend on the host's load). The overhead subset (--quick: 3 repetitions of 50-pulse
+# phases) is what the criteria below judge; the wakeup, cyclictest, timerlat and gaps figures are
+# shown (report/rt.txt), not judged here (their counts: tests/target/47-rt-icount.sh).
 #
 # The criteria, chosen from a run before this test existed (2026-11-24, emulated, icount; a
 # nanosecond here is qemu's instruction-counted one, not hardware's):
@@ -41,8 +37,11 @@ ok() { echo "ok - rt-armhf: $*"; }
 notok() { echo "not ok - rt-armhf: $*"; }
 kernels="6.12 6.12-rt"
 . tests/compare/boots.sh
-boots rt-armhf env LOAD=hackbench PULSES=200 GAP_PULSES=1000 SECONDS_EACH=1 LOOPS=300 \
-	OVERHEAD_ONLY=control,event,bpf-gpiolat-tracepoint sh study/rt.sh || exit 0
+# the sizes and load of before (LOAD=ls, over the 9p root: RT_RAMROOT=0): in the RAM root under
+# hackbench, `rtla timerlat hist -d 1s` (loaded) did not end within 2400 s on either armhf kernel
+# (2026-11-26, four boots, docs/rt.md), a finding left open
+boots rt-armhf env RT_RAMROOT=0 LOAD=ls PULSES=200 GAP_PULSES=2000 SECONDS_EACH=3 LOOPS=100 \
+	sh study/rt.sh || exit 0
 for k in $kernels; do
 	mv $out/arm-$k $out/rt-arm-$k
 done
