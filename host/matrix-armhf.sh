@@ -7,12 +7,7 @@
 # host/matrix.py side by side beside the talk with Spearman's rho per kernel:
 # out/results/matrix.{json,txt}, and the page (make report) gets its section.
 # Environment: MATRIX_KERNELS (default "6.12 6.12-rt"), MATRIX_ARGS, VM_TIMEOUT.
-set -eu
-cd "$(dirname "$0")/.."
-results=out/results
-raw=$results/raw
-mkdir -p "$raw"
-start=$(date +%s)
+. "$(dirname "$0")/study-env.sh"
 set --
 for k in ${MATRIX_KERNELS:-6.12 6.12-rt}; do
 	echo "matrix-armhf: kernel $k (arm, TIMING=icount)" >&2

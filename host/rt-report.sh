@@ -13,13 +13,8 @@
 # tails are the emulator's and the host's, docs/rt.md says how much). On a board
 # (TARGET=native) it runs study/rt.sh natively, for the running kernel only.
 # Environment: RT_KERNELS, RT_RUNS, ARCH, TIMING, TARGET (emulated|native), VM_TIMEOUT, LOAD,
-# and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH, OVERHEAD_ONLY.
-set -eu
-cd "$(dirname "$0")/.."
-results=out/results
-raw=$results/raw
-mkdir -p "$raw"
-start=$(date +%s)
+# and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH, OVERHEAD_ONLY, RT_RAMROOT.
+. "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
 case $runs in
@@ -44,7 +39,7 @@ else
 	export TIMING
 	# the study's settings go into the target with it (vm/run passes no environment)
 	set --
-	for v in LOAD PULSES GAP_PULSES LOOPS INTERVAL SECONDS_EACH OVERHEAD_ONLY; do
+	for v in LOAD PULSES GAP_PULSES LOOPS INTERVAL SECONDS_EACH OVERHEAD_ONLY RT_RAMROOT; do
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || set -- "$@" "$v=$val"
 	done

@@ -17,7 +17,8 @@
 # Environment: LOAD (hackbench|ls|stress-ng), PULSES (wakeup, default 2000), GAP_PULSES
 # (default 20000), LOOPS (cyclictest loops, default 1000), INTERVAL (cyclictest's -i in us,
 # default 10000, the ADI page's), SECONDS_EACH (utoggle and timerlat, default 10),
-# OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint).
+# OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint), RT_RAMROOT (1: the study in a
+# root in RAM, below; the default under icount).
 # In the deterministic mode (GPIOLAT_TIMING=icount, set by vm/run: one guest instruction is
 # 1 ns) the defaults find the long non-preemptible paths in seconds of guest time: cyclictest
 # -l 3000 -i 1000 and utoggle and timerlat 3 s (a loaded second is about 10^9 instructions to
@@ -72,6 +73,72 @@ done
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
 mkdir -p "$dest" || die "cannot create $dest"
 rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err
+
+# Under icount the whole study runs in a root in RAM (RT_RAMROOT=1, the default there; 0 to
+# run it in place): a root of its own in /tmp (a tmpfs) holding only what it runs (sh, the
+# tools below, gpiolat, utoggle, gpiolat's BTF, toggle.ko, this script) and their shared
+# libraries (as ldd finds them), with /proc, /sys and /dev bound in, entered with chroot.
+# The emulated target's root and the project folder are 9p mounts, whose every request (a
+# program's exec, a library's open, even from the page cache) completes at a moment of the
+# host's clock, not the guest's: with such a wait inside a phase, its figures change from
+# boot to boot. In the RAM root no 9p request is made from the first measurement to the last;
+# the results are copied out to OUTDIR at the end.
+ramroot=${RT_RAMROOT:-0}
+[ "$timing" != icount ] || ramroot=${RT_RAMROOT:-1}
+if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
+	ram=$(mktemp -d /tmp/rt-root.XXXXXX) || die "cannot create a folder in /tmp"
+	unbind() {
+		for m in dev sys proc; do
+			umount -R "$ram/$m" 2>/dev/null
+		done
+		rm -rf "$ram"
+	}
+	trap unbind EXIT
+	# put FILE [AS]: FILE (links followed) into the RAM root at AS (default: its own path)
+	put() {
+		mkdir -p "$ram$(dirname "${2:-$1}")" && cp -L "$1" "$ram${2:-$1}" ||
+			die "cannot copy $1 into the RAM root"
+	}
+	# the usr-merge links (/bin -> usr/bin ...) as the root has them
+	for l in bin sbin lib lib32 lib64; do
+		[ -L /$l ] || continue
+		t=$(readlink /$l)
+		mkdir -p "$ram/${t#/}" && cp -P /$l "$ram/$l" || die "cannot make /$l in the RAM root"
+	done
+	# /run: gpiolat's undo journal (root's, never world-writable)
+	mkdir -p "$ram/run" "$ram/tmp" "$ram/proc" "$ram/sys" "$ram/dev" "$ram/study" "$ram/out/bin" \
+		"$ram/result" "$ram/usr/bin" "$ram/usr/sbin" "$ram/usr/lib"
+	progs=
+	for t in sh cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname \
+		cyclictest hackbench rtla stress-ng ls; do
+		p=$(command -v $t) || continue
+		case $p in /*) ;; *) continue ;; esac
+		put "$p"
+		progs="$progs $p"
+	done
+	put "$gpiolat" /gpiolat
+	put "$utoggle" /out/bin/utoggle
+	[ ! -f "out/bin/$(uname -r).btf" ] || put "out/bin/$(uname -r).btf" "/out/bin/$(uname -r).btf"
+	[ -z "$kmod" ] || [ ! -f "$kmod" ] || put "$kmod" /toggle.ko
+	put study/rt.sh /study/rt.sh
+	# every program's libraries and its loader, as ldd lists them
+	for p in $progs "$gpiolat" "$utoggle"; do
+		ldd "$p" 2>/dev/null | sed -n -e 's/.*=> \(\/[^ ]*\).*/\1/p' -e 's/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
+	done | sort -u >"$ram/libs" || die "cannot list the programs' libraries"
+	while read -r l; do
+		[ -e "$ram$l" ] || put "$l"
+	done <"$ram/libs"
+	for m in proc sys dev; do
+		mount --rbind /$m "$ram/$m" || die "cannot bind /$m into the RAM root"
+	done
+	say "in a root in RAM ($ram: $(du -sm "$ram" 2>/dev/null | cut -f1) MB; no 9p I/O inside)"
+	RT_IN_RAMROOT=1 GPIOLAT_KMOD=${kmod:+/toggle.ko} chroot "$ram" /bin/sh /study/rt.sh /result
+	rc=$?
+	for f in "$ram"/result/*; do
+		[ -e "$f" ] && cp "$f" "$dest/"
+	done
+	exit $rc
+fi
 # every file is written in /tmp (a tmpfs on the emulated target) and moved to OUTDIR when no
 # load runs: OUTDIR is the project folder there, over 9p, and its I/O completes at a moment of
 # the host's clock, not the guest's (under icount a phase's figures then no longer repeat)
@@ -133,9 +200,21 @@ load_start() {
 	done
 	sleep 1
 }
+# children PID: the processes whose parent is PID, from /proc with shell builtins (no pgrep:
+# Debian 13's armhf root has no procps; and no program started inside a phase)
+children() {
+	for _s in /proc/[0-9]*/stat; do
+		{ read -r _l <"$_s"; } 2>/dev/null || continue
+		_l=${_l##*) }
+		_l=${_l#* }
+		[ "${_l%% *}" = "$1" ] || continue
+		_s=${_s#/proc/}
+		echo "${_s%/stat}"
+	done
+}
 # kill_tree PID: PID and every process below it (hackbench's workers outlive their parent)
 kill_tree() {
-	for _c in $(pgrep -P "$1"); do
+	for _c in $(children "$1"); do
 		kill_tree "$_c"
 	done
 	kill "$1" 2>/dev/null
@@ -144,7 +223,7 @@ load_stop() {
 	: >"$stop"
 	# the command under way ends now: an ls -lR of a big tree (over 9p, emulated) takes minutes
 	for p in $load_pids; do
-		for c in $(pgrep -P "$p"); do
+		for c in $(children "$p"); do
 			kill_tree "$c"
 		done
 	done
@@ -176,7 +255,7 @@ $gpiolat --wakeup -d 100ms --json -- $utoggle -l $vline -b 5 -i 1000 -p 60 >/dev
 [ "$load" != hackbench ] || hackbench -g 2 -f 5 -l 10 >/dev/null 2>&1
 case $load in
 hackbench) echo "hackbench -g 2 -f 5, one long run (rt-tests)" ;;
-ls) echo "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)" ;;
+ls) echo "5 x 'ls -lR /usr' in loops (the ADI ftrace page's workload)${RT_IN_RAMROOT:+; in the RAM root its /usr holds only the study's programs and libraries}" ;;
 stress-ng) echo "stress-ng --cpu 1 --io 1, in a loop" ;;
 esac >"$out/load.txt"
 

@@ -8,6 +8,10 @@
 # put side by side by the study's own host part (host/rt_report.py), into out/tests/rt-armhf/.
 # Run by tests/run.sh after the targets when both kernels are in its tier; the targets must be
 # built (make all target ARCH=arm KERNEL=6.12, KERNEL=6.12-rt).
+# The two kernels are booted at the same time (tests/compare/boots.sh: under icount the figures do
+# not depend on the host's load). The overhead subset (--quick: 3 repetitions of 50-pulse
+# phases) is what the criteria below judge; the wakeup, cyclictest, timerlat and gaps figures are
+# shown (report/rt.txt), not judged here (their counts: tests/target/47-rt-icount.sh).
 #
 # The criteria, chosen from a run before this test existed (2026-11-24, emulated, icount; a
 # nanosecond here is qemu's instruction-counted one, not hardware's):
@@ -33,22 +37,16 @@ rm -rf $out
 mkdir -p $out
 ok() { echo "ok - rt-armhf: $*"; }
 notok() { echo "not ok - rt-armhf: $*"; }
-fail=0
-for k in 6.12 6.12-rt; do
-	start=$(date +%s)
-	KERNEL=$k ARCH=arm TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} vm/run \
-		env LOAD=ls PULSES=200 GAP_PULSES=2000 SECONDS_EACH=3 LOOPS=100 \
-		sh study/rt.sh $out/rt-arm-$k </dev/null >$out/arm-$k.log 2>&1
-	rc=$?
-	if [ $rc = 0 ]; then
-		ok "study/rt.sh on arm-$k exits 0 ($(($(date +%s) - start)) s)"
-	else
-		notok "study/rt.sh on arm-$k exits $rc ($out/arm-$k.log)"
-		grep -v '^\[' $out/arm-$k.log | tail -n 5 | sed -e 's/^/# /'
-		fail=1
-	fi
+kernels="6.12 6.12-rt"
+. tests/compare/boots.sh
+# the sizes and load of before (LOAD=ls, over the 9p root: RT_RAMROOT=0): in the RAM root under
+# hackbench, `rtla timerlat hist -d 1s` (loaded) did not end within 2400 s on either armhf kernel
+# (2026-11-26, four boots, docs/rt.md), a finding left open
+boots rt-armhf env RT_RAMROOT=0 LOAD=ls PULSES=200 GAP_PULSES=2000 SECONDS_EACH=3 LOOPS=100 \
+	sh study/rt.sh || exit 0
+for k in $kernels; do
+	mv $out/arm-$k $out/rt-arm-$k
 done
-[ $fail = 0 ] || exit 0
 if python3 host/rt_report.py $out $out/report arm-6.12 arm-6.12-rt >$out/report.log 2>&1; then
 	ok "host/rt_report.py puts them side by side"
 else
