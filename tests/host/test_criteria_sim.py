@@ -18,11 +18,13 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "target"))
 import criteria  # noqa: E402
 
 # ---- measured inputs (emulated x86_64 target, Debian 6.1 std, TCG; ns) ----------------------
-# 81-overhead-invariants.sh's own run's JSON (out/tests/81-overhead-{control,filter}.json, the
-# first of three runs of branch tests at 382dab3 + its new criteria, 2026-11-23, machine shared
-# and loaded): the control run (--reps 10 --pulses 50): the untraced phases' sd
-# (noise_floor_sd_ns, 10 phases); the filter run (--reps 8 --pulses 200): each row's sd of its
-# differences (sd_ns) and its figure (overhead_ns, the measured effect).
+# 81-overhead-invariants.sh's own run's JSON when it ran in real time (out/tests/81-overhead-
+# {control,filter}.json, the first of three runs of branch tests at 382dab3 + its new criteria,
+# 2026-11-23, machine shared and loaded; since 2026-11-26 the test runs in TIMING=icount, and
+# these figures stand for the real-time noise the criteria are built for): the control run
+# (--reps 10 --pulses 50): the untraced phases' sd (noise_floor_sd_ns, 10 phases); the filter
+# run (--reps 8 --pulses 200): each row's sd of its differences (sd_ns) and its figure
+# (overhead_ns, the measured effect).
 MEASURED_81 = {
     "control": {"noise_floor_sd_ns": 103.19, "sd_ns": 105.736, "overhead_ns": 30.75,
                 "ci95_ns": 121.529, "ci999_ns": 232.28},

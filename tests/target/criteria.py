@@ -74,6 +74,8 @@ def df_of(ci95, ci999):
 
 def half_width(ci95, ci999, level):
     """The two-sided LEVEL half-width of the same interval (same standard error and df)."""
+    if ci95 == 0 and ci999 == 0:
+        return 0.0  # every repetition gave the same figure (TIMING=icount): no spread at all
     df = df_of(ci95, ci999)
     return ci95 / t_quantile(0.975, df) * t_quantile(0.5 + level / 2, df)
 
