@@ -23,7 +23,7 @@
 #   nothing here judges, are 80-overhead-matrix.sh's): function < function_graph, each hook's
 #   empty BPF program <= gpiolat's. Measured in icount on this target before: function +1758.0
 #   and function_graph +9210.9 ns (docs/timing.md); empty and gpiolat's programs 296.0 and
-#   473.4 (tracepoint), 342.0 and 788.4 (kprobe), 125.0 and 330.4 ns (fentry; issue 28's make
+#   473.4 (tracepoint), 342.0 and 788.4 (kprobe), 125.0 and 330.4 ns (fentry; make
 #   bench-gpio): gaps of 177 ns and more, 40 repetition sd's: under 1e-6.
 # - the filter and the trigger (--pulses 50 --reps 3): the one-sided "not cheaper" test at
 #   ALPHA_NOT_CHEAPER (1e-4, tests/target/criteria.py), kept (an interval of width 0, every
