@@ -14,6 +14,9 @@
 need python3
 dir=${1:?usage: tests/target/matrix-rows.sh OUTDIR [GPIOLAT-OPTIONS...]}
 shift
+# no options after OUTDIR: those of $MATRIX_ARGS (tests/compare/boots.sh puts OUTDIR last)
+# shellcheck disable=SC2086
+[ $# -gt 0 ] || set -- ${MATRIX_ARGS:-}
 cd "$PROJ" || exit 1
 start=$(date +%s)
 sh study/matrix.sh "$dir" "$@"
