@@ -16,6 +16,8 @@ def proj(tmp_path):
     p = tmp_path / "proj"
     (p / "host").mkdir(parents=True)
     shutil.copy(os.path.join(ROOT, "host", "rt-report.sh"), p / "host")
+    # the study drivers' shared opening, sourced by rt-report.sh
+    shutil.copy(os.path.join(ROOT, "host", "study-env.sh"), p / "host")
     stub(p / "vm" / "run", "vm/run")
     stub(p / "host" / "rt_report.py.sh", "rt_report.py")
     (p / "host" / "rt_report.py").write_text(
