@@ -185,7 +185,7 @@ part_path() {
 		# the module toggling back to back (its kernel phases: big batches, no sleeps between)
 		# shellcheck disable=SC2086
 		run_to "$results/gpio-path.json" env KERNEL="$KERNEL" VM_NOMAKE=1 \
-			VM_TIMEOUT=900 TOGGLE_ARGS="mode=continuous burst=1000" \
+			VM_TIMEOUT=${VM_TIMEOUT:-900} TOGGLE_ARGS="mode=continuous burst=1000" \
 			vm/run ./gpiolat --path --json $path_args </dev/null
 	else
 		# shellcheck disable=SC2086

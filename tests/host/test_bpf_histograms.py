@@ -30,6 +30,7 @@ line="$line TOGGLE_ARGS=${TOGGLE_ARGS:-} RT_KERNELS=${RT_KERNELS:-} PULSES=${PUL
 line="$line GAP_PULSES=${GAP_PULSES:-} LOOPS=${LOOPS:-} SECONDS_EACH=${SECONDS_EACH:-}"
 line="$line OVERHEAD_ARGS=${OVERHEAD_ARGS:-} OVERHEAD_NOREPORT=${OVERHEAD_NOREPORT:-}"
 line="$line RESULTS=${RESULTS:-} VM_TRACE=${VM_TRACE:-} VM_OBSERVE=${VM_OBSERVE:-}"
+line="$line VM_TIMEOUT=${VM_TIMEOUT:-}"
 echo "$line" >>"$STUB_LOG"
 case "$line" in *"${FAIL_ON:-@@none@@}"*) exit 1 ;; esac
 """
@@ -72,7 +73,7 @@ def run(proj, **env):
     log.write_text("")
     e = {k: v for k, v in os.environ.items()
          if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "STUDIES", "PULSES", "RT_KERNELS",
-                      "MAKEFLAGS", "MFLAGS", "OVERHEAD_ARGS")}
+                      "MAKEFLAGS", "MFLAGS", "OVERHEAD_ARGS", "VM_TIMEOUT")}
     e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log),
              TARGET="emulated")
     e.update(env)
@@ -167,6 +168,21 @@ def test_each_part_at_the_main_commands_size(proj):
     assert r.returncode == 0, r.stderr
     doc = json.loads((proj / "out" / "results" / "study.json").read_text())
     assert doc["sizes"]["overhead_args"] == args
+
+
+def test_the_path_parts_limit_is_900_s_unless_the_user_sets_vm_timeout(proj):
+    # vm/run's limit is the host's clock: on a loaded machine the user raises it (the overhead
+    # part's own default is host/overhead-report.sh's: tests/host/test_overhead_report.py)
+    r, lines = run(proj)
+    assert r.returncode == 0, r.stderr
+    (path,) = [ln for ln in calls(lines, "vm/run") if part_of(ln) == "path"]
+    assert field(path, "VM_TIMEOUT") == "900", path
+    r, lines = run(proj, VM_TIMEOUT="4000")
+    assert r.returncode == 0, r.stderr
+    (path,) = [ln for ln in calls(lines, "vm/run") if part_of(ln) == "path"]
+    assert field(path, "VM_TIMEOUT") == "4000", path
+    (ov,) = calls(lines, "overhead-report.sh")
+    assert field(ov, "VM_TIMEOUT") == "4000", ov
 
 
 def test_icount_reaches_the_target_parts_and_rt_but_not_the_host(proj):

@@ -133,7 +133,7 @@ def machine():
     t = time.monotonic()
     r = run(["sh", os.path.join(ROOT, "host", "inroot.sh"), ROOTFS, "sh", "-c",
              "dpkg --purge ply gpiod >/dev/null 2>&1; ! dpkg-query -W ply gpiod 2>/dev/null | "
-             "grep -q '[^[:space:]]\s\+[^[:space:]]'"], 300)
+             r"grep -q '[^[:space:]]\s\+[^[:space:]]'"], 300)
     assert r.returncode == 0, "ply, gpiod not removed: " + r.stdout + r.stderr
     r = run(["sh", os.path.join(ROOT, "host", "rootfs.sh"), "trixie", ROOTFS, "ply"], 1800)
     out["roots"] = r
