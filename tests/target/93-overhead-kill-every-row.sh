@@ -35,15 +35,7 @@ not_comment() { case $1 in '#'*) return 1 ;; esac; }
 any() { :; }
 tracing_line() { case $1 in 'Tracing '*) return 0 ;; esac; return 1; }
 sc_probe() { case $1 in *gpiolat_sc*) return 0 ;; esac; return 1; }
-# rd FILE: its first line in $_v (no process); false when it cannot be read
-rd() { { read -r _v <"$1"; } 2>/dev/null; }
-# running COMM: a process of that name runs (/proc/PID/comm)
-running() {
-	for _c in /proc/[0-9]*/comm; do
-		{ read -r _l <"$_c"; } 2>/dev/null && [ "$_l" = "$1" ] && return 0
-	done
-	return 1
-}
+# rd, running, ended: lib.sh
 # on_now ROW: the row's own change is in place (its readiness): the trace_printk reload has the
 # module in another mode, the function tracers are on, the trigger rows' triggers are in, the
 # trace_marker row's toggler runs, the uprobe row's uprobe and uretprobe are defined (for its
@@ -80,12 +72,6 @@ user-ioctl-trace-marker"}
 now() {
 	read -r _u _ </proc/uptime
 	_now=${_u%.*}
-}
-# ended PID: our child PID has exited (a zombie until waited for: its state, not kill -0)
-ended() {
-	[ -e /proc/$1 ] || return 0
-	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
-	[ "$_st" = Z ]
 }
 kill_when_on() {
 	_name=$1

@@ -17,20 +17,7 @@ tmp=$PROJ/out/tests/94-undo-journal
 mkdir -p $tmp
 S=/run/gpiolat
 
-# rd FILE: its first line in $_v; running COMM: a process of that name runs
-rd() { { read -r _v <"$1"; } 2>/dev/null; }
-running() {
-	for _c in /proc/[0-9]*/comm; do
-		{ read -r _l <"$_c"; } 2>/dev/null && [ "$_l" = "$1" ] && return 0
-	done
-	return 1
-}
-# ended PID: our child PID has exited (its state, not kill -0)
-ended() {
-	[ -e /proc/$1 ] || return 0
-	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
-	[ "$_st" = Z ]
-}
+# rd, running, ended: lib.sh
 mode0=$(cat /sys/module/toggle/parameters/mode)
 # taken CASE: the case's thing is taken now
 taken() {

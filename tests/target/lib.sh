@@ -540,3 +540,21 @@ mode_snapshot() {
 	echo "== /run/gpiolat"
 	ls -A /run/gpiolat 2>/dev/null
 }
+
+# The kill tests' (93, 94) probes of the target's state, read from /proc (no ps or pgrep: the
+# arm roots have none).
+# rd FILE: its first line in $_v (no process); false when it cannot be read
+rd() { { read -r _v <"$1"; } 2>/dev/null; }
+# running COMM: a process of that name runs (/proc/PID/comm)
+running() {
+	for _c in /proc/[0-9]*/comm; do
+		{ read -r _l <"$_c"; } 2>/dev/null && [ "$_l" = "$1" ] && return 0
+	done
+	return 1
+}
+# ended PID: our child PID has exited (a zombie until waited for: its state, not kill -0)
+ended() {
+	[ -e /proc/$1 ] || return 0
+	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
+	[ "$_st" = Z ]
+}
