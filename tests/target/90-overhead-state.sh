@@ -7,12 +7,7 @@ cd "$PROJ" || exit 1
 # same WHAT: the snapshot equals the one before, else show the difference
 same() {
 	overhead_snapshot >$tmp/after
-	if cmp -s $tmp/before $tmp/after; then
-		ok "$1: tracefs and BPF as found"
-	else
-		notok "$1: tracefs or BPF changed"
-		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
-	fi
+	as_before $tmp/before $tmp/after "$1: tracefs and BPF as found" "$1: tracefs or BPF changed"
 }
 # on_now WHAT: is the run at that point? graph: the function_graph row is set up (the top
 # level's set_graph_function names gpiod_set_value for the whole row; the tracer itself is on

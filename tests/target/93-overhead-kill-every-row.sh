@@ -122,12 +122,9 @@ for row in $rows; do
 	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 	eq "$row: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
 	overhead_snapshot >$tmp/after
-	if cmp -s $tmp/before $tmp/after; then
-		ok "$row: tracefs, the module, BPF and processes as before the run"
-	else
-		notok "$row: not as before the run"
-		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
-	fi
+	as_before $tmp/before $tmp/after \
+		"$row: tracefs, the module, BPF and processes as before the run" \
+		"$row: not as before the run"
 done
 
 # mode_on MODE: the mode's change is in place (its readiness): --path's kernel rows have the
@@ -181,11 +178,8 @@ for m in $modes; do
 	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 	eq "$m: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
 	mode_snapshot >$tmp/after
-	if cmp -s $tmp/before $tmp/after; then
-		ok "$m: tracefs, the module and its settings, BPF, processes as before the run"
-	else
-		notok "$m: not as before the run"
-		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
-	fi
+	as_before $tmp/before $tmp/after \
+		"$m: tracefs, the module and its settings, BPF, processes as before the run" \
+		"$m: not as before the run"
 done
 done_testing

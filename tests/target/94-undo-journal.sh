@@ -96,11 +96,6 @@ for c in ${CASES:-kprobe event-synthetic function_graph trace_printk user-ioctl-
 		i=$((i + 1))
 	done
 	mode_snapshot >$tmp/after
-	if cmp -s $tmp/before $tmp/after; then
-		ok "$c: as before the run"
-	else
-		notok "$c: not as before the run"
-		diff $tmp/before $tmp/after | sed -e 's/^/# /' | head -n 20
-	fi
+	as_before $tmp/before $tmp/after "$c: as before the run" "$c: not as before the run"
 done
 done_testing

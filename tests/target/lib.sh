@@ -558,3 +558,13 @@ ended() {
 	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
 	[ "$_st" = Z ]
 }
+# as_before BEFORE AFTER OK NOTOK: "ok - OK" when the two snapshots are the same, else
+# "not ok - NOTOK" and the first 20 lines of their difference
+as_before() {
+	if cmp -s "$1" "$2"; then
+		ok "$3"
+	else
+		notok "$4"
+		diff "$1" "$2" | sed -e 's/^/# /' | head -n 20
+	fi
+}
