@@ -46,9 +46,8 @@ struct regs {
 	const char *dev; /* what to map */
 	int byte; /* PL061: byte writes to one address for both values */
 	unsigned long set_off, clr_off; /* for the line's bank (PL061: the data address) */
+	volatile uint8_t *base; /* the registers, mapped */
 };
-
-static volatile uint8_t *map_base;
 
 static void fail(int code, const char *fmt, const char *a, const char *b)
 {
@@ -147,7 +146,7 @@ static void find_regs(const char *chip, const char *label, unsigned int line, st
 	}
 }
 
-static void map_regs(const struct regs *r, unsigned long phys)
+static void map_regs(struct regs *r, unsigned long phys)
 {
 	char why[256];
 	void *p;
@@ -167,16 +166,15 @@ static void map_regs(const struct regs *r, unsigned long phys)
 			 r->dev, phys, strerror(errno), r->driver);
 		fail(2, "not available: %s; booting with iomem=relaxed would allow it%s", why, "");
 	}
-	map_base = (volatile uint8_t *)p + in;
+	r->base = (volatile uint8_t *)p + in;
 }
 
 static inline void set(const struct regs *r, unsigned int line, int v)
 {
 	if (r->byte)
-		*(volatile uint8_t *)(map_base + r->set_off) = v ? 1u << line : 0;
+		*(volatile uint8_t *)(r->base + r->set_off) = v ? 1u << line : 0;
 	else
-		*(volatile uint32_t *)(map_base + (v ? r->set_off : r->clr_off)) = 1u
-										   << (line % 32);
+		*(volatile uint32_t *)(r->base + (v ? r->set_off : r->clr_off)) = 1u << (line % 32);
 }
 
 /* the toggler: a real, global symbol that uprobes can attach to */

@@ -46,13 +46,12 @@
 #include <unistd.h>
 #include "maps_offset.h"
 #include "results_out.h"
-#include "utoggle.h"
+#include "utoggle_gpio.h"
+#include "utoggle_run.h"
 
-volatile sig_atomic_t stop;
-const char *const mode_names[3] = { "ioctl", "libgpiod", "sysfs" };
-/* trace_marker: open when asked for; written before each set while marking */
-int marker_fd = -1;
-bool marking;
+/* set by the signal handler, which reaches nothing else; the run reads it as toggler.stop */
+static volatile sig_atomic_t stop;
+static const char *const mode_names[3] = { "ioctl", "libgpiod", "sysfs" };
 
 static void on_signal(int sig)
 {
@@ -93,20 +92,6 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 when done, 1 on a run-time error (chip, line, permission), 2 on bad\n"
 		"usage.\n");
-}
-
-/* parse_long: the whole of S as a decimal number in [min, max], or -1 */
-int parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* parse_duration: "10", "10s", "500ms", "2m", "1h" in ns, > 0; or -1 */
@@ -305,7 +290,13 @@ int main(int argc, char **argv)
 		.burst = 5,
 		.interval_us = 1000,
 	};
-	struct toggler t = { .chip_fd = -1, .line_fd = -1, .sysfs_gpio = -1 };
+	struct toggler t = {
+		.chip_fd = -1,
+		.line_fd = -1,
+		.sysfs_gpio = -1,
+		.marker = { .fd = -1 },
+		.stop = &stop,
+	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sched_param sp;
 	struct stats s = {};
@@ -364,20 +355,20 @@ int main(int argc, char **argv)
 	}
 
 	if (o.marker) {
-		marker_fd = marker_open(o.marker);
-		if (marker_fd < 0) {
+		t.marker.fd = marker_open(o.marker);
+		if (t.marker.fd < 0) {
 			toggler_release(&t);
 			return 1;
 		}
-		marking = !o.control;
+		t.marker.on = !o.control;
 	}
 	if (o.control)
 		ret = control(&t, &o, &s, &elapsed);
 	else
 		ret = run(&t, &o, o.count, &s, NULL, &elapsed);
 	toggler_release(&t);
-	if (marker_fd >= 0)
-		close(marker_fd);
+	if (t.marker.fd >= 0)
+		close(t.marker.fd);
 	summary(&o, &c, &s, elapsed);
 	if (ret) {
 		fprintf(stderr, PROG ": setting line %u of %s failed after %lld pulses: %s\n",

@@ -2,7 +2,9 @@
 /*
  * utoggle, inside: utoggle.c is the front end (options, main), utoggle_gpio.c opens the chip
  * and requests the line in each mode (and holds the probe targets, one pulse each),
- * utoggle_run.c runs and times the batches (--control: runs asked for on stdin).
+ * utoggle_run.c runs and times the batches (--control: runs asked for on stdin). The calls go
+ * one way, utoggle.c -> utoggle_run.c -> utoggle_gpio.c; this header holds only the types and
+ * constants the three share, each file's functions are in its own header.
  */
 #ifndef UTOGGLE_H
 #define UTOGGLE_H
@@ -39,7 +41,6 @@ typedef struct gpiod_line gpiod_out_t;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 enum mode { MODE_IOCTL, MODE_LIBGPIOD, MODE_SYSFS };
-extern const char *const mode_names[3];
 
 struct opts {
 	enum mode mode;
@@ -59,7 +60,16 @@ struct chip {
 	struct gpiochip_info info;
 };
 
-/* Everything that must be undone on exit; toggler_release() copes with any partial state. */
+/* the talk's trace_write(): trace_marker, written before each set while on */
+struct marker {
+	int fd; /* open when asked for (-M), else -1 */
+	bool on;
+};
+
+/*
+ * Everything that must be undone on exit (toggler_release() copes with any partial state), the
+ * marker and the flag the signal handler sets
+ */
 struct toggler {
 	enum mode mode;
 	int chip_fd;
@@ -68,6 +78,8 @@ struct toggler {
 	gpiod_out_t *gline; /* the libgpiod request of line_offset */
 	unsigned int line_offset;
 	int sysfs_gpio; /* the global number we exported, or -1 */
+	struct marker marker;
+	const volatile sig_atomic_t *stop; /* set on SIGINT, SIGTERM, SIGHUP */
 };
 
 /* Welford's running mean and variance of the per-batch samples */
@@ -83,34 +95,4 @@ struct samples {
 	long n, max;
 };
 
-/* utoggle.c */
-extern volatile sig_atomic_t stop;
-extern int marker_fd; /* trace_marker: open when asked for */
-extern bool marking; /* written before each set while marking */
-
-/* a decimal integer in [min, max], nothing else: 0, or -1 */
-int parse_long(const char *s, long min, long max, long *out);
-
-/* utoggle_gpio.c */
-/* the chip named by ARG (path, name, label or number); its fd, or -1 after one error line */
-int chip_open(const char *arg, struct chip *c);
-/* is LINE on C and free? 0, or -1 after one error line */
-int line_check(int chip_fd, const struct chip *c, unsigned int line);
-/* the line requested as an output, low; 0, or -1 after one error line */
-int setup_ioctl(struct toggler *t, unsigned int line);
-int setup_libgpiod(struct toggler *t, const struct chip *c, unsigned int line);
-int setup_sysfs(struct toggler *t, const struct chip *c, unsigned int line);
-/* undo whatever of the set-up is done */
-void toggler_release(struct toggler *t);
-/* the probe targets: one pulse each; 0 or -errno */
-int toggle_ioctl_v2_once(int fd);
-int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset);
-int toggle_sysfs_once(int fd);
-/* utoggle_run.c */
-long long ts_ns(const struct timespec *ts);
-/* batches until COUNT pulses (0: no limit), the duration or a signal; 0 or -errno */
-int run(struct toggler *t, const struct opts *o, long long count, struct stats *s,
-	struct samples *sm, long long *elapsed);
-/* --control: 'run N [marker]' on stdin until EOF, 'quit' or a signal; 0 or -errno */
-int control(struct toggler *t, const struct opts *o, struct stats *s, long long *elapsed);
 #endif /* UTOGGLE_H */

@@ -26,7 +26,21 @@
 #include <unistd.h>
 
 #include "maps_offset.h"
-#include "utoggle.h"
+#include "utoggle_gpio.h"
+
+/* parse_long: the whole of S as a decimal number in [min, max], or -1 */
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
 
 /* chip_open_path: open PATH as a GPIO chip into C; the fd, or -1 after one error line */
 static int chip_open_path(const char *path, struct chip *c, bool quiet)
@@ -340,24 +354,24 @@ void toggler_release(struct toggler *t)
 }
 
 /* the talk's trace_write(): one line to trace_marker, before a set */
-static inline void mark(void)
+static inline void mark(struct marker *m)
 {
-	if (marking && write(marker_fd, MARK, sizeof(MARK) - 1) < 0)
-		marking = false;
+	if (m->on && write(m->fd, MARK, sizeof(MARK) - 1) < 0)
+		m->on = false;
 }
 
 /*
  * One pulse with the chardev v2 uAPI: set 1, then set 0. (The talk's version sets 0, then 1;
  * here a pulse is the high phase, as in the toggle module, so a pulse ends with the line low.)
  */
-__uprobe_target int toggle_ioctl_v2_once(int fd)
+__uprobe_target int toggle_ioctl_v2_once(int fd, struct marker *m)
 {
 	struct gpio_v2_line_values val = { .mask = 1 };
 	int i;
 
 	for (i = 1; i >= 0; i--) {
 		val.bits = i;
-		mark();
+		mark(m);
 		if (ioctl(fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &val) < 0)
 			return -errno;
 	}
@@ -368,20 +382,20 @@ __uprobe_target int toggle_ioctl_v2_once(int fd)
  * One pulse with libgpiod: 1.x sets the requested line (OFFSET is its offset on the chip, not
  * needed there), 2.x the line OFFSET of the request
  */
-__uprobe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
+__uprobe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset, struct marker *m)
 {
 #ifdef UTOGGLE_LIBGPIOD2
-	mark();
+	mark(m);
 	if (gpiod_line_request_set_value(line, offset, GPIOD_LINE_VALUE_ACTIVE) < 0)
 		return -errno;
-	mark();
+	mark(m);
 	if (gpiod_line_request_set_value(line, offset, GPIOD_LINE_VALUE_INACTIVE) < 0)
 		return -errno;
 #else
-	mark();
+	mark(m);
 	if (gpiod_line_set_value(line, 1) < 0)
 		return -errno;
-	mark();
+	mark(m);
 	if (gpiod_line_set_value(line, 0) < 0)
 		return -errno;
 #endif
@@ -389,12 +403,12 @@ __uprobe_target int toggle_libgpiod_once(gpiod_out_t *line, unsigned int offset)
 }
 
 /* One pulse through sysfs: FD is the open value file */
-__uprobe_target int toggle_sysfs_once(int fd)
+__uprobe_target int toggle_sysfs_once(int fd, struct marker *m)
 {
-	mark();
+	mark(m);
 	if (pwrite(fd, "1", 1, 0) != 1)
 		return -errno;
-	mark();
+	mark(m);
 	if (pwrite(fd, "0", 1, 0) != 1)
 		return -errno;
 	return 0;

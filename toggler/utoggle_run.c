@@ -26,7 +26,8 @@
 #include <unistd.h>
 
 #include "maps_offset.h"
-#include "utoggle.h"
+#include "utoggle_gpio.h"
+#include "utoggle_run.h"
 
 /* batch: N pulses; 0 or -errno (the uretprobe rows' return lands here: maps_offset.h) */
 static __uretprobe_caller int batch(struct toggler *t, long n)
@@ -37,15 +38,15 @@ static __uretprobe_caller int batch(struct toggler *t, long n)
 	switch (t->mode) {
 	case MODE_IOCTL:
 		for (i = 0; i < n && !ret; i++)
-			ret = toggle_ioctl_v2_once(t->line_fd);
+			ret = toggle_ioctl_v2_once(t->line_fd, &t->marker);
 		break;
 	case MODE_LIBGPIOD:
 		for (i = 0; i < n && !ret; i++)
-			ret = toggle_libgpiod_once(t->gline, t->line_offset);
+			ret = toggle_libgpiod_once(t->gline, t->line_offset, &t->marker);
 		break;
 	case MODE_SYSFS:
 		for (i = 0; i < n && !ret; i++)
-			ret = toggle_sysfs_once(t->line_fd);
+			ret = toggle_sysfs_once(t->line_fd, &t->marker);
 		break;
 	}
 	return ret;
@@ -85,7 +86,7 @@ int run(struct toggler *t, const struct opts *o, long long count, struct stats *
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	deadline = o->duration_ns ? ts_ns(&start) + o->duration_ns : 0;
 	t1 = start;
-	while (!stop) {
+	while (!*t->stop) {
 		n = o->burst;
 		if (count && count - done < n)
 			n = count - done;
@@ -135,12 +136,12 @@ int control(struct toggler *t, const struct opts *o, struct stats *s, long long 
 	       maps_offset(fns[t->mode], exe));
 	fflush(stdout);
 	*elapsed = 0;
-	while (!stop && !ret && (len = getline(&cmd, &cap, stdin)) > 0) {
+	while (!*t->stop && !ret && (len = getline(&cmd, &cap, stdin)) > 0) {
 		k = sscanf(cmd, "%15s %lld %15s", word, &n, extra);
 		if (k == 1 && !strcmp(word, "quit"))
 			break;
 		if (k < 2 || strcmp(word, "run") || n < 1 || n > 10000000 ||
-		    (k == 3 && strcmp(extra, "marker")) || (k == 3 && marker_fd < 0)) {
+		    (k == 3 && strcmp(extra, "marker")) || (k == 3 && t->marker.fd < 0)) {
 			cmd[strcspn(cmd, "\n")] = '\0';
 			printf("error bad command '%s': want 'run N', 'run N marker' (with -M) or "
 			       "'quit'\n",
@@ -156,9 +157,9 @@ int control(struct toggler *t, const struct opts *o, struct stats *s, long long 
 			break;
 		}
 		sm.n = 0;
-		marking = k == 3;
+		t->marker.on = k == 3;
 		ret = run(t, o, n, s, &sm, &e);
-		marking = false;
+		t->marker.on = false;
 		*elapsed += e;
 		printf("phase pulses=%lld batches=%ld ns_per_set=", n, sm.n);
 		for (i = 0; i < sm.n; i++)
