@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: the run context and the one run sequence (run.h). */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "core/cli.h"
+#include "core/parse.h"
 #include "core/run.h"
 #include "core/sys.h"
 #include "core/undo.h"
@@ -31,6 +34,21 @@ static void on_signal(int sig)
 	(void)sig;
 	if (the_run)
 		the_run->stop = 1;
+}
+
+__u64 run_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+bool run_nap(const struct run *r, int ms)
+{
+	/* with no fds, poll() fails only when a signal cut the sleep short: r->stop says why */
+	poll(NULL, 0, ms);
+	return !r->stop;
 }
 
 void run_signals(struct run *r)

@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <linux/types.h>
 #include "core/undo.h"
 
 struct run {
@@ -36,6 +37,10 @@ void run_libbpf_print(struct run *r);
 int run_bpf_stats(struct run *r);
 /* on every way out: the stats fd closed */
 void run_finish(struct run *r);
+/* CLOCK_MONOTONIC in ns: the clock of every deadline and elapsed time of a run */
+__u64 run_now_ns(void);
+/* sleep up to MS, cut short by a signal (EINTR is a normal way out); false when r->stop */
+bool run_nap(const struct run *r, int ms);
 
 /*
  * A mode: its steps, each with the mode's own context CTX. A NULL step means nothing to do.

@@ -10,7 +10,6 @@
  * of the same table.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -31,22 +30,6 @@
 #include "core/run.h"
 #include "core/sys.h"
 #include "core/undo.h"
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-/* sleep up to ms; false when a signal asked us to stop (EINTR is a normal way out) */
-static bool nap(struct run *r, int ms)
-{
-	if (poll(NULL, 0, ms) < 0 && errno != EINTR)
-		return false;
-	return !r->stop;
-}
 
 /* per-set times of the toggle module's batches with after < seq <= upto */
 static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_acc *acc,
@@ -78,11 +61,11 @@ static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_a
 static bool wait_pulses(struct run *r, __u64 deadline, bool *timed_out)
 {
 	while (toggle_enabled() == 1) {
-		if (deadline && now_ns() >= deadline) {
+		if (deadline && run_now_ns() >= deadline) {
 			*timed_out = true;
 			return false;
 		}
-		if (!nap(r, POLL_MS))
+		if (!run_nap(r, POLL_MS))
 			return false;
 	}
 	return !r->stop;
@@ -116,8 +99,8 @@ static void untraced_phase(struct run *r, const struct histo_env *env, struct ru
 	} else {
 		if (ri->drive && toggle_start())
 			return;
-		end = now_ns() + FREE_PHASE_NS;
-		while (now_ns() < end && nap(r, POLL_MS))
+		end = run_now_ns() + FREE_PHASE_NS;
+		while (run_now_ns() < end && run_nap(r, POLL_MS))
 			;
 		if (ri->drive)
 			toggle_stop();
@@ -315,7 +298,7 @@ static int histo_enable(struct run *r, void *ctx)
 		return EXIT_ERROR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ri->start);
-	h->t0 = now_ns();
+	h->t0 = run_now_ns();
 	if (env->out == OUT_TEXT)
 		printf("Tracing %s (%s) on %s%s. %s\n", hook->hook, hook->name,
 		       env->nspecs ? "the selected lines" : "all lines",
@@ -359,7 +342,7 @@ static int histo_go(struct run *r, void *ctx)
 	if (env->self_test)
 		return self_test(env);
 	while (!r->stop) {
-		__u64 now = now_ns();
+		__u64 now = run_now_ns();
 
 		if (h->pulsing && toggle_enabled() != 1)
 			break;
@@ -385,7 +368,7 @@ static int histo_go(struct run *r, void *ctx)
 			if (ferror(stdout))
 				r->stop = 1;
 		}
-		nap(r, POLL_MS);
+		run_nap(r, POLL_MS);
 	}
 	return EXIT_OK;
 }

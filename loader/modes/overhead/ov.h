@@ -255,7 +255,6 @@ int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
 void utoggle_stop(struct ov *ov);
 
 /* ov_engine.c: the alternated phases (above utoggle) */
-bool nap(struct ov *ov, int ms); /* sleep MS; false when the run is to stop */
 int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
 void ov_measure(struct ov *ov, const struct method *m, struct row *r);
 /*

@@ -8,26 +8,20 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include "modes/overhead/ov.h"
 #include "core/engine.h"
+#include "core/run.h"
 #include "core/sys.h"
 #include "providers/kopt.h"
 
 _Static_assert(MAX_REPS == PROBE_MAX_PHASES, "a row keeps every phase a provider counts");
 
-bool nap(struct ov *ov, int ms)
-{
-	poll(NULL, 0, ms);
-	return !ov->run->stop;
-}
-
 static bool wait_idle(struct ov *ov)
 {
 	while (toggle_enabled() == 1)
-		if (!nap(ov, POLL_MS))
+		if (!run_nap(ov->run, POLL_MS))
 			return false;
 	return true;
 }

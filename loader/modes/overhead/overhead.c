@@ -344,7 +344,7 @@ static int overhead_prepare(struct run *r, void *c)
 	}
 	if (toggle_enabled() != 0) {
 		/* a SIGKILLed run's last pulses end by themselves */
-		for (i = 0; i < 100 && toggle_enabled() == 1 && nap(ov, 50); i++)
+		for (i = 0; i < 100 && toggle_enabled() == 1 && run_nap(ov->run, 50); i++)
 			;
 		if (toggle_enabled() != 0) {
 			fprintf(stderr, "gpiolat: the toggle module is toggling (echo 0 > "

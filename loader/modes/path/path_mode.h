@@ -66,7 +66,6 @@ int path_parse(struct path_opts *o, int argc, char **argv);
 
 /* loader/modes/path/path_sys.c: the first line of path, no newline; 0 or -1 */
 int path_read_line(const char *path, char *buf, size_t size);
-long long path_now_ns(void); /* CLOCK_MONOTONIC */
 /* where the togglers are: $GPIOLAT_BINDIR, SELF (gpiolat's folder), or SELF/../bin */
 void path_bindir(char *bindir, size_t size, const char *self);
 /*

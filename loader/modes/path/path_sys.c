@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/kmod_reload.h"
 #include "modes/path/path_mode.h"
+#include "core/run.h"
 #include "core/undo.h"
 
 int path_read_line(const char *path, char *buf, size_t size)
@@ -35,14 +35,6 @@ int path_read_line(const char *path, char *buf, size_t size)
 	return ok ? 0 : -1;
 }
 
-long long path_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* run argv, its stdout and stderr into out; the exit status, or -1 */
 int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long long *elapsed)
 {
@@ -55,7 +47,7 @@ int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long 
 
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
-	t0 = path_now_ns();
+	t0 = run_now_ns();
 	pid = fork();
 	if (pid < 0)
 		return -1;
@@ -78,7 +70,7 @@ int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long 
 		/* the clock starts at the first complete line (toggle.sh: "loop"), else at fork */
 		if (!first && memchr(out + len, '\n', k)) {
 			first = true;
-			t0 = path_now_ns();
+			t0 = run_now_ns();
 		}
 		len += k;
 	}
@@ -88,7 +80,7 @@ int path_spawn(struct undo *u, char *const argv[], char *out, size_t size, long 
 		return -1;
 	undo_child_done(u, pid);
 	if (elapsed)
-		*elapsed = path_now_ns() - t0;
+		*elapsed = run_now_ns() - t0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

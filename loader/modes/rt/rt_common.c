@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -354,14 +353,6 @@ int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, stru
 
 /* ---- the run -------------------------------------------------------------------------------- */
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 int rt_prepare(struct rt_env *env, struct rt_run *run)
 {
 	char path[512];
@@ -439,7 +430,7 @@ int rt_prepare(struct rt_env *env, struct rt_run *run)
 
 int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 {
-	__u64 t0 = now_ns(), deadline = env->duration_ns ? t0 + env->duration_ns : 0;
+	__u64 t0 = run_now_ns(), deadline = env->duration_ns ? t0 + env->duration_ns : 0;
 	int err, status;
 
 	if (run->toggle_used) {
@@ -472,14 +463,14 @@ int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 			run->child = 0;
 			break;
 		}
-		if (deadline && now_ns() >= deadline) {
+		if (deadline && run_now_ns() >= deadline) {
 			run->timed_out = run->toggle_used || run->child;
 			break;
 		}
 		poll(NULL, 0, POLL_MS);
 	}
 	run->interrupted = r->stop;
-	run->ran_ns = now_ns() - t0;
+	run->ran_ns = run_now_ns() - t0;
 	if (run->toggle_used) {
 		if (toggle_enabled() == 1)
 			toggle_stop();

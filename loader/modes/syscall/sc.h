@@ -152,7 +152,6 @@ struct sc_ctx {
 /* sc_worker.c */
 /* every syscall of the worker goes through here: the uprobe's target, in every run alike */
 long gpiolat_sc_call(long nr, long a, long b, long c);
-__u64 sc_mono_ns(void);
 void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm);
 /* the worker forked, its kill pushed on U */
 int sc_worker_start(struct state *s, struct undo *u, const struct sc_env *env, char *why,

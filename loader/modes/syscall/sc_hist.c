@@ -35,6 +35,7 @@
 #include "core/parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
+#include "core/run.h"
 #include "modes/syscall/sc.h"
 #include "core/jsonout.h"
 
@@ -165,21 +166,21 @@ static int hist_go(struct run *r, void *ctx)
 	int hook = h->p.hook;
 	__u64 now, deadline, next;
 
-	h->t0 = sc_mono_ns();
+	h->t0 = run_now_ns();
 	deadline = env->duration_ns ? h->t0 + env->duration_ns : 0;
 	next = env->interval_ns ? h->t0 + env->interval_ns : 0;
 	if (!env->json && !deadline && !next)
 		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sch_hook_names[hook]);
 	fflush(stdout);
 	while (!r->stop) {
-		now = sc_mono_ns();
+		now = run_now_ns();
 		if (deadline && now >= deadline)
 			break;
 		if (next && now >= next) {
 			if (!hist_read(&h->p, &h->h, &h->unmatched)) {
 				hist_delta(&h->d, &h->h, &h->prev);
 				hist_print(env, &h->d, h->unmatched - h->um_prev, hook, h->p.start,
-					   sc_mono_ns() - c->t_start, env->interval_ns / 1e9);
+					   run_now_ns() - c->t_start, env->interval_ns / 1e9);
 				h->prev = h->h;
 				h->um_prev = h->unmatched;
 			}
@@ -212,8 +213,8 @@ static int hist_print_step(struct run *r, void *ctx)
 	(void)r;
 	if (c->env.interval_ns)
 		printf(c->env.json ? "" : "--- totals\n");
-	hist_print(&c->env, &h->h, h->unmatched, h->p.hook, h->p.start, sc_mono_ns() - c->t_start,
-		   (sc_mono_ns() - h->t0) / 1e9);
+	hist_print(&c->env, &h->h, h->unmatched, h->p.hook, h->p.start, run_now_ns() - c->t_start,
+		   (run_now_ns() - h->t0) / 1e9);
 	return EXIT_OK;
 }
 
@@ -266,9 +267,9 @@ static int empty_enable(struct run *r, void *ctx)
 static int empty_go(struct run *r, void *ctx)
 {
 	const struct sc_env *env = &((struct sc_ctx *)ctx)->env;
-	__u64 deadline = env->duration_ns ? sc_mono_ns() + env->duration_ns : 0;
+	__u64 deadline = env->duration_ns ? run_now_ns() + env->duration_ns : 0;
 
-	while (!r->stop && (!deadline || sc_mono_ns() < deadline))
+	while (!r->stop && (!deadline || run_now_ns() < deadline))
 		poll(NULL, 0, 20);
 	return EXIT_OK;
 }

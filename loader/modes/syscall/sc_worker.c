@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -35,6 +34,7 @@
 #include "core/parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
+#include "core/run.h"
 #include "modes/syscall/sc.h"
 #include "maps_offset.h"
 
@@ -43,14 +43,6 @@
 __uprobe_target long gpiolat_sc_call(long nr, long a, long b, long c)
 {
 	return syscall(nr, a, b, c);
-}
-
-__u64 sc_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 struct worker_cmd {
@@ -81,7 +73,7 @@ void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm)
 	while (read(cmd_fd, &c, sizeof(c)) == sizeof(c) && c.batches > 0) {
 		/* batch 0 warms up and is not kept */
 		for (b = 0; b <= c.batches; b++) {
-			__u64 t0 = sc_mono_ns();
+			__u64 t0 = run_now_ns();
 
 			for (i = 0; i < c.iters; i++) {
 				gpiolat_sc_call(SYS_read, zfd, (long)buf, 1);
@@ -89,7 +81,7 @@ void sc_worker(int cpu, int cmd_fd, int done_fd, __u64 *shm)
 				gpiolat_sc_call(SYS_ioctl, nfd, FIONBIO, (long)&off);
 			}
 			if (b)
-				shm[b - 1] = sc_mono_ns() - t0;
+				shm[b - 1] = run_now_ns() - t0;
 		}
 		if (write(done_fd, "d", 1) != 1)
 			break;
@@ -142,7 +134,7 @@ int sc_worker_run(struct state *s, const struct sc_env *env, double *out, char *
 {
 	struct worker_cmd c = { .batches = env->batches, .iters = env->iters };
 	struct pollfd p = { .fd = s->done_fd, .events = POLLIN };
-	__u64 deadline = sc_mono_ns() + RUN_TIMEOUT_MS * 1000000ULL;
+	__u64 deadline = run_now_ns() + RUN_TIMEOUT_MS * 1000000ULL;
 	char d;
 	long i;
 	int r;
@@ -163,7 +155,7 @@ int sc_worker_run(struct state *s, const struct sc_env *env, double *out, char *
 		}
 		if (r > 0)
 			break;
-		if (sc_mono_ns() > deadline) {
+		if (run_now_ns() > deadline) {
 			snprintf(why, size, "the worker did not finish a run within %d s",
 				 RUN_TIMEOUT_MS / 1000);
 			return -1;

@@ -281,7 +281,7 @@ int syscall_cost_main(int argc, char **argv)
 		fprintf(stderr, "gpiolat: out of memory\n");
 		return EXIT_ERROR;
 	}
-	c->t_start = sc_mono_ns();
+	c->t_start = run_now_ns();
 	c->env = (struct sc_env){ .rounds = 5, .batches = 20, .iters = 200, .cpu = -1, .hook = -1 };
 	c->s.cmd_fd = c->s.done_fd = -1;
 	c->s.stop = &run.stop;
