@@ -2,12 +2,14 @@
 /* gpiolat: what every mode's command line shares (cli.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "core/cli.h"
+#include "core/files.h"
 #include "core/parse.h"
 #include "results_out.h"
 
@@ -40,6 +42,77 @@ void cli_key_error(const struct argp_state *state, const char *see, bool *printe
 	if (!*printed)
 		cli_usage(see, printed, "unknown option or missing argument: '%s'",
 			  i < state->argc ? state->argv[i] : "?");
+}
+
+enum { CLI_OPT_JSON = 0x600, CLI_OPT_BTF, CLI_OPT_BPF_STATS };
+
+static error_t common_parse(int key, char *arg, struct argp_state *state)
+{
+	struct cli_common *c = state->input;
+
+	switch (key) {
+	case 'v':
+		*c->verbose = true;
+		break;
+	case CLI_OPT_JSON:
+		*c->json = true;
+		break;
+	case CLI_OPT_BTF: {
+		char why[PATH_MAX + 80];
+
+		if (file_arg_check("--btf", arg, why, sizeof(why))) {
+			cli_usage(c->see, c->usage_printed, "%s", why);
+			return EINVAL;
+		}
+		*c->btf = arg;
+		break;
+	}
+	case CLI_OPT_BPF_STATS:
+		*c->bpf_stats = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp *cli_common_argp(struct cli_common *c, int group)
+{
+	struct argp_option *o = c->opts;
+
+	memset(c->opts, 0, sizeof(c->opts));
+	if (c->verbose)
+		*o++ = (struct argp_option){
+			"verbose", 'v', NULL, 0, "libbpf's messages (and the verifier's)", group
+		};
+	if (c->json) {
+		snprintf(c->json_help, sizeof(c->json_help), "JSON output%s%s%s",
+			 c->json_doc ? " (" : "", c->json_doc ? c->json_doc : "",
+			 c->json_doc ? ")" : "");
+		*o++ = (struct argp_option){ "json", CLI_OPT_JSON, NULL, 0, c->json_help, group };
+	}
+	if (c->btf)
+		*o++ = (struct argp_option){
+			"btf",
+			CLI_OPT_BTF,
+			"FILE",
+			0,
+			"BTF of the kernel, for kernels without /sys/kernel/btf/vmlinux",
+			group
+		};
+	if (c->bpf_stats)
+		*o++ = (struct argp_option){
+			"bpf-stats",
+			CLI_OPT_BPF_STATS,
+			NULL,
+			0,
+			"BPF run time per program run (BPF_ENABLE_STATS, on for the whole run: it "
+			"adds two clock reads to every run, and so to what is measured; off by "
+			"default)",
+			group
+		};
+	c->argp = (struct argp){ .options = c->opts, .parser = common_parse };
+	return &c->argp;
 }
 
 void cli_signals(void (*handler)(int))

@@ -14,6 +14,28 @@
 #define EXIT_ERROR 1
 #define EXIT_USAGE 2
 
+/*
+ * The options modes share (-v, --json, --btf, --bpf-stats), parsed by one argp child that every
+ * mode's argp lists among its children (cli_common_argp()). The mode says where each result goes:
+ * a NULL pointer is an option the mode does not have (absent from its --help, unknown to its
+ * parse). The mode's parser hands C on at ARGP_KEY_INIT: state->child_inputs[N] = C.
+ */
+struct cli_common {
+	bool *verbose; /* -v: libbpf's messages (and the verifier's) */
+	bool *json; /* --json */
+	const char **btf; /* --btf FILE: a regular file (file_arg_check) */
+	bool *bpf_stats; /* --bpf-stats: BPF_ENABLE_STATS for the run */
+	const char *json_doc; /* where the mode's JSON is described (--json's help), or NULL */
+	const char *see; /* a bad --btf: "gpiolat: WHY (see SEE)", once (*usage_printed) */
+	bool *usage_printed;
+	/* the child's own: its options (help group GROUP) and its argp */
+	struct argp_option opts[5];
+	char json_help[64];
+	struct argp argp;
+};
+/* C's argp child: the options C has a place for, in help group GROUP (beside the mode's own) */
+const struct argp *cli_common_argp(struct cli_common *c, int group);
+
 /* "gpiolat: MESSAGE (see SEE)" on stderr, once per bad usage: *printed set */
 void cli_usage(const char *see, bool *printed, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

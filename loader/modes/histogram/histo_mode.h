@@ -45,6 +45,7 @@ struct histo_env {
 	__u64 lin_width;
 	enum unit unit;
 	enum output out;
+	bool json; /* --json given after any --csv (parse: out) */
 	bool verbose;
 	const char *btf_path; /* --btf; prepare: the file found (btf_find), NULL: the kernel's */
 	bool nobtf; /* prepare: no BTF to find, the programs without CO-RE (gpio_bpf_no_btf) */
@@ -55,6 +56,7 @@ struct histo_env {
 	long long untraced; /* pulses per untraced phase; -1: the default */
 	bool usage_printed;
 	bool help; /* --help, --usage or --version said: nothing to run */
+	struct cli_common common; /* -v, --json, --btf, --bpf-stats: into the fields above */
 };
 
 /* what the run measured besides the histograms */

@@ -45,15 +45,12 @@ static const char doc[] =
 enum {
 	OPT_LINEAR = 0x100,
 	OPT_LIST,
-	OPT_JSON,
 	OPT_CSV,
-	OPT_BTF,
 	OPT_SELF_TEST,
 	OPT_NO_TOGGLE,
 	OPT_UNTRACED,
 	OPT_USAGE,
 	OPT_SYSCALL_COST,
-	OPT_BPF_STATS,
 	OPT_MODE_PATH,
 	OPT_MODE_WAKEUP,
 	OPT_MODE_GAPS,
@@ -80,24 +77,16 @@ static const struct argp_option opts[] = {
 	  "pulses of each untraced phase before attach and after detach (default: --pulses, at "
 	  "most 2000; 0: none)",
 	  2 },
-	{ "bpf-stats", OPT_BPF_STATS, NULL, 0,
-	  "also the program's BPF run time per run (BPF_ENABLE_STATS: adds two clock reads to "
-	  "every run, and so to the shift; off by default)",
-	  2 },
 	{ NULL, 0, NULL, 0, "Output:", 3 },
 	{ "linear", OPT_LINEAR, "WIDTH", 0,
 	  "also linear buckets of WIDTH (100 buckets and an overflow bucket)", 3 },
 	{ "nanoseconds", 'n', NULL, 0, "print times in ns (default)", 3 },
 	{ "microseconds", 'u', NULL, 0, "print times in us", 3 },
-	{ "json", OPT_JSON, NULL, 0, "JSON (docs/output-format.md)", 3 },
 	{ "csv", OPT_CSV, NULL, 0, "#-commented blocks that gnuplot reads", 3 },
 	{ NULL, 0, NULL, 0, "Other:", 4 },
-	{ "btf", OPT_BTF, "FILE", 0,
-	  "BTF of the kernel, for kernels without /sys/kernel/btf/vmlinux", 4 },
 	{ "self-test", OPT_SELF_TEST, NULL, 0, "report which hooks and facilities work here", 4 },
 	{ "list", OPT_LIST, NULL, 0,
 	  "list the hooks (name, family, section; with --json: all of their table) and exit", 4 },
-	{ "verbose", 'v', NULL, 0, "libbpf's debug messages (and the verifier's)", 4 },
 	{ "help", 'h', NULL, 0, "show this help", 4 },
 	{ "usage", OPT_USAGE, NULL, 0, "show a short usage message", 4 },
 	{ "version", 'V', NULL, 0, "show the version", 4 },
@@ -216,33 +205,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'u':
 		env->unit = UNIT_US;
 		break;
-	case OPT_JSON:
-		env->out = OUT_JSON;
-		break;
 	case OPT_CSV:
+		/* the last of --csv and --json wins */
 		env->out = OUT_CSV;
+		env->json = false;
 		break;
-	case OPT_BTF: {
-		char why[PATH_MAX + 80];
-
-		if (file_arg_check("--btf", arg, why, sizeof(why))) {
-			cli_usage(SEE, &env->usage_printed, "%s", why);
-			return EINVAL;
-		}
-		env->btf_path = arg;
-		break;
-	}
 	case OPT_SELF_TEST:
 		env->self_test = true;
 		break;
-	case 'v':
-		env->verbose = true;
-		break;
 	case OPT_NO_TOGGLE:
 		env->no_toggle = true;
-		break;
-	case OPT_BPF_STATS:
-		env->bpf_stats = true;
 		break;
 	case 'p':
 		if (parse_count(arg, 1, 1000000000LL, &n)) {
@@ -263,7 +235,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		cli_usage(SEE, &env->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env->common;
+		break;
 	case ARGP_KEY_END:
+		if (env->json)
+			env->out = OUT_JSON;
 		if (env->list) {
 			gpio_hooks_print(stdout, env->out == OUT_JSON);
 			return said(env);
@@ -296,8 +273,22 @@ int histo_parse(int argc, char **argv, struct histo_env *env)
 	struct argp_option all[1 + GPIO_HOOK_MAX + sizeof(opts) / sizeof(opts[0])] = {
 		{ NULL, 0, NULL, 0, "Hook:", 1 },
 	};
-	const struct argp argp = { .options = all, .parser = parse_arg, .doc = doc };
+	struct argp_child children[] = { { NULL }, {} };
+	const struct argp argp = {
+		.options = all, .parser = parse_arg, .doc = doc, .children = children
+	};
 	int i;
+
+	env->common = (struct cli_common){
+		.verbose = &env->verbose,
+		.json = &env->json,
+		.btf = &env->btf_path,
+		.bpf_stats = &env->bpf_stats,
+		.json_doc = "docs/output-format.md",
+		.see = SEE,
+		.usage_printed = &env->usage_printed,
+	};
+	children[0].argp = cli_common_argp(&env->common, 4);
 
 	for (i = 0; i < GPIO_HOOK_MAX; i++)
 		all[1 + i] = (struct argp_option){

@@ -51,6 +51,7 @@ struct opts {
 	const char *btf_path;
 	bool bpf_stats; /* BPF run-time stats on for the whole run (two clock reads a run) */
 	bool usage_printed;
+	struct cli_common common; /* -v, --json, --btf, --bpf-stats: into the fields above */
 };
 
 /*

@@ -60,15 +60,12 @@ static void say(const struct ov *ov, const char *fmt, ...)
 enum {
 	OPT_OVERHEAD = 0x200,
 	OPT_QUICK,
-	OPT_JSON,
 	OPT_REPS,
 	OPT_PULSES,
 	OPT_ONLY,
-	OPT_BTF,
 	OPT_LIST,
 	OPT_KMOD,
 	OPT_BASELINE,
-	OPT_BPF_STATS,
 	OPT_USER_LINE,
 };
 
@@ -81,10 +78,6 @@ static const struct argp_option opts[] = {
 	  "only these methods, comma-separated; NAME* for a prefix (see --list)", 2 },
 	{ "list", OPT_LIST, NULL, 0, "list the methods and exit (with --json: one method a line)",
 	  2 },
-	{ "bpf-stats", OPT_BPF_STATS, NULL, 0,
-	  "BPF run time per run of the BPF rows (BPF_ENABLE_STATS, on for the whole run: it adds "
-	  "two clock reads to every run, and so to every shift; off by default)",
-	  2 },
 	{ "user-line", OPT_USER_LINE, "OFFSET|module", 0,
 	  "the line the user-space rows' utoggle toggles: OFFSET, a free output line of the "
 	  "module's chip (default on toggle-vchip: its first free line; on a real controller none: "
@@ -95,11 +88,8 @@ static const struct argp_option opts[] = {
 	  "your own scope figures beside the talk's (the columns of "
 	  "data/baseline-klinger-elce2023.csv)",
 	  2 },
-	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/overhead.md)", 3 },
-	{ "btf", OPT_BTF, "FILE", 0, "BTF for CO-RE (as gpiolat --btf)", 3 },
 	{ "kmod", OPT_KMOD, "FILE", 0,
 	  "the toggle.ko to reload for the trace_printk row (default $GPIOLAT_KMOD)", 3 },
-	{ "verbose", 'v', NULL, 0, "libbpf's messages", 3 },
 	{ "help", 'h', NULL, 0, "show this help", 3 },
 	{},
 };
@@ -122,27 +112,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_QUICK:
 		o->quick = true;
 		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
-	case 'v':
-		o->verbose = true;
-		break;
-	case OPT_BTF: {
-		char why[PATH_MAX + 80];
-
-		if (file_arg_check("--btf", arg, why, sizeof(why))) {
-			cli_usage(SEE, &o->usage_printed, "%s", why);
-			return EINVAL;
-		}
-		o->btf_path = arg;
-		break;
-	}
 	case OPT_ONLY:
 		o->only = arg;
-		break;
-	case OPT_BPF_STATS:
-		o->bpf_stats = true;
 		break;
 	case OPT_USER_LINE:
 		if (strcmp(arg, "module") && parse_count(arg, 0, 1023, &v)) {
@@ -196,6 +167,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		cli_usage(SEE, &o->usage_printed, "unexpected argument '%s'", arg);
 		return EINVAL;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->common;
+		break;
 	case ARGP_KEY_END:
 		if (o->list) {
 			ov_list_print(stdout, o->json);
@@ -291,9 +265,22 @@ static int module_state_check(const struct ov *ov, char *why)
 
 static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 {
-	static const struct argp argp = { .options = opts, .parser = parse_arg };
 	struct ov *ov = c;
+	struct opts *o = &ov->o;
+	struct argp_child children[] = { { NULL }, {} };
+	const struct argp argp = { .options = opts, .parser = parse_arg, .children = children };
 	int err;
+
+	o->common = (struct cli_common){
+		.verbose = &o->verbose,
+		.json = &o->json,
+		.btf = &o->btf_path,
+		.bpf_stats = &o->bpf_stats,
+		.json_doc = "docs/overhead.md",
+		.see = SEE,
+		.usage_printed = &o->usage_printed,
+	};
+	children[0].argp = cli_common_argp(&o->common, 3);
 
 	ov->run = r;
 	ov->target.run = r;

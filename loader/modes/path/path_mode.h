@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "core/cli.h"
 #include "core/sys.h"
 
 struct undo;
@@ -58,6 +59,8 @@ struct path_opts {
 	bool help; /* --help said: nothing to run */
 	unsigned int only; /* rows asked for by --only (bit per row); 0: all */
 	enum path_fmt fmt;
+	bool json; /* --json given after any --csv (path_parse: fmt) */
+	struct cli_common common; /* --json, the one shared option --path has */
 };
 
 /* loader/modes/path/path_opts.c: O from the command line (O's defaults set by the caller);

@@ -27,7 +27,6 @@ static const struct argp_option opts[] = {
 	{ "no-cross-check", 0x201, NULL, 0, "skip the gpio:gpio_value cross-check", 0 },
 	{ "kmod", 0x204, "FILE", 0,
 	  "the toggle.ko to reload with mode=continuous burst=1000 (default $GPIOLAT_KMOD)", 0 },
-	{ "json", 0x202, NULL, 0, "JSON on stdout", 0 },
 	{ "csv", 0x203, NULL, 0, "CSV on stdout", 0 },
 	{ "help", 'h', NULL, 0, "show this help", 0 },
 	{},
@@ -67,6 +66,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	long long v;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		st->child_inputs[0] = &o->common;
+		break;
 	case 'h':
 		argp_help(st->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat --path");
 		/* said: the parse ends here, the run with 0 (path_parse) */
@@ -107,11 +109,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 	case 0x201:
 		o->no_xc = true;
 		break;
-	case 0x202:
-		o->fmt = PATH_JSON;
-		break;
 	case 0x203:
+		/* the last of --csv and --json wins */
 		o->fmt = PATH_CSV;
+		o->json = false;
 		break;
 	case 0x204: {
 		char why[PATH_MAX + 80];
@@ -138,10 +139,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 int path_parse(struct path_opts *o, int argc, char **argv)
 {
+	struct argp_child children[] = { { NULL }, {} };
 	struct argp argp = { opts, parse_opt, NULL,
 			     "The GPIO path decomposed: t_raw ... t_bash and their differences "
-			     "(docs/gpio-path.md)" };
-	int err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, o);
+			     "(docs/gpio-path.md)",
+			     children };
+	int err;
+
+	o->common = (struct cli_common){ .json = &o->json, .json_doc = "docs/gpio-path.md" };
+	children[0].argp = cli_common_argp(&o->common, 0);
+	err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, o);
+	if (o->json)
+		o->fmt = PATH_JSON;
 
 	if (o->help)
 		return RUN_DONE;

@@ -324,11 +324,7 @@ bool gaps_wanted(int argc, char **argv)
 	return cli_wanted(argc, argv, "--gaps");
 }
 
-static const struct argp_child children[] = { { &rt_argp_common }, {} };
-static const struct argp argp = { .options = opts,
-				  .parser = parse_arg,
-				  .doc = doc,
-				  .children = children };
+static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
 
 /* the options, then the line they name (or the toggle module's) */
 static int gp_parse(struct run *r, void *ctx, int argc, char **argv)

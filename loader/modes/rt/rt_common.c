@@ -37,7 +37,7 @@ void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fm
 	cli_usage(see, &env->usage_printed, "--%s: %s", env->mode, msg);
 }
 
-enum { OPT_JSON = 0x300, OPT_BTF, OPT_RAW_TP };
+enum { OPT_RAW_TP = 0x300 };
 
 static const struct argp_option common_opts[] = {
 	{ "duration", 'd', "TIME", 0,
@@ -47,12 +47,8 @@ static const struct argp_option common_opts[] = {
 	{ "pulses", 'p', "N", 0,
 	  "let the idle toggle module issue exactly N pulses once attached, and wait for them",
 	  10 },
-	{ "json", OPT_JSON, NULL, 0, "JSON output (docs/rt.md)", 10 },
-	{ "btf", OPT_BTF, "FILE", 0, "BTF of the kernel, where it has no /sys/kernel/btf/vmlinux",
-	  10 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0,
 	  "raw tracepoints even where BTF-typed ones (tp_btf, the default) work", 10 },
-	{ "verbose", 'v', NULL, 0, "libbpf's debug messages", 10 },
 	{ "help", 'h', NULL, 0, "show this help", 10 },
 	{},
 };
@@ -63,6 +59,9 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	long long n;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env->common;
+		break;
 	case 'h':
 		/* said; the parse ends here and the run with 0 (rt_parse) */
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "gpiolat");
@@ -85,24 +84,8 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		}
 		env->pulses = n;
 		break;
-	case OPT_JSON:
-		env->json = true;
-		break;
-	case OPT_BTF: {
-		char why[PATH_MAX + 80];
-
-		if (file_arg_check("--btf", arg, why, sizeof(why))) {
-			rt_usage_error(state, env, "%s", why);
-			return EINVAL;
-		}
-		env->btf_path = arg;
-		break;
-	}
 	case OPT_RAW_TP:
 		env->raw_tp = true;
-		break;
-	case 'v':
-		env->verbose = true;
 		break;
 	case ARGP_KEY_ARGS:
 		env->cmd = state->argv + state->next;
@@ -129,12 +112,29 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp rt_argp_common = { .options = common_opts, .parser = common_parse };
-
 int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void *input,
 	     struct rt_env *env)
 {
-	if (argp_parse(argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, input))
+	/* the mode's options, its child the scheduling modes', theirs the shared ones */
+	struct argp_child shared[] = { { NULL }, {} }, common[] = { { NULL }, {} };
+	const struct argp rt_argp = { .options = common_opts,
+				      .parser = common_parse,
+				      .children = shared };
+	struct argp root = *argp;
+
+	snprintf(env->see, sizeof(env->see), "gpiolat --%s --help", env->mode);
+	env->common = (struct cli_common){
+		.verbose = &env->verbose,
+		.json = &env->json,
+		.btf = &env->btf_path,
+		.json_doc = "docs/rt.md",
+		.see = env->see,
+		.usage_printed = &env->usage_printed,
+	};
+	shared[0].argp = cli_common_argp(&env->common, 10);
+	common[0].argp = &rt_argp;
+	root.children = common;
+	if (argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, input))
 		return env->help ? RUN_DONE : EXIT_USAGE;
 	r->verbose = env->verbose;
 	if (!sys_privileged()) {

@@ -20,7 +20,7 @@
 
 #define RT_MAX_LINKS 32
 
-/* the options every scheduling mode takes (rt_argp_child) */
+/* the options every scheduling mode takes (rt_parse) */
 struct rt_env {
 	const char *mode; /* "wakeup", "gaps": error messages say "gpiolat --MODE: ..." */
 	__u64 duration_ns;
@@ -32,15 +32,17 @@ struct rt_env {
 	char **cmd; /* the command after "--", started once attached, or NULL */
 	bool usage_printed;
 	bool help; /* --help said: nothing to run */
+	char see[40]; /* "gpiolat --MODE --help" */
+	struct cli_common common; /* -v, --json, --btf: into the fields above */
 };
 
-extern const struct argp rt_argp_common;
 /* one "gpiolat: --MODE: ..." usage line (no exit) */
 void rt_usage_error(struct argp_state *state, struct rt_env *env, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
- * argp of a mode (its own options, then the common ones), -v into R, root: EXIT_OK, an exit
- * status (EXIT_USAGE, EXIT_ERROR), or RUN_DONE after --help (as struct mode_ops' parse)
+ * argp of a mode (its own options; its parser hands ENV on: state->child_inputs[0] = ENV), then
+ * the scheduling modes' options and the shared ones (core/cli.h), -v into R, root: EXIT_OK, an
+ * exit status (EXIT_USAGE, EXIT_ERROR), or RUN_DONE after --help (as struct mode_ops' parse)
  */
 int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void *input,
 	     struct rt_env *env);

@@ -338,11 +338,7 @@ bool wakeup_wanted(int argc, char **argv)
 	return cli_wanted(argc, argv, "--wakeup");
 }
 
-static const struct argp_child children[] = { { &rt_argp_common }, {} };
-static const struct argp argp = { .options = opts,
-				  .parser = parse_arg,
-				  .doc = doc,
-				  .children = children };
+static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
 
 /* the options, then the tasks they name */
 static int wk_parse(struct run *r, void *ctx, int argc, char **argv)

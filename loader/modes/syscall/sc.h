@@ -85,6 +85,7 @@ struct sc_env {
 	bool bpf_stats; /* BPF_ENABLE_STATS for the whole run (two clock reads a program run) */
 	bool usage_printed;
 	bool help; /* --help said: the run ends there, with 0 */
+	struct cli_common common; /* -v, --json, --bpf-stats: into the fields above */
 };
 
 /* what one method measured */

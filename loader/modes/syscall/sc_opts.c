@@ -69,10 +69,8 @@ enum {
 	O_BATCHES,
 	O_ITERS,
 	O_CPU,
-	O_JSON,
 	O_SCRIPT,
 	O_HOOK,
-	O_BPF_STATS,
 };
 
 static const struct argp_option sc_opts[] = {
@@ -90,15 +88,9 @@ static const struct argp_option sc_opts[] = {
 	  "the bpftrace method's script (default: ply/syscall-hist.bt of the project)", 2 },
 	{ "hook", O_HOOK, "HOOK", 0,
 	  "the histogram's hook: raw_tp, tp_btf or tp (default: the cheapest that loads)", 2 },
-	{ "bpf-stats", O_BPF_STATS, NULL, 0,
-	  "BPF run time per program run (BPF_ENABLE_STATS, on for the whole run: it adds two "
-	  "clock reads to every run, and so to every ns added; off by default)",
-	  2 },
 	{ "duration", 'd', "TIME", 0, "--syscall-hist, --empty-raw-tp: how long (N[ns|us|ms|s|m])",
 	  3 },
 	{ "interval", 'i', "TIME", 0, "--syscall-hist: print a histogram every TIME", 3 },
-	{ "json", O_JSON, NULL, 0, "JSON (docs/syscall-cost.md)", 3 },
-	{ "verbose", 'v', NULL, 0, "libbpf's messages", 3 },
 	{ "help", 'h', NULL, 0, "show this help", 3 },
 	{},
 };
@@ -209,14 +201,8 @@ static error_t sc_parse(int key, char *arg, struct argp_state *state)
 		if (cli_time("interval", arg, &env->interval_ns, SEE, &env->usage_printed))
 			return EINVAL;
 		break;
-	case O_JSON:
-		env->json = true;
-		break;
-	case O_BPF_STATS:
-		env->bpf_stats = true;
-		break;
-	case 'v':
-		env->verbose = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env->common;
 		break;
 	case ARGP_KEY_ARG:
 		cli_usage(SEE, &env->usage_printed, "unexpected argument '%s'", arg);
@@ -289,11 +275,24 @@ bool sc_tracefs_mounted(void)
 	return found;
 }
 
-static const struct argp sc_argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
-
 int sc_parse_args(struct sc_env *env, int argc, char **argv)
 {
-	int err = argp_parse(&sc_argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env);
+	struct argp_child children[] = { { NULL }, {} };
+	const struct argp argp = {
+		.options = sc_opts, .parser = sc_parse, .doc = sc_doc, .children = children
+	};
+	int err;
+
+	env->common = (struct cli_common){
+		.verbose = &env->verbose,
+		.json = &env->json,
+		.bpf_stats = &env->bpf_stats,
+		.json_doc = "docs/syscall-cost.md",
+		.see = SEE,
+		.usage_printed = &env->usage_printed,
+	};
+	children[0].argp = cli_common_argp(&env->common, 3);
+	err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env);
 
 	if (env->help)
 		return RUN_DONE;
