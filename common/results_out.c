@@ -3,16 +3,31 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results_out.h"
 
 bool results_out_open(const char *prog)
 {
-	if (fcntl(1, F_GETFD) >= 0 || errno != EBADF)
-		return true;
-	fprintf(stderr, "%s: stdout is closed: the results would be lost\n", prog);
-	return false;
+	char *buf;
+
+	if (fcntl(1, F_GETFD) < 0 && errno == EBADF) {
+		fprintf(stderr, "%s: stdout is closed: the results would be lost\n", prog);
+		return false;
+	}
+	/*
+	 * a terminal stays line-buffered; the buffer is stdout's until results_out_done()'s
+	 * fclose, just before the exit (never freed: stdio keeps no way back to it). Without
+	 * it (no memory), stdio's own: the results as before, a failure's reason maybe lost.
+	 */
+	if (!isatty(1)) {
+		buf = malloc(RESULTS_OUT_BUF);
+		if (buf && setvbuf(stdout, buf, _IOFBF, RESULTS_OUT_BUF))
+			free(buf);
+	}
+	return true;
 }
 
 int results_out_done(const char *prog, int rc)
