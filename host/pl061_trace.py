@@ -158,7 +158,7 @@ def analyse(path, line, n, burst):
     return res
 
 
-WARMUP_PHASES = 3  # loader/modes/overhead/ov.h: the untraced phases --overhead runs first and drops
+WARMUP_PHASES = 3  # loader/modes/overhead/overhead_int.h: the untraced phases --overhead runs first and drops
 
 
 def trusted_rows(rows, ps, P):
@@ -176,7 +176,7 @@ def trusted_rows(rows, ps, P):
 
 
 def judge(ref, burst, pairs):
-    """the loader's rule (loader/modes/overhead/ov_stats.c trust_check) over pairs (a, b): b - a
+    """the loader's rule (loader/modes/overhead/ov_stats.c ov_trust_check) over pairs (a, b): b - a
     per phase, with its allowance ref / burst (judge_exact: the limit with the loader's two-sided
     99.9 % Student t, student_t999 in loader/core/hist.c; too noisy when a clock off by half
     would pass)"""

@@ -14,6 +14,7 @@
 #include "modes/overhead/overhead.h"
 #include "modes/path/path.h"
 #include "modes/syscall/syscall_cost.h"
+#include "modes/rt/gaps.h"
 #include "modes/rt/wakeup.h"
 
 struct mode {

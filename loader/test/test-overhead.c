@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 
 /* what the report reads of the run (overhead.c's context): 5 repetitions of 100 pulses */
 #define TEST_CX .clock = "test", .untraced_mean = 1000, .floor_n = 3, .pulses = 100, .reps = 5
@@ -62,7 +62,7 @@ static int stats(int n, char **v)
 		alt_stat_add(&r.st, i, b0, t, b1);
 	}
 	r.reps = i;
-	row_stats(&r);
+	ov_row_stats(&r);
 	printf("mean %.6f sd %.6f ci %.6f ci999 %.6f med %.6f low %.6f\n", r.mean, r.sd, r.ci,
 	       r.ci999, r.med, r.low);
 	return 0;
@@ -80,7 +80,7 @@ static int fit(int n, char **v)
 		if (sscanf(v[i], "%d:%lf", &rows[i].k, &rows[i].mean) != 2)
 			return 2;
 	}
-	if (series_fit(rows, n, "events", &slope, &r2, &npts)) {
+	if (ov_series_fit(rows, n, "events", &slope, &r2, &npts)) {
 		printf("none %d\n", npts);
 		return 0;
 	}
@@ -136,7 +136,7 @@ static int coverage(char **v)
 			alt_stat_add(&r.st, i, b0, t, b1);
 			b0 = b1;
 		}
-		row_stats(&r);
+		ov_row_stats(&r);
 		cover += fabs(r.mean - 100) <= r.ci;
 		fail999 += fabs(r.mean - 100) > r.ci999;
 		se = r.sd / sqrt(reps);
@@ -174,13 +174,13 @@ static int trust(int argc, char **argv)
 	r.t_pulses = (__u64)(burst * r.t_batches + 0.5);
 	r.t_periods = r.t_pulses - r.t_batches;
 	r.mean = r.tphases ? r.t_mod[0] - r.ref_mean : 0;
-	trust_check(&r);
+	ov_trust_check(&r);
 	if (!strcmp(argv[0], "json"))
 		ov_print_json(&r, 1, &cx);
 	else if (!strcmp(argv[0], "text"))
 		ov_print_text(&r, 1, &cx);
 	else
-		printf("%s %s\n", trust_word(&r), r.tv.why);
+		printf("%s %s\n", ov_trust_word(&r), r.tv.why);
 	return 0;
 }
 
@@ -207,7 +207,7 @@ static int trust_sim(char **v)
 			r.t_mod[i] = 2000 + sd * gauss();
 			r.t_prog[i] = 2000 + off + sd * gauss();
 		}
-		trust_check(&r);
+		ov_trust_check(&r);
 		bad += r.tv.v == TRUST_DISAGREE;
 	}
 	printf("false_alarm %.6f trials %ld\n", (double)bad / trials, trials);
@@ -223,7 +223,7 @@ static int report(int argc, char **argv)
 	const struct method *m;
 	int i, n = 0;
 
-	if (argc < 2 || (strcmp(argv[1], "-") && baseline_load(&user, argv[1], why, sizeof(why))))
+	if (argc < 2 || (strcmp(argv[1], "-") && ov_baseline_load(&user, argv[1], why, sizeof(why))))
 		return 2;
 	cx.user_csv = user.text;
 	cx.user_csv_path = user.path;
@@ -232,12 +232,12 @@ static int report(int argc, char **argv)
 
 		if (sscanf(argv[i], "%39[^:]:%lf:%lf", name, &r->mean, &r->ref_mean) != 3)
 			return 2;
-		m = method_by_name(name);
+		m = ov_method_by_name(name);
 		if (!m)
 			return 2;
 		snprintf(r->name, sizeof(r->name), "%s", m->name);
-		snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
-		snprintf(r->against, sizeof(r->against), "%s", ref_label(m));
+		snprintf(r->group, sizeof(r->group), "%s", ov_kind_name(m->kind));
+		snprintf(r->against, sizeof(r->against), "%s", ov_ref_label(m));
 		r->talk = m->talk;
 		r->fires = m->fires;
 		r->series = m->series;
@@ -257,7 +257,7 @@ static int fired(int argc, char **argv)
 {
 	static struct row r;
 	struct context cx = { TEST_CX };
-	const struct method *m = argc >= 2 ? method_by_name(argv[1]) : NULL;
+	const struct method *m = argc >= 2 ? ov_method_by_name(argv[1]) : NULL;
 	unsigned long long sets, f;
 	bool icount = false;
 	int i;
@@ -265,8 +265,8 @@ static int fired(int argc, char **argv)
 	if (!m)
 		return 2;
 	snprintf(r.name, sizeof(r.name), "%s", m->name);
-	snprintf(r.group, sizeof(r.group), "%s", kind_name(m->kind));
-	snprintf(r.against, sizeof(r.against), "%s", ref_label(m));
+	snprintf(r.group, sizeof(r.group), "%s", ov_kind_name(m->kind));
+	snprintf(r.against, sizeof(r.against), "%s", ov_ref_label(m));
 	r.measured = true;
 	r.reps = argc - 2;
 	r.mean = 500;
@@ -293,7 +293,7 @@ static int fired(int argc, char **argv)
 		r.sets += sets;
 		r.fired_sets += f;
 	}
-	fired_check(&r, icount);
+	ov_fired_check(&r, icount);
 	if (!strcmp(argv[0], "json"))
 		ov_print_json(&r, 1, &cx);
 	else
@@ -319,13 +319,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "fired") && argc >= 4)
 		return fired(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "withheld") && argc == 5) {
-		printf("%s\n", withheld(argv[2], argv[3], atoi(argv[4]) - 1) ? "yes" : "no");
+		printf("%s\n", ov_withheld(argv[2], argv[3], atoi(argv[4]) - 1) ? "yes" : "no");
 		return 0;
 	}
 	if (!strcmp(argv[1], "trust-sim") && argc == 7)
 		return trust_sim(argv + 2);
 	if (!strcmp(argv[1], "baseline") && argc == 3) {
-		if (baseline_load(&user, argv[2], why, sizeof(why))) {
+		if (ov_baseline_load(&user, argv[2], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
@@ -333,12 +333,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "only") && argc == 3) {
-		if (only_check(argv[2], why, sizeof(why))) {
+		if (ov_only_check(argv[2], why, sizeof(why))) {
 			printf("bad %s\n", why);
 			return 1;
 		}
 		for (i = 0; i < ov_nmethods; i++)
-			if (only_selected(argv[2], &ov_methods[i]))
+			if (ov_only_selected(argv[2], &ov_methods[i]))
 				printf("%s\n", ov_methods[i].name);
 		return 0;
 	}
@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 		char against[128];
 		double v;
 
-		if (baseline_load(&user, argv[2], why, sizeof(why))) {
+		if (ov_baseline_load(&user, argv[2], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
@@ -361,7 +361,7 @@ int main(int argc, char **argv)
 		double v;
 		int b;
 
-		if (argc == 5 && baseline_load(&user, argv[4], why, sizeof(why))) {
+		if (argc == 5 && ov_baseline_load(&user, argv[4], why, sizeof(why))) {
 			printf("%s\n", why);
 			return 1;
 		}
@@ -375,11 +375,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "report"))
 		return report(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "lookup") && argc == 3) {
-		const struct method *m = method_by_name(argv[2]);
+		const struct method *m = ov_method_by_name(argv[2]);
 
 		if (!m)
 			return 1;
-		printf("%s %s %s %s\n", m->name, kind_name(m->kind), ref_label(m),
+		printf("%s %s %s %s\n", m->name, ov_kind_name(m->kind), ov_ref_label(m),
 		       m->talk ? m->talk : "-");
 		return 0;
 	}

@@ -4,7 +4,7 @@ the whole loader.
 A file A points at a file B when A includes B's header (loader/X/B.h beside loader/X/B.c), or
 when A's object uses a symbol B's object defines (nm: what a header declares, wherever it is
 declared). A file also points at the folder of every loader header it includes (a header with
-no .c of its own, like modes/overhead/ov.h, still says which folder A leans on). Mutable state
+no .c of its own, like modes/overhead/overhead_int.h, still says which folder A leans on). Mutable state
 at file scope (or static in a function) is an object in .data or .bss (objdump -t); const data
 is in .rodata or .data.rel.ro.
 
@@ -214,7 +214,7 @@ def test_no_cycle_between_the_histogram_mode_and_its_self_test(loader_graph):
 
 def test_overhead_mode_parts_point_only_downward(loader_graph):
     """the mode's top file (overhead.c, which main.c calls) is above its parts: none points up
-    at it, by its header or by a symbol of it (their shared context is ov.h's, at the bottom)"""
+    at it, by its header or by a symbol of it (their shared context is overhead_int.h's, at the bottom)"""
     arrows, _ = loader_graph
     assert [n for n in arrows if "overhead" in arrows[n]] == ["main"]
 

@@ -1,4 +1,4 @@
-"""--overhead's BPF trust check (loader/modes/overhead/ov_stats.c trust_check, docs/overhead.md "Trust"),
+"""--overhead's BPF trust check (loader/modes/overhead/ov_stats.c ov_trust_check, docs/overhead.md "Trust"),
 through out/build/test-overhead: both ways. One quantity, the traced ns per set of each method
 phase, from the module's batches and from the program's own periods; agreement when
 |mean(program - module)| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases). The

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --overhead --baseline FILE.csv: the user's own scope figures, checked line by line
- * against the columns of data/baseline-klinger-elce2023.csv (ov.h). Unit-tested
+ * against the columns of data/baseline-klinger-elce2023.csv (overhead_int.h). Unit-tested
  * (loader/test/test-overhead.c).
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/files.h"
 #include "core/statedir.h"
 
@@ -30,7 +30,7 @@ static bool number(const char *f, bool empty_ok)
  * note; '#' lines are comments. 0 and U its text and path, or -1 (U as it was) and what is
  * wrong (FILE:LINE: ...) in why
  */
-int baseline_load(struct user_csv *u, const char *path, char *why, size_t size)
+int ov_baseline_load(struct user_csv *u, const char *path, char *why, size_t size)
 {
 	char *text, *line, *next, *f[9], *p, *user_csv;
 	int ln = 0, rows = 0, n, fd;

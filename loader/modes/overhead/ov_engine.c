@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: the measurement engine (ov.h). For each method the run alternates phases
+ * gpiolat --overhead: the measurement engine (overhead_int.h). For each method the run alternates phases
  * of exactly P pulses: reference, method, reference, ..., reference. A phase's figure is the
  * median of its batches' ns per set after the first WARMUP batches; repetition i's overhead is
  * method_i - (ref_i + ref_i+1) / 2 (loader/modes/overhead/ov_stats.c makes the row's figures of
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/engine.h"
 #include "core/run.h"
 #include "core/sys.h"
@@ -74,7 +74,7 @@ static int alt_phase(void *ctx, double *fig)
 	struct ov_alt *a = ctx;
 
 	if (a->m->kind == KIND_USER)
-		return utoggle_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
+		return ov_utoggle_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
 	return ov_phase(a->ov, fig, &a->r->batches, &a->r->pulses);
 }
 
@@ -124,7 +124,7 @@ static int alt_on(void *ctx, int rep)
 
 	a->r->why[0] = '\0';
 	/* a test's method made not to fire in this repetition: not switched on at all */
-	a->withheld = withheld(getenv("GPIOLAT_WITHHOLD"), a->m->name, rep);
+	a->withheld = ov_withheld(getenv("GPIOLAT_WITHHOLD"), a->m->name, rep);
 	if (a->withheld) {
 		count_before(a);
 		return 0;
@@ -198,7 +198,7 @@ static void row_figures(struct ov *ov, struct row *r, struct probe *p)
 	r->t_pulses = f.t_pulses;
 	r->t_periods = f.t_periods;
 	r->t_scale = f.t_scale;
-	trust_check(r);
+	ov_trust_check(r);
 }
 
 static void measure(struct ov_alt *a);
@@ -206,7 +206,7 @@ static void measure(struct ov_alt *a);
 /* the alternation for one method (loader/core/engine.c), on its target */
 void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 {
-	const struct method *ref = m->against ? method_by_name(m->against) : NULL;
+	const struct method *ref = m->against ? ov_method_by_name(m->against) : NULL;
 	struct ov_alt a = { .ov = ov, .m = m, .ref = ref, .r = r };
 
 	ov->target.kind = m->kind == KIND_USER ? TGT_USER_PULSE : TGT_GPIO_PULSE;
@@ -214,8 +214,8 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	probe_init(&a.pm, m->prov, &m->a, &ov->target);
 	probe_init(&a.pref, ref ? ref->prov : NULL, ref ? &ref->a : NULL, &ov->target);
 	snprintf(r->name, sizeof(r->name), "%s", m->name);
-	snprintf(r->group, sizeof(r->group), "%s", kind_name(m->kind));
-	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ref_label(m));
+	snprintf(r->group, sizeof(r->group), "%s", ov_kind_name(m->kind));
+	snprintf(r->against, sizeof(r->against), "%s", ref ? ref->name : ov_ref_label(m));
 	r->talk = m->talk;
 	r->fires = m->fires;
 	r->series = m->series;
@@ -224,10 +224,10 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	r->counted = true;
 	r->count_lost = false;
 	r->fired_by = probe_counted_by(&a.pm);
-	if (m->kind == KIND_USER && utoggle_start(ov, r->why))
+	if (m->kind == KIND_USER && ov_utoggle_start(ov, r->why))
 		return;
 	measure(&a);
-	utoggle_stop(ov);
+	ov_utoggle_stop(ov);
 }
 
 static void measure(struct ov_alt *a)
@@ -285,8 +285,8 @@ static void measure(struct ov_alt *a)
 	r->reps = i;
 	r->measured = true;
 	r->ref_mean = a->refs.mean;
-	row_stats(r);
-	fired_check(r, sys_timing() && !strcmp(sys_timing(), "icount"));
+	ov_row_stats(r);
+	ov_fired_check(r, sys_timing() && !strcmp(sys_timing(), "icount"));
 	if (r->bpf && r->measured)
 		row_figures(a->ov, r, &a->pm);
 	goto out;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: did each row's method fire (ov.h, docs/overhead.md "Fired")? The engine
+ * gpiolat --overhead: did each row's method fire (overhead_int.h, docs/overhead.md "Fired")? The engine
  * reads the method's own count (provider.h count) after its on and after its off, around every
  * method phase and never inside it; a row whose count covers fewer sets than its phases ran is
  * not measured, and prints no figure. Pure functions of the rows (unit-tested), and the rows'
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/jsonout.h"
 
 /* the bound on a row without a count under icount: test 86's, FIRED_SD_NS + 5 % of |mean| */
@@ -26,7 +26,7 @@
  * gives an sd of at least 0.58 x its mean); in real time it keeps its figure, fired_why saying
  * why it has none (docs/overhead.md "Fired")
  */
-void fired_check(struct row *r, bool icount)
+void ov_fired_check(struct row *r, bool icount)
 {
 	double bound = FIRED_SD_NS + FIRED_SD_FRACTION * fabs(r->mean);
 	int i, len;
@@ -62,7 +62,7 @@ void fired_check(struct row *r, bool icount)
 		snprintf(r->why + len, WHY - len, ")");
 }
 
-bool withheld(const char *list, const char *name, int rep)
+bool ov_withheld(const char *list, const char *name, int rep)
 {
 	size_t n = strlen(name);
 	const char *s;
@@ -75,7 +75,7 @@ bool withheld(const char *list, const char *name, int rep)
 	return false;
 }
 
-const char *fired_text(const struct row *r, char *buf, size_t size)
+const char *ov_fired_text(const struct row *r, char *buf, size_t size)
 {
 	if (r->counted)
 		snprintf(buf, size, "fired on %llu of %llu sets (%s, %d phases)",
@@ -86,7 +86,7 @@ const char *fired_text(const struct row *r, char *buf, size_t size)
 	return buf;
 }
 
-struct json_object *fired_json(const struct row *r)
+struct json_object *ov_fired_json(const struct row *r)
 {
 	struct json_object *j = json_object_new_object(), *a;
 	int i;

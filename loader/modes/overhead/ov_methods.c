@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: the methods, in the order they are measured and reported (ov.h), their
+ * gpiolat --overhead: the methods, in the order they are measured and reported (overhead_int.h), their
  * lookup by name and the --only list. Pure data and string matching: unit-tested with the
  * providers stubbed (loader/test/test-overhead.c). A method names its provider
  * (loader/providers/provider.h) and the provider's arguments: which events, functions, hook,
@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "providers/gpio_bpf.h"
 #include "providers/provider.h"
 
@@ -183,7 +183,7 @@ const struct method ov_methods[] = {
 
 const int ov_nmethods = sizeof(ov_methods) / sizeof(ov_methods[0]);
 
-const char *kind_name(enum method_kind k)
+const char *ov_kind_name(enum method_kind k)
 {
 	static const char *const names[] = {
 		[KIND_CONTROL] = "control",
@@ -195,7 +195,7 @@ const char *kind_name(enum method_kind k)
 	return names[k];
 }
 
-const char *fires_name(enum fires f)
+const char *ov_fires_name(enum fires f)
 {
 	static const char *const names[] = {
 		[FIRES_SET] = "set",
@@ -206,7 +206,7 @@ const char *fires_name(enum fires f)
 	return names[f];
 }
 
-const struct method *method_by_name(const char *name)
+const struct method *ov_method_by_name(const char *name)
 {
 	int i;
 
@@ -226,56 +226,57 @@ void ov_list_print(FILE *f, bool json)
 	for (i = 0; i < ov_nmethods; i++) {
 		m = &ov_methods[i];
 		if (!json) {
-			fprintf(f, "%-26s %-8s %s%s\n", m->name, kind_name(m->kind), ref_label(m),
-				named_only(m) ? " (only when --only names it)" : "");
+			fprintf(f, "%-26s %-8s %s%s\n", m->name, ov_kind_name(m->kind),
+				ov_ref_label(m),
+				ov_named_only(m) ? " (only when --only names it)" : "");
 			continue;
 		}
 		fprintf(f,
 			"  {\"name\": \"%s\", \"kind\": \"%s\", \"against\": \"%s\", "
 			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s}%s\n",
-			m->name, kind_name(m->kind), ref_label(m), fires_name(m->fires),
+			m->name, ov_kind_name(m->kind), ov_ref_label(m), ov_fires_name(m->fires),
 			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
-			named_only(m) ? "true" : "false", i + 1 < ov_nmethods ? "," : "");
+			ov_named_only(m) ? "true" : "false", i + 1 < ov_nmethods ? "," : "");
 	}
 	if (json)
 		fprintf(f, "]}\n");
 }
 
 /* a part or a row of make bench-gpio: run only when --only names it */
-bool named_only(const struct method *m)
+bool ov_named_only(const struct method *m)
 {
 	return m->a.part || m->bench;
 }
 
 /*
  * does one item of --only, NAME or a prefix ending in '*' ("events-*"), select M? A part is
- * selected only by its whole name. The one matcher of both only_selected() and only_check().
+ * selected only by its whole name. The one matcher of both ov_only_selected() and ov_only_check().
  */
-bool only_item(const char *t, const struct method *m)
+bool ov_only_item(const char *t, const struct method *m)
 {
 	size_t n = strlen(t);
 
 	return !strcmp(t, m->name) ||
-	       (!named_only(m) && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
+	       (!ov_named_only(m) && n && t[n - 1] == '*' && !strncmp(t, m->name, n - 1));
 }
 
 /* is M in ONLY (a comma-separated list; NULL: everything but the parts, named only by name)? */
-bool only_selected(const char *only, const struct method *m)
+bool ov_only_selected(const char *only, const struct method *m)
 {
 	char list[512], *t, *save = NULL;
 
 	if (!only)
-		return !named_only(m);
+		return !ov_named_only(m);
 	snprintf(list, sizeof(list), "%s", only);
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (only_item(t, m))
+		if (ov_only_item(t, m))
 			return true;
 	return false;
 }
 
-/* every item of ONLY selects at least one method (only_item); 0, or -1 with the first that
+/* every item of ONLY selects at least one method (ov_only_item); 0, or -1 with the first that
  * selects none */
-int only_check(const char *only, char *bad, size_t size)
+int ov_only_check(const char *only, char *bad, size_t size)
 {
 	char list[512], *t, *save = NULL;
 	int i;
@@ -291,7 +292,7 @@ int only_check(const char *only, char *bad, size_t size)
 		return -1;
 	}
 	for (; t; t = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ov_nmethods && !only_item(t, &ov_methods[i]); i++)
+		for (i = 0; i < ov_nmethods && !ov_only_item(t, &ov_methods[i]); i++)
 			;
 		if (i == ov_nmethods) {
 			snprintf(bad, size, "%s", t);
@@ -302,7 +303,7 @@ int only_check(const char *only, char *bad, size_t size)
 }
 
 /* what a method's reference phases are */
-const char *ref_label(const struct method *m)
+const char *ov_ref_label(const struct method *m)
 {
 	return m->against ? m->against : m->reference ? m->reference : "untraced";
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead: the report (ov.h), for people and as JSON (docs/overhead.md), each row
+ * gpiolat --overhead: the report (overhead_int.h), for people and as JSON (docs/overhead.md), each row
  * beside the talk's figure for it and, with --baseline, the user's own, where the one rule
  * (baseline_beside) lets them stand.
  */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "core/jit.h"
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/jsonout.h"
 
 /*
@@ -94,7 +94,7 @@ static void print_fit(struct row *rows, int n, const char *series, const char *w
 	double slope, r2, v;
 	int npts;
 
-	if (series_fit(rows, n, series, &slope, &r2, &npts)) {
+	if (ov_series_fit(rows, n, series, &slope, &r2, &npts)) {
 		printf("  %s: too few points (%d)\n", what, npts);
 		return;
 	}
@@ -195,7 +195,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 	for (i = 0; i < n; i++)
 		if (rows[i].measured)
 			printf("  %-24s %s\n", rows[i].name,
-			       fired_text(&rows[i], left, sizeof(left)));
+			       ov_fired_text(&rows[i], left, sizeof(left)));
 	printf("\nlinear cost model (least squares over k = 1..10, on the rows' means):\n");
 	print_fit(rows, n, "events", "module events", "event", "event-per-extra");
 	print_fit(rows, n, "kprobes", "kprobes on the chain", "kprobe", "kprobe-per-extra");
@@ -221,7 +221,7 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 
 		if (!r->measured || !r->bpf)
 			continue;
-		printf("  %-24s %-10s ", r->name, trust_word(r));
+		printf("  %-24s %-10s ", r->name, ov_trust_word(r));
 		if (t->v == TRUST_NONE && r->tphases)
 			printf("(%s): module %.1f ns per set (sd %.1f, %llu batches, %d phases)",
 			       t->why, t->mod, t->mod_sd, (unsigned long long)r->t_batches,
@@ -298,11 +298,11 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			json_object_object_add(j, r->not_fired ? "not_measured" : "not_available",
 					       json_object_new_string(r->why));
 			if (r->not_fired)
-				json_object_object_add(j, "fired", fired_json(r));
+				json_object_object_add(j, "fired", ov_fired_json(r));
 			json_object_array_add(a, j);
 			continue;
 		}
-		json_object_object_add(j, "fired", fired_json(r));
+		json_object_object_add(j, "fired", ov_fired_json(r));
 		json_object_object_add(j, "against", json_object_new_string(r->against));
 		if (r->series) {
 			json_object_object_add(j, "series", json_object_new_string(r->series));
@@ -323,8 +323,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 							 NULL);
 		json_object_object_add(j, "percent_of", json_object_new_string(r->against));
 		json_object_object_add(j, "reference_ns_per_set", json_num(r->ref_mean));
-		/* per set or per pulse: how the row stands to the talk's pulse+ (ov.h) */
-		json_object_object_add(j, "fires", json_object_new_string(fires_name(r->fires)));
+		/* per set or per pulse: how the row stands to the talk's pulse+ (overhead_int.h) */
+		json_object_object_add(j, "fires", json_object_new_string(ov_fires_name(r->fires)));
 		json_object_object_add(j, "repetitions", json_object_new_int(r->reps));
 		json_object_object_add(j, "batches", json_object_new_uint64(r->batches));
 		json_object_object_add(j, "pulses", json_object_new_uint64(r->pulses));
@@ -385,7 +385,8 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
 					     NULL);
 			/* the check (docs/output-format.md): disagree true only on a verdict */
-			json_object_object_add(t, "verdict", json_object_new_string(trust_word(r)));
+			json_object_object_add(t, "verdict",
+					       json_object_new_string(ov_trust_word(r)));
 			json_object_object_add(t, "disagree",
 					       json_object_new_boolean(r->tv.v == TRUST_DISAGREE));
 			if (r->tv.v == TRUST_DISAGREE)
@@ -451,7 +452,7 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 	for (i = 0; i < 2; i++) {
 		struct json_object *s = json_object_new_object();
 
-		if (!series_fit(rows, n, series[i], &slope, &r2, &npts)) {
+		if (!ov_series_fit(rows, n, series[i], &slope, &r2, &npts)) {
 			json_object_object_add(s, "slope_ns", json_object_new_double(slope));
 			json_object_object_add(s, "r2", json_num(r2));
 		}

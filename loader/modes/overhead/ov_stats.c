@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --overhead: the figures of a row from its repetitions, the linear fit of a series,
- * the BPF trust check (ov.h). Pure functions: unit-tested (loader/test/test-overhead.c).
+ * the BPF trust check (overhead_int.h). Pure functions: unit-tested (loader/test/test-overhead.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 
-void row_stats(struct row *r)
+void ov_row_stats(struct row *r)
 {
 	r->mean = r->st.d.mean;
 	r->sd = stat_sd(&r->st.d);
@@ -31,7 +31,7 @@ void row_stats(struct row *r)
  * own figure, the mean of its repetitions (what the rows report; under emulation a stalled
  * phase lowers R^2, which is reported as it comes out).
  */
-int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts)
+int ov_series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, b, a, ssr = 0, sst = 0, my;
 	int i, m = 0;
@@ -77,7 +77,7 @@ int series_fit(struct row *rows, int n, const char *series, double *slope, doubl
  * clock read 1.5 times too long, as tests/target/21-trust-icount.sh breaks it): a limit of half
  * the module's figure or more is "too noisy"; a difference beyond the limit is DISAGREE still.
  */
-void trust_check(struct row *r)
+void ov_trust_check(struct row *r)
 {
 	struct trust_verdict *t = &r->tv;
 	struct stat_acc d = {}, m = {}, p = {};
@@ -127,7 +127,7 @@ void trust_check(struct row *r)
 		 t->diff, t->sd, (int)d.n, t->limit, t->allow);
 }
 
-const char *trust_word(const struct row *r)
+const char *ov_trust_word(const struct row *r)
 {
 	static const char *const w[] = { [TRUST_NONE] = "not judged",
 					 [TRUST_AGREE] = "agree",

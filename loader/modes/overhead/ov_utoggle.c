@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --overhead, the user rows' pulse source (ov.h): utoggle --control, the talk's
+ * gpiolat --overhead, the user rows' pulse source (overhead_int.h): utoggle --control, the talk's
  * user-space toggler, runs the phases (its own untraced phases are the reference) while the
  * method's provider traces it: its process, executable and traced function are ov->target's.
  */
@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <tracefs.h>
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/kmod_reload.h"
 #include "core/statedir.h"
 #include "core/sys.h"
@@ -36,7 +36,7 @@
 #define UT_LINES 8
 #define VCHIP "toggle-vchip"
 
-int utoggle_lines(struct ov *ov, char *why)
+int ov_utoggle_lines(struct ov *ov, char *why)
 {
 	struct utoggle *ut = &ov->ut;
 	const char *u = ov->o.user_line;
@@ -120,7 +120,7 @@ static int utoggle_path(char *path, size_t size)
 	return sys_find_program("utoggle", path, size) ? 0 : -1;
 }
 
-void utoggle_stop(struct ov *ov)
+void ov_utoggle_stop(struct ov *ov)
 {
 	struct utoggle *ut = &ov->ut;
 	int i;
@@ -149,8 +149,8 @@ void utoggle_stop(struct ov *ov)
 		ut->unloaded = false;
 }
 
-/* start utoggle --control on its line (utoggle_lines): ov->target traces it */
-int utoggle_start(struct ov *ov, char *why)
+/* start utoggle --control on its line (ov_utoggle_lines): ov->target traces it */
+int ov_utoggle_start(struct ov *ov, char *why)
 {
 	struct utoggle *ut = &ov->ut;
 	char path[PATH_MAX], lstr[16], *marker = NULL, *line = NULL;
@@ -224,7 +224,7 @@ int utoggle_start(struct ov *ov, char *why)
 			snprintf(why, WHY, "fork: %s", strerror(errno));
 			break;
 		}
-		/* its kill pushed while it runs (utoggle_stop() drops it) */
+		/* its kill pushed while it runs (ov_utoggle_stop() drops it) */
 		if (undo_child(&ov->run->undo, ut->pid)) {
 			close(in[1]);
 			close(out[0]);
@@ -250,7 +250,7 @@ int utoggle_start(struct ov *ov, char *why)
 			free(marker);
 			return 0;
 		}
-		utoggle_stop(ov);
+		ov_utoggle_stop(ov);
 		if (len > 0)
 			line[strcspn(line, "\n")] = '\0';
 		snprintf(why, WHY, "utoggle on line %d of %.40s: %.160s", l, ut->chip,
@@ -266,7 +266,7 @@ int utoggle_start(struct ov *ov, char *why)
 }
 
 /* one phase of o.pulses pulses of utoggle: the median ns per set after the warm-up batches */
-int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
+int ov_utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np)
 {
 	struct utoggle *ut = &ov->ut;
 	char *line = NULL, *p, *end;

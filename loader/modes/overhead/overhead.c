@@ -33,7 +33,7 @@
 #include <json-c/json.h>
 #include <tracefs.h>
 #include "core/btf_find.h"
-#include "modes/overhead/ov.h"
+#include "modes/overhead/overhead_int.h"
 #include "core/cli.h"
 #include "core/files.h"
 #include "core/parse.h"
@@ -128,7 +128,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_BASELINE: {
 		char why[WHY + PATH_MAX];
 
-		if (baseline_load(&ctx->user, arg, why, sizeof(why))) {
+		if (ov_baseline_load(&ctx->user, arg, why, sizeof(why))) {
 			cli_usage(SEE, &o->usage_printed, "%s", why);
 			return EINVAL;
 		}
@@ -179,7 +179,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (o->only) {
 			char bad[80];
 
-			if (only_check(o->only, bad, sizeof(bad))) {
+			if (ov_only_check(o->only, bad, sizeof(bad))) {
 				cli_usage(SEE, &o->usage_printed,
 					  "--only: '%s' selects no method (--list shows them; a "
 					  "part is named whole, never by a prefix)",
@@ -236,7 +236,7 @@ static int module_state_check(const struct ov *ov, char *why)
 
 	for (i = 0; i < ov_nmethods; i++)
 		if (ov_methods[i].series && !strcmp(ov_methods[i].series, "kprobes") &&
-		    only_selected(ov->o.only, &ov_methods[i]))
+		    ov_only_selected(ov->o.only, &ov_methods[i]))
 			chain = true;
 	if (!mode || !depth) {
 		snprintf(why, WHY, "cannot read the toggle module's mode and depth");
@@ -339,7 +339,7 @@ static int overhead_prepare(struct run *r, void *c)
 			return EXIT_ERROR;
 		}
 	}
-	if (module_state_check(ov, why) || utoggle_lines(ov, why)) {
+	if (module_state_check(ov, why) || ov_utoggle_lines(ov, why)) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
@@ -377,7 +377,7 @@ static int overhead_go(struct run *r, void *c)
 		ov->untraced_guess = d;
 	}
 	for (i = 0; i < ov_nmethods && !r->stop; i++) {
-		if (!only_selected(ov->o.only, &ov_methods[i]))
+		if (!ov_only_selected(ov->o.only, &ov_methods[i]))
 			continue;
 		row = &ov->rows[ov->nrows++];
 		say(ov, "  %-26s ", ov_methods[i].name);
@@ -443,7 +443,7 @@ static void overhead_undo(struct run *r, void *c)
 	if (toggle_enabled() == 1)
 		toggle_stop();
 	child_stop(&ov->target.child);
-	utoggle_stop(ov);
+	ov_utoggle_stop(ov);
 	run_finish(r);
 	tep_free(ov->target.tep);
 	ov->target.tep = NULL;

@@ -14,9 +14,9 @@
 #include <bpf/libbpf.h>
 #include "core/parse.h"
 #include "core/cli.h"
-#include "modes/rt/rt_common.h"
+#include "modes/rt/rt_int.h"
 #include "core/sys.h"
-#include "modes/rt/wakeup.h"
+#include "modes/rt/gaps.h"
 #include "gaps.skel.h"
 
 #define DEFAULT_THRESHOLD_NS 100000ULL

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat: what --wakeup and --gaps share (loader/modes/rt/rt_common.h). */
+/* gpiolat: what --wakeup and --gaps share (loader/modes/rt/rt_int.h). */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -17,7 +17,7 @@
 #include "core/cli.h"
 #include "core/files.h"
 #include "core/run.h"
-#include "modes/rt/rt_common.h"
+#include "modes/rt/rt_int.h"
 #include "core/sys.h"
 #include "core/undo.h"
 

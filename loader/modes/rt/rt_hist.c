@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* gpiolat: the log-linear histograms of bpf/rt.h, for --wakeup and --gaps
- * (loader/modes/rt/rt_common.h). */
+ * (loader/modes/rt/rt_int.h). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include "core/hist.h"
-#include "modes/rt/rt_common.h"
+#include "modes/rt/rt_int.h"
 
 /* ---- histograms ----------------------------------------------------------------------------- */
 

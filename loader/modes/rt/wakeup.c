@@ -17,7 +17,7 @@
 #include <bpf/libbpf.h>
 #include "core/parse.h"
 #include "core/cli.h"
-#include "modes/rt/rt_common.h"
+#include "modes/rt/rt_int.h"
 #include "core/sys.h"
 #include "modes/rt/wakeup.h"
 #include "wakeup.skel.h"

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* gpiolat --wakeup (loader/modes/rt/wakeup.c) and --gaps (loader/modes/rt/gaps.c): their entry
- * points. */
+/* gpiolat --wakeup (loader/modes/rt/wakeup.c): its entry points, for main.c */
 #ifndef GPIOLAT_WAKEUP_H
 #define GPIOLAT_WAKEUP_H
 
@@ -8,7 +7,5 @@
 
 bool wakeup_wanted(int argc, char **argv);
 int wakeup_main(int argc, char **argv);
-bool gaps_wanted(int argc, char **argv);
-int gaps_main(int argc, char **argv);
 
 #endif /* GPIOLAT_WAKEUP_H */

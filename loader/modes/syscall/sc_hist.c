@@ -2,7 +2,7 @@
 /*
  * gpiolat --syscall-cost: --syscall-hist (the syscall-latency histogram alone) and
  * --empty-raw-tp (an empty BPF program held on a raw tracepoint, for the toggle module's
- * micro-benchmark) (sc.h), each with its provider (loader/providers/provider.h).
+ * micro-benchmark) (syscall_cost_int.h), each with its provider (loader/providers/provider.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -36,7 +36,7 @@
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "core/run.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 #include "core/jsonout.h"
 
 static int hist_read(const struct probe *p, struct gpiolat_hist *out, __u64 *unmatched)

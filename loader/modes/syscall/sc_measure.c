@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --syscall-cost: the measurement: baseline run, method run, baseline run, ... for one
- * method (sc.h).
+ * method (syscall_cost_int.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -34,7 +34,7 @@
 #include "core/parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 #include "core/engine.h"
 
 /* the p-quantile of sorted values, linear between closest ranks */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat --syscall-cost: the methods, in the order they are measured (sc.h). Each names its
+ * gpiolat --syscall-cost: the methods, in the order they are measured (syscall_cost_int.h). Each names its
  * provider (loader/providers/provider.h, the same ones as --overhead's) and what the provider
  * measures of the worker: its syscalls' events, their kernel functions, its gpiolat_sc_call(),
  * the histogram's hook and variant. The providers' steps are the alternation's (sc_measure.c).
  */
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 
 #define SYSCALLS "read", "write", "ioctl"
 #define EMPTY(nm, enter, exit_, w)                                                                 \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --syscall-cost: the options (argp) of --syscall-cost, --syscall-hist and --empty-raw-tp
- * (sc.h).
+ * (syscall_cost_int.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -34,7 +34,7 @@
 #include "core/parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 #include "core/cli.h"
 #include "core/files.h"
 

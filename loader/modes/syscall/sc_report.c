@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat --syscall-cost: the report, text and JSON, beside the notebook's and LTTng's figures
- * (sc.h).
+ * (syscall_cost_int.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -35,7 +35,7 @@
 #include "core/parse.h"
 #include "syscall.h"
 #include "syscall.skel.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 #include "core/jsonout.h"
 
 struct ref {

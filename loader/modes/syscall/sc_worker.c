@@ -2,7 +2,7 @@
 /*
  * gpiolat --syscall-cost: the worker: pinned to one CPU, it issues the syscalls in batches timed
  * with
- * CLOCK_MONOTONIC, each through gpiolat_sc_call() (the uprobe's target) (sc.h).
+ * CLOCK_MONOTONIC, each through gpiolat_sc_call() (the uprobe's target) (syscall_cost_int.h).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -35,7 +35,7 @@
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "core/run.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 #include "maps_offset.h"
 
 /* every syscall of the worker goes through here: the uprobe's target, in every run alike

@@ -56,7 +56,7 @@
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "modes/syscall/syscall_cost.h"
-#include "modes/syscall/sc.h"
+#include "modes/syscall/syscall_cost_int.h"
 
 bool syscall_cost_wanted(int argc, char **argv)
 {

@@ -5,8 +5,8 @@
  * options, the tp_btf-then-raw_tp load and attach, the run (a duration, the toggle module's
  * pulses, or a command started once attached), and the log-linear histograms of bpf/rt.h.
  */
-#ifndef GPIOLAT_RT_COMMON_H
-#define GPIOLAT_RT_COMMON_H
+#ifndef GPIOLAT_RT_INT_H
+#define GPIOLAT_RT_INT_H
 
 #include <argp.h>
 #include <stdbool.h>
@@ -120,4 +120,4 @@ void rt_summary_text(FILE *f, const struct rt_summary *s);
 __u64 rt_slot_low(int slot);
 __u64 rt_slot_high(int slot);
 
-#endif /* GPIOLAT_RT_COMMON_H */
+#endif /* GPIOLAT_RT_INT_H */

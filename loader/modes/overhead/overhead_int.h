@@ -12,8 +12,8 @@
  * the lookup by name and --only), ov_stats.c and ov_baseline.c below them; this header at the
  * bottom. None of them points back at overhead.c.
  */
-#ifndef GPIOLAT_OV_H
-#define GPIOLAT_OV_H
+#ifndef GPIOLAT_OVERHEAD_INT_H
+#define GPIOLAT_OVERHEAD_INT_H
 
 #include <limits.h>
 #include <signal.h>
@@ -162,22 +162,23 @@ struct method {
 /* ov_methods.c: the table, by name, and --only */
 extern const struct method ov_methods[];
 extern const int ov_nmethods;
-const char *kind_name(enum method_kind k);
-const char *fires_name(enum fires f);
-const struct method *method_by_name(const char *name);
-bool named_only(const struct method *m);
+const char *ov_kind_name(enum method_kind k);
+const char *ov_fires_name(enum fires f);
+const struct method *ov_method_by_name(const char *name);
+bool ov_named_only(const struct method *m);
 /* --list: the methods in their order, one a line (name, kind, reference), or as JSON */
 void ov_list_print(FILE *f, bool json);
-bool only_item(const char *t, const struct method *m);
-bool only_selected(const char *only, const struct method *m);
-int only_check(const char *only, char *bad, size_t size);
-const char *ref_label(const struct method *m);
+bool ov_only_item(const char *t, const struct method *m);
+bool ov_only_selected(const char *only, const struct method *m);
+int ov_only_check(const char *only, char *bad, size_t size);
+const char *ov_ref_label(const struct method *m);
 
 /* ov_stats.c: pure functions of the rows (unit-tested) */
-void row_stats(struct row *r);
-int series_fit(struct row *rows, int n, const char *series, double *slope, double *r2, int *npts);
-void trust_check(struct row *r);
-const char *trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
+void ov_row_stats(struct row *r);
+int ov_series_fit(struct row *rows, int n, const char *series, double *slope, double *r2,
+		  int *npts);
+void ov_trust_check(struct row *r);
+const char *ov_trust_word(const struct row *r); /* agree, DISAGREE, too-noisy, not judged */
 
 /* ov_report.c: the report of the rows, with what the run says of itself (CX) */
 struct context {
@@ -204,7 +205,7 @@ struct user_csv {
 	const char *path;
 };
 /* FILE checked into U (U->text: the caller's to free); 0, or -1 and what is wrong in why */
-int baseline_load(struct user_csv *u, const char *path, char *why, size_t size);
+int ov_baseline_load(struct user_csv *u, const char *path, char *why, size_t size);
 
 /*
  * The run's context (overhead_main's): what every part of the mode reads and writes, handed
@@ -222,7 +223,7 @@ struct ov {
 		char exe[PATH_MAX];
 		unsigned long off;
 		/*
-		 * its line (utoggle_lines): on the module's chip, LINE, or the first free of 1..7
+		 * its line (ov_utoggle_lines): on the module's chip, LINE, or the first free of 1..7
 		 * of toggle-vchip (LINE -1); MODULE_LINE: the module's own, the module unloaded
 		 * for each user row (UNLOADED) and loaded back after it; WHY: no line (a real
 		 * chip and no --user-line), said by every user row
@@ -250,10 +251,10 @@ struct ov {
 };
 
 /* ov_utoggle.c: the user rows' pulse source, utoggle --control (its process: ov->target) */
-int utoggle_lines(struct ov *ov, char *why); /* --user-line checked: 0, or -1 and why */
-int utoggle_start(struct ov *ov, char *why);
-int utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
-void utoggle_stop(struct ov *ov);
+int ov_utoggle_lines(struct ov *ov, char *why); /* --user-line checked: 0, or -1 and why */
+int ov_utoggle_start(struct ov *ov, char *why);
+int ov_utoggle_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
+void ov_utoggle_stop(struct ov *ov);
 
 /* ov_engine.c: the alternated phases (above utoggle) */
 int ov_phase(struct ov *ov, double *med, __u64 *nb, __u64 *np);
@@ -262,13 +263,13 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r);
  * ov_fired.c: a row's fired check: not measured when its count covers fewer sets than it ran;
  * ICOUNT (the run's TIMING=icount): a row without a count must repeat (FIRED_SD_NS)
  */
-void fired_check(struct row *r, bool icount);
+void ov_fired_check(struct row *r, bool icount);
 /* ov_fired.c: "fired on k of n sets (by, N phases)", or "not counted: why" */
-const char *fired_text(const struct row *r, char *buf, size_t size);
+const char *ov_fired_text(const struct row *r, char *buf, size_t size);
 /* ov_fired.c: the row's "fired" object of the JSON */
-struct json_object *fired_json(const struct row *r);
+struct json_object *ov_fired_json(const struct row *r);
 /* ov_fired.c: is repetition REP (from 0) of method NAME withheld by LIST ("NAME:REP,...", REP
  * from 1: GPIOLAT_WITHHOLD, a test's way to make a method not fire)? */
-bool withheld(const char *list, const char *name, int rep);
+bool ov_withheld(const char *list, const char *name, int rep);
 
-#endif /* GPIOLAT_OV_H */
+#endif /* GPIOLAT_OVERHEAD_INT_H */

@@ -14,8 +14,8 @@
  *   sc_report.c   text and JSON, beside the reference figures
  *   sc_opts.c     argp; sc_hist.c: --syscall-hist's and --empty-raw-tp's steps
  */
-#ifndef GPIOLAT_SC_H
-#define GPIOLAT_SC_H
+#ifndef GPIOLAT_SYSCALL_COST_INT_H
+#define GPIOLAT_SYSCALL_COST_INT_H
 
 #include <argp.h>
 #include <limits.h>
@@ -182,4 +182,4 @@ int sc_parse_args(struct sc_env *env, int argc, char **argv);
 /* sc_hist.c: the steps of --syscall-hist and --empty-raw-tp (CTX: struct sc_ctx) */
 extern const struct mode_ops sc_hist_ops, sc_empty_ops;
 
-#endif /* GPIOLAT_SC_H */
+#endif /* GPIOLAT_SYSCALL_COST_INT_H */
