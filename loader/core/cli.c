@@ -76,7 +76,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-const struct argp *cli_common_argp(struct cli_common *c, int group)
+const struct argp_child *cli_common_children(struct cli_common *c, int group)
 {
 	struct argp_option *o = c->opts;
 
@@ -112,7 +112,9 @@ const struct argp *cli_common_argp(struct cli_common *c, int group)
 			group
 		};
 	c->argp = (struct argp){ .options = c->opts, .parser = common_parse };
-	return &c->argp;
+	memset(c->children, 0, sizeof(c->children));
+	c->children[0].argp = &c->argp;
+	return c->children;
 }
 
 void cli_signals(void (*handler)(int))

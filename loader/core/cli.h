@@ -15,10 +15,10 @@
 #define EXIT_USAGE 2
 
 /*
- * The options modes share (-v, --json, --btf, --bpf-stats), parsed by one argp child that every
- * mode's argp lists among its children (cli_common_argp()). The mode says where each result goes:
+ * The options modes share (-v, --json, --btf, --bpf-stats), parsed by one argp child: a mode's
+ * struct argp takes cli_common_children() as its children. The mode says where each result goes:
  * a NULL pointer is an option the mode does not have (absent from its --help, unknown to its
- * parse). The mode's parser hands C on at ARGP_KEY_INIT: state->child_inputs[N] = C.
+ * parse). The mode's parser hands C on at ARGP_KEY_INIT: state->child_inputs[0] = C.
  */
 struct cli_common {
 	bool *verbose; /* -v: libbpf's messages (and the verifier's) */
@@ -28,13 +28,17 @@ struct cli_common {
 	const char *json_doc; /* where the mode's JSON is described (--json's help), or NULL */
 	const char *see; /* a bad --btf: "gpiolat: WHY (see SEE)", once (*usage_printed) */
 	bool *usage_printed;
-	/* the child's own: its options (help group GROUP) and its argp */
+	/* the child's own: its options (help group GROUP), its argp, the list that holds it */
 	struct argp_option opts[5];
 	char json_help[64];
 	struct argp argp;
+	struct argp_child children[2];
 };
-/* C's argp child: the options C has a place for, in help group GROUP (beside the mode's own) */
-const struct argp *cli_common_argp(struct cli_common *c, int group);
+/*
+ * the children list of a mode's struct argp: C's argp child, the options C has a place for,
+ * in help group GROUP (sorted among the mode's own of that group)
+ */
+const struct argp_child *cli_common_children(struct cli_common *c, int group);
 
 /* "gpiolat: MESSAGE (see SEE)" on stderr, once per bad usage: *printed set */
 void cli_usage(const char *see, bool *printed, const char *fmt, ...)

@@ -273,22 +273,17 @@ int histo_parse(int argc, char **argv, struct histo_env *env)
 	struct argp_option all[1 + GPIO_HOOK_MAX + sizeof(opts) / sizeof(opts[0])] = {
 		{ NULL, 0, NULL, 0, "Hook:", 1 },
 	};
-	struct argp_child children[] = { { NULL }, {} };
-	const struct argp argp = {
-		.options = all, .parser = parse_arg, .doc = doc, .children = children
-	};
+	struct cli_common *c = &env->common;
+	struct argp argp = { .options = all, .parser = parse_arg, .doc = doc };
 	int i;
 
-	env->common = (struct cli_common){
-		.verbose = &env->verbose,
-		.json = &env->json,
-		.btf = &env->btf_path,
-		.bpf_stats = &env->bpf_stats,
-		.json_doc = "docs/output-format.md",
-		.see = SEE,
-		.usage_printed = &env->usage_printed,
-	};
-	children[0].argp = cli_common_argp(&env->common, 4);
+	*c = (struct cli_common){ .verbose = &env->verbose, .json = &env->json };
+	c->btf = &env->btf_path;
+	c->bpf_stats = &env->bpf_stats;
+	c->json_doc = "docs/output-format.md";
+	c->see = SEE;
+	c->usage_printed = &env->usage_printed;
+	argp.children = cli_common_children(c, 4);
 
 	for (i = 0; i < GPIO_HOOK_MAX; i++)
 		all[1 + i] = (struct argp_option){

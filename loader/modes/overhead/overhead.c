@@ -267,20 +267,13 @@ static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 {
 	struct ov *ov = c;
 	struct opts *o = &ov->o;
-	struct argp_child children[] = { { NULL }, {} };
-	const struct argp argp = { .options = opts, .parser = parse_arg, .children = children };
+	struct argp argp = { .options = opts, .parser = parse_arg };
 	int err;
 
-	o->common = (struct cli_common){
-		.verbose = &o->verbose,
-		.json = &o->json,
-		.btf = &o->btf_path,
-		.bpf_stats = &o->bpf_stats,
-		.json_doc = "docs/overhead.md",
-		.see = SEE,
-		.usage_printed = &o->usage_printed,
-	};
-	children[0].argp = cli_common_argp(&o->common, 3);
+	o->common =
+		(struct cli_common){ &o->verbose,	 &o->json, &o->btf_path,     &o->bpf_stats,
+				     "docs/overhead.md", SEE,	   &o->usage_printed };
+	argp.children = cli_common_children(&o->common, 3);
 
 	ov->run = r;
 	ov->target.run = r;

@@ -139,15 +139,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *st)
 
 int path_parse(struct path_opts *o, int argc, char **argv)
 {
-	struct argp_child children[] = { { NULL }, {} };
 	struct argp argp = { opts, parse_opt, NULL,
 			     "The GPIO path decomposed: t_raw ... t_bash and their differences "
-			     "(docs/gpio-path.md)",
-			     children };
+			     "(docs/gpio-path.md)" };
 	int err;
 
 	o->common = (struct cli_common){ .json = &o->json, .json_doc = "docs/gpio-path.md" };
-	children[0].argp = cli_common_argp(&o->common, 0);
+	argp.children = cli_common_children(&o->common, 0);
 	err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, o);
 	if (o->json)
 		o->fmt = PATH_JSON;

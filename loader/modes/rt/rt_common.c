@@ -116,23 +116,15 @@ int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void
 	     struct rt_env *env)
 {
 	/* the mode's options, its child the scheduling modes', theirs the shared ones */
-	struct argp_child shared[] = { { NULL }, {} }, common[] = { { NULL }, {} };
-	const struct argp rt_argp = { .options = common_opts,
-				      .parser = common_parse,
-				      .children = shared };
+	struct argp rt_argp = { .options = common_opts, .parser = common_parse };
+	struct argp_child common[] = { { &rt_argp }, {} };
 	struct argp root = *argp;
 
 	snprintf(env->see, sizeof(env->see), "gpiolat --%s --help", env->mode);
-	env->common = (struct cli_common){
-		.verbose = &env->verbose,
-		.json = &env->json,
-		.btf = &env->btf_path,
-		.json_doc = "docs/rt.md",
-		.see = env->see,
-		.usage_printed = &env->usage_printed,
-	};
-	shared[0].argp = cli_common_argp(&env->common, 10);
-	common[0].argp = &rt_argp;
+	/* no --bpf-stats: the scheduling modes report no BPF run time */
+	env->common = (struct cli_common){ &env->verbose, &env->json, &env->btf_path,	  NULL,
+					   "docs/rt.md",  env->see,   &env->usage_printed };
+	rt_argp.children = cli_common_children(&env->common, 10);
 	root.children = common;
 	if (argp_parse(&root, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, input))
 		return env->help ? RUN_DONE : EXIT_USAGE;

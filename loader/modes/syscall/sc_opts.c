@@ -277,21 +277,17 @@ bool sc_tracefs_mounted(void)
 
 int sc_parse_args(struct sc_env *env, int argc, char **argv)
 {
-	struct argp_child children[] = { { NULL }, {} };
-	const struct argp argp = {
-		.options = sc_opts, .parser = sc_parse, .doc = sc_doc, .children = children
-	};
+	struct argp argp = { .options = sc_opts, .parser = sc_parse, .doc = sc_doc };
 	int err;
 
-	env->common = (struct cli_common){
-		.verbose = &env->verbose,
-		.json = &env->json,
-		.bpf_stats = &env->bpf_stats,
-		.json_doc = "docs/syscall-cost.md",
-		.see = SEE,
-		.usage_printed = &env->usage_printed,
-	};
-	children[0].argp = cli_common_argp(&env->common, 3);
+	/* no --btf: the worker's syscalls and the tools need none of gpiolat's CO-RE */
+	env->common = (struct cli_common){ .verbose = &env->verbose,
+					   .json = &env->json,
+					   .bpf_stats = &env->bpf_stats };
+	env->common.json_doc = "docs/syscall-cost.md";
+	env->common.see = SEE;
+	env->common.usage_printed = &env->usage_printed;
+	argp.children = cli_common_children(&env->common, 3);
 	err = argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, env);
 
 	if (env->help)
