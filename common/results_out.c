@@ -20,7 +20,7 @@ bool results_out_open(const char *prog)
 	/*
 	 * a terminal stays line-buffered; the buffer is stdout's until results_out_done()'s
 	 * fclose, just before the exit (never freed: stdio keeps no way back to it). Without
-	 * it (no memory), stdio's own: the results as before, a failure's reason maybe lost.
+	 * it (no memory), stdio's own: the same results, a failure's reason maybe lost.
 	 */
 	if (!isatty(1)) {
 		buf = malloc(RESULTS_OUT_BUF);

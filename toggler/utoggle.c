@@ -276,7 +276,7 @@ static int marker_open(const char *path)
 			close(fd);
 		return -1;
 	}
-	/* writes as before: blocking (trace_marker never waits; a regular file neither) */
+	/* the writes block (trace_marker never waits; a regular file neither) */
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }

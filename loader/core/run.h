@@ -2,9 +2,9 @@
 /*
  * gpiolat: the run context (loader/core/run.c). One struct run per gpiolat process, handed by
  * pointer to every part of the mode that runs: its stop flag, its verbosity, the signals and
- * libbpf's messages, the BPF run-time statistics. It replaces the modes' own globals; the only
- * file-scope variable left is run.c's pointer to the one run, which a signal handler and
- * libbpf's print callback need (neither gets an argument).
+ * libbpf's messages, the BPF run-time statistics. The modes keep no globals; the one
+ * file-scope variable is run.c's pointer to the one run, which a signal handler and libbpf's
+ * print callback need (neither gets an argument).
  *
  * Every mode is a table of named steps (struct mode_ops, rtla's tool_ops habit) driven by one
  * run sequence, run_mode(): parse, prepare, enable, go, collect, print, and undo on every way out.

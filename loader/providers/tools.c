@@ -18,9 +18,9 @@
 
 /*
  * How long a tool may take to be ready: an upper bound on a failure, never waited for when it
- * works (the wait ends at readiness). bpftrace: 120 s, the one figure for both modes (it was 15 s
- * in --syscall-cost): under TCG bpftrace parses its script, compiles it with LLVM and loads
- * the programs in tens of seconds, and a bound that fires there fails a method that works.
+ * works (the wait ends at readiness). bpftrace: 120 s, the one figure for both modes: under
+ * TCG bpftrace parses its script, compiles it with LLVM and loads the programs in tens of
+ * seconds, and a bound that fires there fails a method that works.
  */
 #define STRACE_READY_MS 30000
 #define PERF_READY_MS 30000

@@ -4,8 +4,8 @@
  * (docs/syscall-cost.md).
  *
  * A worker process, pinned to one CPU, issues 1-byte read()s of /dev/zero, 1-byte write()s to
- * /dev/null and ioctl(FIONBIO)s, each through one out-of-line function (sc_call(), also the
- * uprobe's target), in batches timed with CLOCK_MONOTONIC. For each method: baseline run,
+ * /dev/null and ioctl(FIONBIO)s, each through one out-of-line function (gpiolat_sc_call(), also
+ * the uprobe's target), in batches timed with CLOCK_MONOTONIC. For each method: baseline run,
  * method run, baseline run, ... (each method run between two untraced ones, so that drift
  * cancels); the first batch of every run is discarded. Added cost per syscall = method batch -
  * the mean of the two baseline runs around it. Every method is tried, never guessed from the
