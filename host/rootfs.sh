@@ -17,6 +17,11 @@
 # has Acquire::Check-Valid-Until off. Signatures are checked as always, with the host's
 # debian-archive-keyring (bookworm's holds the 12 and 13 archive keys that sign trixie and
 # forky). The suite, codename and date of the index used are printed.
+#
+# The root's suites (its /etc/apt/sources.list, written here only, when the root is made) are
+# the release's, and its -updates and -security where the mirror has them, by what apt says
+# (host/apt.sh suites: their Release files fetched, signatures checked, Codename read), never by
+# the release's name. ROOTFS_KEYRING: the keys (default Debian's archive keyring).
 set -eu
 
 usage() {
@@ -77,6 +82,7 @@ mirror() { # suite-suffix default
 }
 main=${ROOTFS_MIRROR:-$(mirror '^(bookworm|trixie|forky|stable|testing|sid)$' http://deb.debian.org/debian)}
 security=${ROOTFS_SECURITY_MIRROR:-$(mirror -security http://deb.debian.org/debian-security)}
+keyring=${ROOTFS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 
 mkdir -p "$(dirname "$dir")"
 dir=$(cd "$(dirname "$dir")" && pwd)/$(basename "$dir")
@@ -96,6 +102,19 @@ indexinfo() { # the Release file the root's apt (or debootstrap) got for $releas
 	if [ -n "$u" ] && [ "$(date -d "$u" +%s 2>/dev/null || echo 0)" -lt "$(date +%s)" ]; then
 		echo "  ROOTFS  $dir: that index is past its Valid-Until: used as it is (signature checked)"
 	fi
+}
+
+# root_sources: $sources, the root's sources.list lines (the root's and the content cache's apt
+# that resolves its key read the same lines: host/rootcache.sh): a made root's own file, else
+# the suites the mirror has for the release (above), probed once per call (about 1.5 s)
+sources=
+root_sources() {
+	if [ -f "$dir/.rootfs-done" ] && [ -s "$dir/etc/apt/sources.list" ]; then
+		sources=$(cat "$dir/etc/apt/sources.list")
+		return 0
+	fi
+	[ -n "$sources" ] ||
+		sources=$(sh "$here/apt.sh" suites "$release" "$main" "$security" "$keyring" "$dir")
 }
 
 # ---- the content cache (host/cache.sh, host/rootcache.sh) -------------------------------------
@@ -128,7 +147,7 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
 	# it is killed (its mounts made private: / must be a mount point, as on any machine; in a
 	# chroot, bind its root onto itself first)
-	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
+	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring="$keyring" \
 		${rarch:+--arch=$rarch --foreign} "$release" "$dir" "$main" "$script" >"$log" 2>&1; then
 		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure|^unshare:' "$log" | tail -n 1) (log: $log)" >&2
 		exit 1
@@ -143,15 +162,8 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 		fi
 	fi
 	indexinfo
-	{
-		echo "deb $main $release main"
-		case $release in
-		bookworm | trixie)
-			echo "deb $main $release-updates main"
-			echo "deb $security $release-security main"
-			;;
-		esac
-	} >"$dir/etc/apt/sources.list"
+	root_sources
+	printf '%s\n' "$sources" >"$dir/etc/apt/sources.list"
 	# no daemon starts in the root (a package's postinst would otherwise try)
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"

@@ -73,16 +73,19 @@ here=$1 dir=$2 release=$3 rarch=$4 archs=$5
 main=http://deb.example/debian security=http://deb.example/debian-security
 script=$here/rootfs.sh
 . "$here/rootcache.sh"
-# apt's resolution replaced: the versions it would give, as this test says
+# apt's resolution replaced: the versions it would give, as this test says; the root's suites
+# (host/rootfs.sh's root_sources: the mirror's, probed) as this test says
 rc_resolve() { printf '%s\n' "$RESOLVED"; }
+root_sources() { sources=$(printf '%s\n' "$SOURCES"); }
 shift 5
 rc_keyof "$@"
 echo "$rc_key"
 '''
 
 
-def rootkey(env, here, tmp_path, *pkgs, release="trixie", rarch="", archs="", resolved=None):
-    e = dict(env, RESOLVED=resolved or "libc6 2.41-12 amd64\nmake 4.4.1-2 amd64")
+def rootkey(env, here, tmp_path, *pkgs, release="trixie", rarch="", archs="", resolved=None,
+            sources="deb http://deb.example/debian trixie main"):
+    e = dict(env, RESOLVED=resolved or "libc6 2.41-12 amd64\nmake 4.4.1-2 amd64", SOURCES=sources)
     r = subprocess.run(["sh", "-c", ROOTKEY, "rootkey", str(here), str(tmp_path / "root"),
                         release, rarch, archs] + list(pkgs), env=e, capture_output=True,
                        text=True, timeout=60)
@@ -103,6 +106,9 @@ def test_root_key_follows_what_makes_the_root(env, tmp_path):
     assert rootkey(env, here, tmp_path, "make", archs="armhf") != k
     assert rootkey(env, here, tmp_path, "make", rarch="armhf") != k
     assert rootkey(env, here, tmp_path, "make", release="testing") != k
+    # the root's suites (the mirror's: host/apt.sh suites)
+    assert rootkey(env, here, tmp_path, "make", sources="deb http://deb.example/debian trixie "
+                   "main\ndeb http://deb.example/debian trixie-updates main") != k
     # the bytes of each script that makes it
     for f in ["rootfs.sh", "apt.sh", "inroot.sh", "binfmt.sh", "rootcache.sh"]:
         with open(here / f, "a") as fh:
