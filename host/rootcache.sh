@@ -56,7 +56,8 @@ rc_suites() {
 rc_resolve() {
 	arch=$(rc_arch)
 	foreign=$(echo "$1" | sed -n 's/^arch //p' | grep -vx "$arch" | tr '\n' ' ')
-	a=$cache/apt/$release-$arch$(for f in $foreign; do printf -- '-%s' "$f"; done)@$(rc_suites | tr ' ' '+')
+	a=$cache/apt/$release-$arch$(for f in $foreign; do printf -- '-%s' "$f"; done)
+	a=$a@$(rc_suites | tr ' ' '+')
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts"
 	(
 		flock 7

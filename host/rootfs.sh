@@ -1,12 +1,16 @@
 #!/bin/sh
 # Host side: a Debian root of another release (trixie, testing/forky, bookworm), made once with
 # debootstrap and kept, with the packages asked for installed in it.
-# Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]
+# Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] [--main-only] RELEASE DIR [PACKAGE...]
 #   -a ARCH   a foreign architecture (armhf, arm64) added to the root's dpkg, so that apt-get
 #             download and the cross compilers work there; a PACKAGE named NAME:ARCH adds it too
 #   --arch ARCH  a root of that architecture (armhf, arm64; the ARM targets' user space):
 #             debootstrap --foreign, its second stage and everything after run under qemu-user
 #             (host/binfmt.sh)
+#   --main-only  a root made now reads the release's main suite only (its point release), not
+#             the -updates and -security the mirror has (host/deb.sh: with multiarch a library
+#             must be one version on every architecture, which a foreign architecture's
+#             -security index mid-sync would break); a root made already keeps its suites
 #
 # The root is made once: DIR/.rootfs-done is written last, so a root cut short is made anew and
 # a second call with everything there does only a few dpkg-query calls. Callers of one DIR take
@@ -25,16 +29,18 @@
 set -eu
 
 usage() {
-	echo "usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]" >&2
+	echo "usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] [--main-only] RELEASE DIR [PACKAGE...]" >&2
 	exit 2
 }
 here=$(cd "$(dirname "$0")" && pwd)
 archs=
 rarch=
+mainonly=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || usage; rarch=$2; shift 2 ;;
 	-a) [ $# -ge 2 ] || usage; archs="$archs $2"; shift 2 ;;
+	--main-only) mainonly=1; shift ;;
 	-a*) archs="$archs ${1#-a}"; shift ;;
 	--) shift; break ;;
 	-*) echo "host/rootfs.sh: unknown option '$1'" >&2; usage ;;
@@ -113,8 +119,11 @@ root_sources() {
 		sources=$(cat "$dir/etc/apt/sources.list")
 		return 0
 	fi
-	[ -n "$sources" ] ||
+	if [ -n "$mainonly" ]; then
+		sources="deb $main $release main"
+	elif [ -z "$sources" ]; then
 		sources=$(sh "$here/apt.sh" suites "$release" "$main" "$security" "$keyring" "$dir")
+	fi
 }
 
 # ---- the content cache (host/cache.sh, host/rootcache.sh) -------------------------------------
