@@ -317,7 +317,7 @@ def suites(main, security, ring, release="rel"):
 
 @pytest.mark.parametrize("security,why", [
     ("absent", "does not have a Release file"),
-    ("other-key", "rel-security"),
+    ("other-key", "InRelease' is not signed"),
     ("other-codename", "its Release file's Codename is rel2-security, not rel-security"),
     ("good", None)])
 def test_root_suites_are_what_the_mirror_has(mirror, security, why):
