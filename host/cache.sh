@@ -39,6 +39,13 @@ cachedir() {
 	fi
 }
 c=$(cachedir)
+# (its entries are zstd archives: without zstd it is off, and a put says why; host/deps.sh
+# installs zstd, which a fresh Debian 13 minbase machine lacks)
+nozstd=
+if [ -n "$c" ] && ! command -v zstd >/dev/null 2>&1; then
+	c=
+	nozstd=1
+fi
 
 bytes() { # 40G -> bytes
 	echo "$1" | awk '/^[0-9]+[KMGT]?$/ { n = $0 + 0; u = substr($0, length($0));
@@ -104,6 +111,9 @@ put() {
 	kind=$1 k=$2 src=$3 inputs=${4:-}
 	checkname "$kind"
 	checkname "$k"
+	if [ -n "$nozstd" ]; then
+		echo "host/cache.sh: the cache is off: no zstd (sh host/deps.sh installs it)" >&2
+	fi
 	[ -n "$c" ] || return 0
 	[ -d "$src" ] || { echo "host/cache.sh: put: no folder $src" >&2; exit 2; }
 	lock -s
@@ -158,6 +168,7 @@ evict() {
 }
 
 info() {
+	[ -z "$nozstd" ] || { echo "the cache is off: no zstd (sh host/deps.sh installs it)"; return 0; }
 	[ -n "$c" ] || { echo "the cache is off (GPIOLAT_CACHE= is empty)"; return 0; }
 	if [ ! -d "$c" ]; then
 		echo "$c: empty"

@@ -7,15 +7,16 @@
 # out/roots/trixie-deb (host/rootfs.sh), against its libraries, so that dh_shlibdeps names its
 # packages (libbpf1 1.5, libgpiod3, libtracefs1, libjson-c5); built on Debian 12 they would need
 # libgpiod2, which Debian 13 does not have. amd64 natively, armhf and arm64 cross-built
-# (dpkg-buildpackage -a: crossbuild-essential-ARCH, the -dev packages of that architecture
-# installed in the root with multiarch, apt-get build-dep -a). That root's apt reads the
-# release's main suite only (its point release), not -updates and -security: with multiarch a
+# (dpkg-buildpackage -a: crossbuild-essential-ARCH, the -dev packages of that architecture installed
+# in the root with multiarch, apt-get build-dep -a). That root's apt reads the release's main suite
+# only (its point release: host/rootfs.sh --main-only), not -updates and -security: with multiarch a
 # Multi-Arch: same library must be the same version on every architecture, and a foreign
-# architecture's -security index that fails to download (a mirror mid-sync: trixie-security's
-# armhf and arm64 on 2026-11-26) leaves the host's updated library without its foreign twin
-# (libzstd1 1.5.7+dfsg-1+deb13u1 against armhf's 1.5.7+dfsg-1: build-dep cannot install). The
-# main suite's indexes are signed and consistent across architectures. Each architecture builds from a copy of the tree in
-# OUTDIR/build/DEBARCH/gpiolat-VERSION (dpkg-buildpackage writes beside its source folder);
+# architecture's -security index that fails to download (a mirror mid-sync: trixie-security's armhf
+# and arm64 on 2026-11-26) leaves the host's updated library without its foreign twin (libzstd1
+# 1.5.7+dfsg-1+deb13u1 against armhf's 1.5.7+dfsg-1: build-dep cannot install). The main suite's
+# indexes are signed and consistent across architectures. Each architecture builds from a copy of
+# the tree in OUTDIR/build/DEBARCH/gpiolat-VERSION (dpkg-buildpackage writes beside its source
+# folder);
 # the first architecture's build (-b) makes the architecture-independent gpiolat-toggle-dkms too,
 # the others' (-B) only gpiolat: so DEBARCH armhf alone makes both packages a board needs
 # (dpkg-buildpackage -b -a armhf: gpiolat cross-built, the -dkms package as it is everywhere).
@@ -49,19 +50,12 @@ esac
 # has, refreshed first only when something is missing from them (a mirror mid-sync may fail some
 # indexes, a foreign architecture's most often: the ones there are are used, and apt says which
 # package it then cannot find)
-sh "$here/rootfs.sh" trixie "$root"
-main=$(sed -n 's/^deb \([^ ]*\) trixie main$/\1/p' "$root/etc/apt/sources.list")
-if [ "$(cat "$root/etc/apt/sources.list")" != "deb $main trixie main" ]; then
-	echo "deb $main trixie main" >"$root/etc/apt/sources.list"
-	rm -f "$root"/var/lib/apt/lists/*trixie-*
-	fresh=1
-fi
+sh "$here/rootfs.sh" --main-only trixie "$root"
 inroot() { sh "$here/inroot.sh" "$root" "$@"; }
 rootapt() { flock "$root.lock" sh "$here/inroot.sh" "$root" env DEBIAN_FRONTEND=noninteractive "$@"; }
 # the update every package step shares: an index a mirror mid-sync fails to serve is gone
 # without and named (host/apt.sh)
 update() { rootapt sh "$here/apt.sh" update "$root" || exit 1; }
-[ -z "${fresh:-}" ] || update
 native=$(chroot "$root" dpkg --print-architecture)
 need="build-essential debhelper dh-dkms lintian fakeroot"
 for a in "$@"; do

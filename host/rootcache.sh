@@ -1,14 +1,16 @@
-# Host side, sourced by host/rootfs.sh (its $dir, $release, $rarch, $archs, $here, $main,
-# $security, $script): a root of host/rootfs.sh in the content cache (host/cache.sh).
+# Host side, sourced by host/rootfs.sh (its $dir, $release, $rarch, $archs, $here, $script and
+# root_sources, which sets $sources: the root's sources.list lines, written by rootfs.sh only):
+# a root of host/rootfs.sh in the content cache (host/cache.sh).
 #
 # Key: the bytes of rootfs.sh, this file, apt.sh, binfmt.sh, inroot.sh and the debootstrap
 # script, host/cache.sh's format, debootstrap's version, the release, the root's architecture and its
 # foreign ones, every package asked of the root so far (DIR/.rootfs-asked), and the versions apt
 # resolves for them, with the priority-required set and apt (what debootstrap --variant=minbase
 # installs), from an empty dpkg status: `apt-get install -s` of this machine's apt, on the
-# release's indexes of the root's architecture (CACHE/apt/RELEASE-ARCH: fetched with host/apt.sh,
-# refreshed when a day old). The key changes when a script, a version or a package asked
-# changes, never by a release's name alone.
+# indexes of the root's suites (the root's own sources.list lines: the same suites the root's
+# apt reads, and their names in the key) of the root's architecture (CACHE/apt/RELEASE-ARCH@SUITES:
+# fetched with host/apt.sh, refreshed when a day old or when the lines changed). The key changes
+# when a script, a suite, a version or a package asked changes, never by a release's name alone.
 #
 # A root is stored after it was made or packages were installed in it, when nothing else had
 # changed it since it was made, taken or stored (DIR/.rootfs-cached: a listing of its files'
@@ -44,23 +46,22 @@ rc_asked() {
 	} | LC_ALL=C sort -u
 }
 
-# rc_resolve ASKED: the versions apt resolves for them on the release's index today
+# rc_suites: the suites of $sources, on one line
+rc_suites() {
+	printf '%s\n' "$sources" | sed 's/ \[[^]]*\]//' |
+		awk '$1 == "deb" { printf "%s%s", n++ ? " " : "", $3 } END { print "" }'
+}
+
+# rc_resolve ASKED: the versions apt resolves for them on the root's suites' indexes today
 rc_resolve() {
 	arch=$(rc_arch)
 	foreign=$(echo "$1" | sed -n 's/^arch //p' | grep -vx "$arch" | tr '\n' ' ')
 	a=$cache/apt/$release-$arch$(for f in $foreign; do printf -- '-%s' "$f"; done)
+	a=$a@$(rc_suites | tr ' ' '+')
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts"
 	(
 		flock 7
-		{
-			echo "deb $main $release main"
-			case $release in
-			bookworm | trixie)
-				echo "deb $main $release-updates main"
-				echo "deb $security $release-security main"
-				;;
-			esac
-		} >"$a/sources.list.new"
+		printf '%s\n' "$sources" >"$a/sources.list.new"
 		[ -f "$a/status" ] || : >"$a/status"
 		{
 			echo "Dir::Etc::SourceList \"$a/sources.list\"; Dir::Etc::SourceParts \"$a/parts\";"
@@ -70,11 +71,13 @@ rc_resolve() {
 			echo "APT::Architecture \"$arch\"; APT::Architectures { \"$arch\"; $(for f in $foreign; do printf '"%s"; ' "$f"; done)};"
 			echo 'Acquire::Check-Valid-Until "false"; APT::Install-Recommends "false";'
 		} >"$a/apt.conf.new"
-		# (rewritten only when changed: apt keeps its parsed cache while they are as they were)
+		# (rewritten only when changed: apt keeps its parsed cache while they are as they were;
+		# changed lines (another mirror) are updated at once)
+		changed=
 		for f in sources.list apt.conf; do
-			if cmp -s "$a/$f.new" "$a/$f"; then rm "$a/$f.new"; else mv "$a/$f.new" "$a/$f"; fi
+			if cmp -s "$a/$f.new" "$a/$f"; then rm "$a/$f.new"; else mv "$a/$f.new" "$a/$f"; changed=1; fi
 		done
-		if [ -z "$(find "$a/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
+		if [ -n "$changed" ] || [ -z "$(find "$a/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2>/dev/null)" ]; then
 			APT_CONFIG=$a/apt.conf sh "$here/apt.sh" update "the cache's apt of $release $arch" >&2
 		fi
 	) 7>"$a.lock" || return 1
@@ -95,6 +98,7 @@ rc_resolve() {
 # the cache is off or apt cannot resolve them (the root is then made as without a cache)
 rc_keyof() {
 	cache=$(sh "$here/cache.sh" dir) || return 1
+	root_sources
 	asked=$(rc_asked "$@")
 	if ! resolved=$(rc_resolve "$asked"); then
 		echo "  ROOTFS  $dir: not cached (apt cannot resolve what it is asked: $(echo "$resolved" |
@@ -103,6 +107,7 @@ rc_keyof() {
 	fi
 	{
 		echo "release $release"
+		echo "suites $(rc_suites)"
 		echo "root-arch $(rc_arch)"
 		echo "debootstrap $(dpkg-query -W -f='${Version}' debootstrap 2>/dev/null)"
 		echo "$asked"

@@ -1,12 +1,16 @@
 #!/bin/sh
 # Host side: a Debian root of another release (trixie, testing/forky, bookworm), made once with
 # debootstrap and kept, with the packages asked for installed in it.
-# Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]
+# Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] [--main-only] RELEASE DIR [PACKAGE...]
 #   -a ARCH   a foreign architecture (armhf, arm64) added to the root's dpkg, so that apt-get
 #             download and the cross compilers work there; a PACKAGE named NAME:ARCH adds it too
 #   --arch ARCH  a root of that architecture (armhf, arm64; the ARM targets' user space):
 #             debootstrap --foreign, its second stage and everything after run under qemu-user
 #             (host/binfmt.sh)
+#   --main-only  a root made now reads the release's main suite only (its point release), not
+#             the -updates and -security the mirror has (host/deb.sh: with multiarch a library
+#             must be one version on every architecture, which a foreign architecture's
+#             -security index mid-sync would break); a root made already keeps its suites
 #
 # The root is made once: DIR/.rootfs-done is written last, so a root cut short is made anew and
 # a second call with everything there does only a few dpkg-query calls. Callers of one DIR take
@@ -17,19 +21,26 @@
 # has Acquire::Check-Valid-Until off. Signatures are checked as always, with the host's
 # debian-archive-keyring (bookworm's holds the 12 and 13 archive keys that sign trixie and
 # forky). The suite, codename and date of the index used are printed.
+#
+# The root's suites (its /etc/apt/sources.list, written here only, when the root is made) are
+# the release's, and its -updates and -security where the mirror has them, by what apt says
+# (host/apt.sh suites: their Release files fetched, signatures checked, Codename read), never by
+# the release's name. ROOTFS_KEYRING: the keys (default Debian's archive keyring).
 set -eu
 
 usage() {
-	echo "usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] RELEASE DIR [PACKAGE...]" >&2
+	echo "usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] [--main-only] RELEASE DIR [PACKAGE...]" >&2
 	exit 2
 }
 here=$(cd "$(dirname "$0")" && pwd)
 archs=
 rarch=
+mainonly=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || usage; rarch=$2; shift 2 ;;
 	-a) [ $# -ge 2 ] || usage; archs="$archs $2"; shift 2 ;;
+	--main-only) mainonly=1; shift ;;
 	-a*) archs="$archs ${1#-a}"; shift ;;
 	--) shift; break ;;
 	-*) echo "host/rootfs.sh: unknown option '$1'" >&2; usage ;;
@@ -77,6 +88,7 @@ mirror() { # suite-suffix default
 }
 main=${ROOTFS_MIRROR:-$(mirror '^(bookworm|trixie|forky|stable|testing|sid)$' http://deb.debian.org/debian)}
 security=${ROOTFS_SECURITY_MIRROR:-$(mirror -security http://deb.debian.org/debian-security)}
+keyring=${ROOTFS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 
 mkdir -p "$(dirname "$dir")"
 dir=$(cd "$(dirname "$dir")" && pwd)/$(basename "$dir")
@@ -95,6 +107,22 @@ indexinfo() { # the Release file the root's apt (or debootstrap) got for $releas
 	u=$(sed -n 's/^Valid-Until: //p' "$f" | head -n 1)
 	if [ -n "$u" ] && [ "$(date -d "$u" +%s 2>/dev/null || echo 0)" -lt "$(date +%s)" ]; then
 		echo "  ROOTFS  $dir: that index is past its Valid-Until: used as it is (signature checked)"
+	fi
+}
+
+# root_sources: $sources, the root's sources.list lines (the root's and the content cache's apt
+# that resolves its key read the same lines: host/rootcache.sh): a made root's own file, else
+# the suites the mirror has for the release (above), probed once per call (about 1.5 s)
+sources=
+root_sources() {
+	if [ -f "$dir/.rootfs-done" ] && [ -s "$dir/etc/apt/sources.list" ]; then
+		sources=$(cat "$dir/etc/apt/sources.list")
+		return 0
+	fi
+	if [ -n "$mainonly" ]; then
+		sources="deb $main $release main"
+	elif [ -z "$sources" ]; then
+		sources=$(sh "$here/apt.sh" suites "$release" "$main" "$security" "$keyring" "$dir")
 	fi
 }
 
@@ -128,7 +156,7 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
 	# it is killed (its mounts made private: / must be a mount point, as on any machine; in a
 	# chroot, bind its root onto itself first)
-	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
+	if ! unshare --mount --propagation private debootstrap --variant=minbase --keyring="$keyring" \
 		${rarch:+--arch=$rarch --foreign} "$release" "$dir" "$main" "$script" >"$log" 2>&1; then
 		echo "host/rootfs.sh: debootstrap $release failed: $(grep -E '^E:|W: Failure|^unshare:' "$log" | tail -n 1) (log: $log)" >&2
 		exit 1
@@ -143,15 +171,8 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 		fi
 	fi
 	indexinfo
-	{
-		echo "deb $main $release main"
-		case $release in
-		bookworm | trixie)
-			echo "deb $main $release-updates main"
-			echo "deb $security $release-security main"
-			;;
-		esac
-	} >"$dir/etc/apt/sources.list"
+	root_sources
+	printf '%s\n' "$sources" >"$dir/etc/apt/sources.list"
 	# no daemon starts in the root (a package's postinst would otherwise try)
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"

@@ -13,8 +13,16 @@ it updates the lists when apt knows none of its packages yet, picks PKG:armhf or
 says, downloads and extracts) builds its sysroot from the good suite; a package that no index
 provides fails it with one line naming the package; host/deps.sh --build, on a machine that is a
 folder (dpkg's root and database the test's own: DPKG_ROOT, DPKG_ADMINDIR), installs every one of
-its packages from the good suite after naming the index it went without. About 10 s. The roots'
-and the kernels' apt steps (host/rootfs.sh, vm/kernel.sh) under a suite mid-sync:
+its packages from the good suite after naming the index it went without. About 10 s.
+
+A root's suites (host/apt.sh suites: host/rootfs.sh writes its sources.list from them, and the
+content cache's apt that resolves its key, host/rootcache.sh, reads the same lines), on a local
+mirror signed by a key of the test's own (gpg): -updates and -security are taken by what the
+mirror has (a Release file signed by the keyring's key, naming the release's Codename with the
+suffix), never by the release's name, and one left out is said with why (absent, signed by
+another key, another Codename); the root's key is resolved on those suites with -updates
+mid-sync (its index gone without, named). About 10 s. The roots' and the kernels' apt steps
+(host/rootfs.sh, vm/kernel.sh) under a suite mid-sync, in a real root:
 test_debian13_targets.py.
 """
 import hashlib
@@ -234,3 +242,150 @@ def test_deps_installs_from_the_indexes_that_downloaded(apt, tmp_path):
     assert host_lists() == before
     with open("/var/lib/dpkg/status", "rb") as f:
         assert f.read() == status
+
+
+# ---- a root's suites (host/apt.sh suites, host/rootfs.sh, host/rootcache.sh) -----------------
+# A local mirror signed with a key of the test's own (gpg, in a GNUPGHOME of its own): "rel"
+# (Codename rel), "rel-updates" (Codename rel-updates, its indexes mid-sync: its signed Release
+# file names other sizes than its Packages files have) and, on the "security mirror",
+# "rel-security" as each test makes it (absent, signed by another key, another Codename).
+
+def gpg(home, *args, **kw):
+    return subprocess.run(["gpg", "--homedir", str(home), "--batch", "--pinentry-mode",
+                           "loopback", "--passphrase", ""] + list(args), check=True,
+                          capture_output=True, **kw)
+
+
+def key(tmp, name):
+    """a signing key in TMP/gpg-NAME; its public keyring file"""
+    home = tmp / ("gpg-" + name)
+    home.mkdir(mode=0o700)
+    gpg(home, "--quick-gen-key", "gpiolat test %s <%s@localhost>" % (name, name), "ed25519",
+        "sign", "never")
+    ring = tmp / ("%s.gpg" % name)
+    ring.write_bytes(gpg(home, "--export").stdout)
+    return home, ring
+
+
+def signed_suite(tmp, repo, name, codename, packages, home, lie=0):
+    """dists/NAME in REPO (Codename CODENAME), its InRelease signed by HOME's key"""
+    d = tmp / repo / "dists" / name
+    sums = []
+    for arch, text in packages.items():
+        rel = "main/binary-%s/Packages" % arch
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(text)
+        b = text.encode()
+        sums.append(" %s %d %s" % (hashlib.sha256(b).hexdigest(), len(b) + lie, rel))
+    (d / "Release").write_text(
+        "Suite: %s\nCodename: %s\nArchitectures: %s\nComponents: main\n"
+        "Date: Thu, 26 Nov 2026 00:00:00 UTC\nSHA256:\n%s\n"
+        % (name, codename, " ".join(packages), "\n".join(sums)))
+    gpg(home, "--clearsign", "-o", str(d / "InRelease"), str(d / "Release"))
+
+
+@pytest.fixture
+def mirror(tmp_path):
+    """the signed mirror ("repo") and security mirror ("security"); SECURITY: how rel-security
+    is there ("absent", "other-key", "other-codename", "good")"""
+    if not shutil.which("gpg"):
+        pytest.skip("needs gpg (host/deps.sh)")
+
+    def make(security):
+        home, ring = key(tmp_path, "archive")
+        make_ = deb(tmp_path, "make", NATIVE)
+        pkgs = {NATIVE: deb(tmp_path, "apt", NATIVE) + make_}
+        signed_suite(tmp_path, "repo", "rel", "rel", pkgs, home)
+        newer = {NATIVE: make_.replace("Version: 1.0", "Version: 1.1")}
+        signed_suite(tmp_path, "repo", "rel-updates", "rel-updates", newer, home, lie=7)
+        (tmp_path / "security").mkdir()
+        if security == "other-key":
+            other, _ = key(tmp_path, "other")
+            signed_suite(tmp_path, "security", "rel-security", "rel-security", pkgs, other)
+        elif security == "other-codename":
+            signed_suite(tmp_path, "security", "rel-security", "rel2-security", pkgs, home)
+        elif security == "good":
+            signed_suite(tmp_path, "security", "rel-security", "rel-security", pkgs, home)
+        return ("file:%s/repo" % tmp_path, "file:%s/security" % tmp_path, str(ring))
+    return make
+
+
+def suites(main, security, ring, release="rel"):
+    return run(["sh", "host/apt.sh", "suites", release, main, security, ring, "test root"],
+               dict(os.environ, APT_RETRY_S="0"))
+
+
+@pytest.mark.parametrize("security,why", [
+    ("absent", "does not have a Release file"),
+    ("other-key", "InRelease' is not signed"),
+    ("other-codename", "its Release file's Codename is rel2-security, not rel-security"),
+    ("good", None)])
+def test_root_suites_are_what_the_mirror_has(mirror, security, why):
+    """the suites by their signed Release files: -updates taken (its indexes mid-sync do not
+    matter here: its Release file is there and signed), -security only when it is there, signed
+    by the keyring's key and named the release's; a suite left out is said with why"""
+    main, sec, ring = mirror(security)
+    r = suites(main, sec, ring)
+    assert r.returncode == 0, r.stderr
+    want = ["deb %s rel main" % main, "deb %s rel-updates main" % main]
+    if why is None:
+        want.append("deb %s rel-security main" % sec)
+        assert "left out" not in r.stderr, r.stderr
+        assert "test root: suites rel rel-updates rel-security " in r.stderr, r.stderr
+    else:
+        left = [ln for ln in r.stderr.splitlines() if "left out" in ln]
+        assert len(left) == 1 and "test root: suite rel-security left out (" in left[0], r.stderr
+        assert why in left[0], r.stderr
+        assert "test root: suites rel rel-updates (" in r.stderr, r.stderr
+    assert r.stdout.splitlines() == want
+
+
+def test_root_suites_of_a_release_without_signed_release_file(mirror):
+    """the release itself not verified (another keyring): its line alone, said"""
+    main, sec, ring = mirror("good")
+    other = os.path.join(os.path.dirname(ring), "none.gpg")
+    with open(other, "wb"):
+        pass
+    r = suites(main, sec, other)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["deb %s rel main" % main]
+    assert r.stderr.count("(no signed Release file of rel itself)") == 2, r.stderr
+
+
+ROOTRESOLVE = r'''
+set -eu
+here=$1 dir=$2 ring=$3 main=$4 security=$5
+release=rel rarch= archs= script=$here/rootfs.sh sources=
+. "$here/rootcache.sh"
+# host/rootfs.sh's root_sources (the probe), the lines signed by the test's key for this apt
+root_sources() {
+	[ -n "$sources" ] || sources=$(sh "$here/apt.sh" suites rel "$main" "$security" "$ring" "$dir" |
+		sed "s|^deb |deb [signed-by=$ring] |")
+}
+rc_keyof make
+echo "key $rc_key"
+'''
+
+
+def test_root_key_resolves_on_the_root_suites_with_one_mid_sync(mirror, tmp_path):
+    """the content cache's apt (host/rootcache.sh) reads the root's own lines (one writer: the
+    suites above), goes without rel-updates' index (mid-sync: named) and resolves make from
+    rel; the key's inputs name the suites"""
+    main, sec, ring = mirror("absent")
+    (tmp_path / "root").mkdir()
+    env = dict(os.environ, APT_RETRY_S="0", GPIOLAT_CACHE=str(tmp_path / "cache"))
+    r = run(["sh", "-c", ROOTRESOLVE, "rr", os.path.join(ROOT, "host"), str(tmp_path / "root"),
+             ring, main, sec], env)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^key [0-9a-f]{32}$", r.stdout, re.M), r.stdout + r.stderr
+    gone = [ln for ln in r.stderr.splitlines() if "went without" in ln]
+    assert any("/repo/dists/rel-updates/main/binary-%s/Packages" % NATIVE in ln for ln in gone), \
+        r.stderr
+    assert not any("/dists/rel/" in ln for ln in gone), r.stderr
+    inputs = (tmp_path / "root.cache-inputs").read_text().splitlines()
+    assert "suites rel rel-updates" in inputs
+    assert "resolved make 1.0 %s" % NATIVE in inputs, inputs
+    a = tmp_path / "cache" / "apt" / ("rel-%s@rel+rel-updates" % NATIVE)
+    assert (a / "sources.list").read_text().splitlines() == [
+        "deb [signed-by=%s] %s rel main" % (ring, main),
+        "deb [signed-by=%s] %s rel-updates main" % (ring, main)]

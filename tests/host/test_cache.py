@@ -11,7 +11,8 @@ minutes; the whole path is measured in docs/cache.md):
 - a folder taken from the cache is a copy: changing it changes nothing in the cache;
 - two writers of one key and readers at the same time: every read is whole and is one of the
   two folders, and the entry left verifies;
-- GPIOLAT_CACHE= (empty) is off: nothing read or written; GPIOLAT_CACHE_MAX bounds the disk,
+- GPIOLAT_CACHE= (empty) is off, and so is a machine without zstd (a put says why): nothing
+  read or written; GPIOLAT_CACHE_MAX bounds the disk,
   the least recently used entries going first;
 - a root's listing (DIR/.rootfs-cached) ignores what others add to a clean root (apt lists, the
   empty lib/modules/RELEASE folders, /tmp, etc/apt/gpiolat-*) and sees any other change.
@@ -73,16 +74,19 @@ here=$1 dir=$2 release=$3 rarch=$4 archs=$5
 main=http://deb.example/debian security=http://deb.example/debian-security
 script=$here/rootfs.sh
 . "$here/rootcache.sh"
-# apt's resolution replaced: the versions it would give, as this test says
+# apt's resolution replaced: the versions it would give, as this test says; the root's suites
+# (host/rootfs.sh's root_sources: the mirror's, probed) as this test says
 rc_resolve() { printf '%s\n' "$RESOLVED"; }
+root_sources() { sources=$(printf '%s\n' "$SOURCES"); }
 shift 5
 rc_keyof "$@"
 echo "$rc_key"
 '''
 
 
-def rootkey(env, here, tmp_path, *pkgs, release="trixie", rarch="", archs="", resolved=None):
-    e = dict(env, RESOLVED=resolved or "libc6 2.41-12 amd64\nmake 4.4.1-2 amd64")
+def rootkey(env, here, tmp_path, *pkgs, release="trixie", rarch="", archs="", resolved=None,
+            sources="deb http://deb.example/debian trixie main"):
+    e = dict(env, RESOLVED=resolved or "libc6 2.41-12 amd64\nmake 4.4.1-2 amd64", SOURCES=sources)
     r = subprocess.run(["sh", "-c", ROOTKEY, "rootkey", str(here), str(tmp_path / "root"),
                         release, rarch, archs] + list(pkgs), env=e, capture_output=True,
                        text=True, timeout=60)
@@ -103,6 +107,9 @@ def test_root_key_follows_what_makes_the_root(env, tmp_path):
     assert rootkey(env, here, tmp_path, "make", archs="armhf") != k
     assert rootkey(env, here, tmp_path, "make", rarch="armhf") != k
     assert rootkey(env, here, tmp_path, "make", release="testing") != k
+    # the root's suites (the mirror's: host/apt.sh suites)
+    assert rootkey(env, here, tmp_path, "make", sources="deb http://deb.example/debian trixie "
+                   "main\ndeb http://deb.example/debian trixie-updates main") != k
     # the bytes of each script that makes it
     for f in ["rootfs.sh", "apt.sh", "inroot.sh", "binfmt.sh", "rootcache.sh"]:
         with open(here / f, "a") as fh:
@@ -217,6 +224,24 @@ def test_off_and_bound(env, tmp_path):
                  str(src)).returncode == 2
     cache(env, "clean", check=True)
     assert os.listdir(tmp_path / "cache") == [".lock"]
+
+
+def test_off_without_zstd(env, tmp_path):
+    """a machine without zstd (a fresh Debian 13 minbase, before host/deps.sh): the cache is
+    off, a put says why in one line and succeeds (the step goes on without it)"""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for d in ("/usr/local/bin", "/usr/bin", "/bin"):
+        for n in os.listdir(d) if os.path.isdir(d) else ():
+            if n != "zstd" and not (bin_ / n).exists():
+                os.symlink(os.path.join(d, n), bin_ / n)
+    e = dict(env, PATH=str(bin_))
+    src = tree(tmp_path / "src", "one")
+    assert cache(e, "dir").returncode == 1
+    r = cache(e, "put", "roots", "k1", str(src), check=True)
+    assert r.stderr == "host/cache.sh: the cache is off: no zstd (sh host/deps.sh installs it)\n"
+    assert cache(e, "get", "roots", "k1", str(tmp_path / "d")).returncode == 1
+    assert not (tmp_path / "cache").exists()
 
 
 FP = r'''
