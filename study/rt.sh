@@ -256,14 +256,19 @@ utoggle=$bin/utoggle
 # measured thread (timerlat's at FIFO 95, its default), with its auto-analysis off (--no-aa,
 # where this rtla has it: it enables more events for rtla to read). At SCHED_OTHER under
 # hackbench it got a 21st of the one CPU: on armhf under icount its set-up alone took more
-# than 3 guest seconds loaded (2026-11-26, 6.12-rt), and the study more than 2400 s of wall time.
+# than 8 guest seconds loaded (2026-11-26, 6.12-rt), and the study more than 2400 s of wall time.
 # Its priority decides only when its reading runs, not what the timerlat thread measures.
-rtla_fifo=
+# cyclictest's main thread likewise (its measuring thread is FIFO 80, -p): it prints the 100000
+# lines of its histogram (-h) at the end, while the load still runs; at SCHED_OTHER that took
+# more than 130 s of wall time for a 0.1 s run (armhf 6.12, -l 100, host load 15).
+tool_fifo=
+! command -v chrt >/dev/null || tool_fifo="chrt -f 1"
+rtla_fifo=$tool_fifo
 rtla_noaa=
 if command -v rtla >/dev/null; then
-	! command -v chrt >/dev/null || rtla_fifo="chrt -f 1"
 	! rtla timerlat hist --help 2>&1 | grep -q -- --no-aa || rtla_noaa=--no-aa
 fi
+echo "tools=${tool_fifo:-at the shell's policy} (cyclictest's and rtla's own threads)" >>"$out/settings.txt"
 echo "timerlat=$rtla_fifo rtla timerlat hist -d ${secs}s -c 0 -E 20000 $rtla_noaa" >>"$out/settings.txt"
 vline=1
 say "every program once, briefly (its pages cached before the measurements)"
@@ -326,8 +331,8 @@ for phase in idle loaded; do
 	wait $upid 2>/dev/null
 	say "cyclictest -m -p 80 -t 1 -l $loops -i $interval ($phase)"
 	if command -v cyclictest >/dev/null; then
-		run cyclictest-$phase.txt cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" -q \
-			-h 100000
+		run cyclictest-$phase.txt $tool_fifo cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" \
+			-q -h 100000
 	else
 		echo "cyclictest is not installed (rt-tests)" >"$out/cyclictest-$phase.unavailable"
 	fi
