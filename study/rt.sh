@@ -109,7 +109,7 @@ if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
 	mkdir -p "$ram/run" "$ram/tmp" "$ram/proc" "$ram/sys" "$ram/dev" "$ram/study" "$ram/out/bin" \
 		"$ram/result" "$ram/usr/bin" "$ram/usr/sbin" "$ram/usr/lib"
 	progs=
-	for t in sh cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname \
+	for t in sh cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname chrt \
 		cyclictest hackbench rtla stress-ng ls; do
 		p=$(command -v $t) || continue
 		case $p in /*) ;; *) continue ;; esac
@@ -200,33 +200,38 @@ load_start() {
 	done
 	sleep 1
 }
-# children PID: the processes whose parent is PID, from /proc with shell builtins (no pgrep:
-# Debian 13's armhf root has no procps; and no program started inside a phase)
-children() {
-	for _s in /proc/[0-9]*/stat; do
-		{ read -r _l <"$_s"; } 2>/dev/null || continue
-		_l=${_l##*) }
-		_l=${_l#* }
-		[ "${_l%% *}" = "$1" ] || continue
-		_s=${_s#/proc/}
-		echo "${_s%/stat}"
+# descendants PID...: every process below the PIDs, from one snapshot of /proc (pid and parent
+# of each, by one cat and one sed), walked in the shell. Under hackbench the study's shell gets
+# a 21st of the one CPU (SCHED_OTHER against 20 workers): a walk that read each /proc/N/stat once
+# per process with sh's read (a byte a syscall) cost seconds of guest time, tens of minutes of
+# emulation. No program runs inside a phase: this runs after its measurement.
+descendants() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		sed -n 's/^\([0-9][0-9]*\) (.*) [A-Za-z] \([0-9][0-9]*\) .*/\1 \2/p' >"$out.procs"
+	_set=" $* "
+	_more=1
+	while [ $_more = 1 ]; do
+		_more=0
+		while read -r _p _pp; do
+			case $_set in *" $_p "*) continue ;; esac
+			case $_set in *" $_pp "*)
+				_set="$_set$_p "
+				_more=1
+				;;
+			esac
+		done <"$out.procs"
 	done
-}
-# kill_tree PID: PID and every process below it (hackbench's workers outlive their parent)
-kill_tree() {
-	for _c in $(children "$1"); do
-		kill_tree "$_c"
+	rm -f "$out.procs"
+	for _p in $_set; do
+		case " $* " in *" $_p "*) ;; *) echo "$_p" ;; esac
 	done
-	kill "$1" 2>/dev/null
 }
 load_stop() {
 	: >"$stop"
-	# the command under way ends now: an ls -lR of a big tree (over 9p, emulated) takes minutes
-	for p in $load_pids; do
-		for c in $(children "$p"); do
-			kill_tree "$c"
-		done
-	done
+	# the command under way ends now, and its children (hackbench's workers outlive their
+	# parent; an ls -lR of a big tree over 9p, emulated, takes minutes)
+	# shellcheck disable=SC2046
+	[ -z "$load_pids" ] || kill $(descendants $load_pids) 2>/dev/null
 	for p in $load_pids; do
 		wait "$p"
 	done
@@ -246,12 +251,31 @@ mkdir "$bin" && cp -L "$gpiolat" "$utoggle" "$bin/" || die "cannot copy gpiolat 
 	die "cannot copy gpiolat's BTF to $bin"
 gpiolat=$bin/gpiolat
 utoggle=$bin/utoggle
+# rtla's own thread (its set-up parses every trace event's format with libtraceevent, then it
+# reads the samples from the trace buffer) runs at SCHED_FIFO 1, above the load and below every
+# measured thread (timerlat's at FIFO 95, its default), with its auto-analysis off (--no-aa,
+# where this rtla has it: it enables more events for rtla to read). At SCHED_OTHER under
+# hackbench it got a 21st of the one CPU: on armhf under icount its set-up alone took more
+# than 8 guest seconds loaded (2026-11-26, 6.12-rt), and the study more than 2400 s of wall time.
+# Its priority decides only when its reading runs, not what the timerlat thread measures.
+# cyclictest's main thread likewise (its measuring thread is FIFO 80, -p): it prints the 100000
+# lines of its histogram (-h) at the end, while the load still runs; at SCHED_OTHER that took
+# more than 130 s of wall time for a 0.1 s run (armhf 6.12, -l 100, host load 15).
+tool_fifo=
+! command -v chrt >/dev/null || tool_fifo="chrt -f 1"
+rtla_fifo=$tool_fifo
+rtla_noaa=
+if command -v rtla >/dev/null; then
+	! rtla timerlat hist --help 2>&1 | grep -q -- --no-aa || rtla_noaa=--no-aa
+fi
+echo "tools=${tool_fifo:-at the shell's policy} (cyclictest's and rtla's own threads)" >>"$out/settings.txt"
+echo "timerlat=$rtla_fifo rtla timerlat hist -d ${secs}s -c 0 -E 20000 $rtla_noaa" >>"$out/settings.txt"
 vline=1
 say "every program once, briefly (its pages cached before the measurements)"
 $gpiolat --wakeup -d 100ms --json -- $utoggle -l $vline -b 5 -i 1000 -p 60 >/dev/null 2>&1
 ! command -v cyclictest >/dev/null || cyclictest -m -p 80 -t 1 -l 10 -i 1000 -q >/dev/null 2>&1
 ! grep -qw timerlat $T/available_tracers || ! command -v rtla >/dev/null ||
-	rtla timerlat hist -d 1s -c 0 >/dev/null 2>&1
+	$rtla_fifo rtla timerlat hist -d 1s -c 0 $rtla_noaa >/dev/null 2>&1
 [ "$load" != hackbench ] || hackbench -g 2 -f 5 -l 10 >/dev/null 2>&1
 case $load in
 hackbench) echo "hackbench -g 2 -f 5, one long run (rt-tests)" ;;
@@ -307,8 +331,8 @@ for phase in idle loaded; do
 	wait $upid 2>/dev/null
 	say "cyclictest -m -p 80 -t 1 -l $loops -i $interval ($phase)"
 	if command -v cyclictest >/dev/null; then
-		run cyclictest-$phase.txt cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" -q \
-			-h 100000
+		run cyclictest-$phase.txt $tool_fifo cyclictest -m -p 80 -t 1 -l "$loops" -i "$interval" \
+			-q -h 100000
 	else
 		echo "cyclictest is not installed (rt-tests)" >"$out/cyclictest-$phase.unavailable"
 	fi
@@ -319,7 +343,7 @@ for phase in idle loaded; do
 	elif ! command -v rtla >/dev/null; then
 		echo "rtla is not installed" >"$out/timerlat-$phase.unavailable"
 	else
-		run timerlat-$phase.txt rtla timerlat hist -d "${secs}s" -c 0 -E 20000
+		run timerlat-$phase.txt $rtla_fifo rtla timerlat hist -d "${secs}s" -c 0 -E 20000 $rtla_noaa
 	fi
 	[ $phase = loaded ] && load_stop
 	flush
