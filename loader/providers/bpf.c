@@ -17,7 +17,7 @@
 #include "empty.skel.h"
 #include "empty_gpio.skel.h"
 #include "core/sys.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
 #include "providers/provider.h"
 
 static struct bpf_object *object(const struct probe *p)

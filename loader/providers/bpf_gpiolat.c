@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gpiolat: gpiolat's own program on the GPIO set (provider.h), on the method's hook
- * (providers/gpio_hooks.h) or a part of it, as gpiolat -l LINE runs it on the toggled line;
- * loaded in setup, attached while on. Its histogram and, per method phase, the periods it
- * counted beside the module's own batches are its figures: the trust check (docs/overhead.md).
+ * (providers/gpio_hooks.h) or a part of it; its object is core/gpio_bpf.h's. Loaded in setup,
+ * attached while on. The histogram mode runs it on its lines (struct gpio_watch) and reads
+ * them (struct gpio_read); --overhead runs it as gpiolat -l LINE on the toggled line, and its
+ * histogram and, per method phase, the periods it counted beside the module's own batches are
+ * its figures: the trust check (docs/overhead.md).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +19,8 @@
 #include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
 #include "gpiolat.skel.h"
 #include "core/sys.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
+#include "providers/gpio_hooks.h"
 #include "providers/provider.h"
 
 #define MAX_PHASE_BATCHES 4096
@@ -34,10 +37,18 @@ struct phases {
 	struct toggle_batch b[MAX_PHASE_BATCHES];
 };
 
-/* gpiolat's skeleton of the probe, or NULL (an empty program) */
+/* the provider's own (p->obj): its object, and the lines it watches */
+struct gl {
+	struct gpiolat_bpf *skel;
+	struct gpio_lines lines; /* their dense index, each line's halves as last read */
+};
+
+/* gpiolat's skeleton of the probe, or NULL (an empty program, nothing loaded) */
 static struct gpiolat_bpf *gskel(const struct probe *p)
 {
-	return p->ops == &prov_bpf_gpiolat ? p->obj : NULL;
+	struct gl *g = p->ops == &prov_bpf_gpiolat ? p->obj : NULL;
+
+	return g ? g->skel : NULL;
 }
 
 /* the program's periods, summed over the CPUs (the toggled line is index 0, half 0) */
@@ -82,20 +93,76 @@ static double trust_scale(void)
 }
 
 /*
+ * tp_btf attaches by the kernel's own BTF id of the tracepoint's typedef btf_trace_gpio_value,
+ * whatever --btf says: the kernel's BTF and that type in it, probed here
+ */
+static int check_tp_btf(const struct btf *btf, char *why, size_t size)
+{
+	struct btf *vmlinux;
+	__s32 id;
+
+	if (sys_check_tracepoint(btf, why, size))
+		return -1;
+	vmlinux = btf__load_vmlinux_btf();
+	if (!vmlinux) {
+		snprintf(why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
+			 btf ? "; tp_btf attaches by the kernel's own BTF ids, which --btf cannot "
+			       "give" :
+			       ", no --btf");
+		return -1;
+	}
+	id = btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF);
+	btf__free(vmlinux);
+	if (id < 0) {
+		snprintf(why, size,
+			 "btf_trace_gpio_value is not in the kernel's BTF: no BTF-typed "
+			 "gpio_value tracepoint to attach to");
+		return -1;
+	}
+	return 0;
+}
+
+/* can HOOK be attached here? 0, or -1 and why */
+static int hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
+{
+	switch (hook) {
+	case GPIO_HOOK_TP:
+		/* without BTF: the record's offsets as the format file gives them */
+		if (sys_check_tracepoint(btf, why, size))
+			return -1;
+		return btf ? 0 : sys_check_tp_format(why, size);
+	case GPIO_HOOK_KPROBE:
+		return sys_check_kprobe(btf, why, size);
+	case GPIO_HOOK_FENTRY:
+		return sys_check_fentry(btf, why, size);
+	case GPIO_HOOK_TP_BTF:
+		return check_tp_btf(btf, why, size);
+	default:
+		return -1;
+	}
+}
+
+/* the hook's check with BTF (its file, or the kernel's) loaded, or none to find; 0, or -1 */
+static int hook_check_btf(const struct probe *p, struct btf **btf, char *why, size_t size)
+{
+	*btf = NULL;
+	if (!gpio_bpf_no_btf(p->t->btf_path)) {
+		*btf = sys_load_btf(p->t->btf_path, why, size);
+		if (!*btf)
+			return -1;
+	}
+	return hook_check(p->a->hook, *btf, why, size);
+}
+
+/*
  * the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF for fentry; without BTF the
  * tracepoint's format in tracefs); 0, or -1
  */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
 {
-	struct btf *btf = NULL;
-	int err;
+	struct btf *btf;
+	int err = hook_check_btf(p, &btf, why, size);
 
-	if (!gpio_bpf_no_btf(p->t->btf_path)) {
-		btf = sys_load_btf(p->t->btf_path, why, size);
-		if (!btf)
-			return -1;
-	}
-	err = gpio_hook_check(p->a->hook, btf, why, size);
 	btf__free(btf);
 	return err;
 }
@@ -175,35 +242,38 @@ void gpio_phases_free(struct probe *p)
 	p->priv = NULL;
 }
 
-static int gpiolat_setup(struct probe *p, char *why, size_t size)
+/* the object's configuration as --overhead's row or the histogram mode (W) wants it */
+static int gpiolat_cfg(struct probe *p, const struct gpio_watch *w, struct gpio_bpf_cfg *cfg,
+		       char *why, size_t size)
 {
-	struct gpio_bpf_cfg cfg = { .hook = p->a->hook,
-				    .part = p->a->part,
-				    .btf_path = p->t->btf_path,
-				    .desc_size = 1,
-				    .filter_lines = true };
+	const struct gpio_hook_info *hk = &gpio_hooks[p->a->hook];
 	int feat = p->a->features & GPIO_FEAT_SET ? p->a->features :
 						    GPIO_FEAT_TRUST | GPIO_FEAT_LINEAR;
-	/* as gpiolat -l LINE: the toggled line alone, at index 0 */
-	struct gpio_lines one = { .n = 1 };
-	struct gpiolat_bpf *skel = NULL;
 	struct btf *btf;
 	int err;
 
-	if (isnan(trust_scale())) {
-		snprintf(why, size, "GPIOLAT_TRUST_SCALE='%.64s' is not a number above 0",
-			 getenv("GPIOLAT_TRUST_SCALE"));
-		return -1;
+	*cfg = (struct gpio_bpf_cfg){ .prog = hk->prog,
+				      .part = p->a->part,
+				      .btf_path = p->t->btf_path,
+				      .desc_size = 1,
+				      .desc = hk->desc,
+				      .fentry = !strncmp(hk->hook, "fentry/", 7),
+				      .filter_lines = true };
+	err = hook_check_btf(p, &btf, why, size);
+	cfg->nobtf = !btf;
+	/* the hooks on gpiod_set_value: sizeof(struct gpio_desc) (no BTF: the pre-phase's pairs) */
+	if (!err && hk->desc && btf) {
+		cfg->desc_size = sys_gpio_desc_size(btf, why, size);
+		err = cfg->desc_size ? 0 : -1;
 	}
-	if (probe_gpio_hook_check(p, why, size))
+	btf__free(btf);
+	if (err)
 		return -1;
-	cfg.nobtf = gpio_bpf_no_btf(p->t->btf_path);
-	if (gpio_hooks[p->a->hook].desc && !cfg.nobtf) {
-		btf = sys_load_btf(p->t->btf_path, why, size);
-		cfg.desc_size = btf ? sys_gpio_desc_size(btf, why, size) : 0;
-		btf__free(btf);
-		if (!cfg.desc_size)
-			return -1;
+	if (w) {
+		cfg->lin_width = w->lin_width;
+		cfg->filter_lines = w->nsel > 0;
+		cfg->intervals = w->intervals;
+		return 0;
 	}
 	/*
 	 * linear buckets for the p50: 100 of a quarter of the untraced set each, at most as wide
@@ -211,39 +281,75 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	 * gpiolat --linear checks): a stalled warm-up phase must not break the histogram
 	 */
 	if (feat & GPIO_FEAT_LINEAR)
-		cfg.lin_width = p->t->untraced_ns > 40 ? (__u64)(p->t->untraced_ns / 4) : 10;
-	if (cfg.lin_width > GPIOLAT_LINEAR_WIDTH_MAX)
-		cfg.lin_width = GPIOLAT_LINEAR_WIDTH_MAX;
-	cfg.period_max = feat & GPIO_FEAT_TRUST ? TRUST_PERIOD_MAX : 0;
-	cfg.intervals = feat & GPIO_FEAT_INTERVALS;
-	one.gpio[0] = p->t->gpio;
-	cfg.lines = &one;
-	err = gpio_bpf_open_load(&cfg, &skel, &p->progs[0]);
-	p->obj = skel;
+		cfg->lin_width = p->t->untraced_ns > 40 ? (__u64)(p->t->untraced_ns / 4) : 10;
+	if (cfg->lin_width > GPIOLAT_LINEAR_WIDTH_MAX)
+		cfg->lin_width = GPIOLAT_LINEAR_WIDTH_MAX;
+	cfg->period_max = feat & GPIO_FEAT_TRUST ? TRUST_PERIOD_MAX : 0;
+	cfg->intervals = feat & GPIO_FEAT_INTERVALS;
+	return 0;
+}
+
+static int gpiolat_setup(struct probe *p, char *why, size_t size)
+{
+	const struct gpio_watch *w = p->a->watch;
+	struct gpio_bpf_cfg cfg;
+	char buf[96];
+	struct gl *g;
+	int err;
+
+	if (!w && isnan(trust_scale())) {
+		snprintf(why, size, "GPIOLAT_TRUST_SCALE='%.64s' is not a number above 0",
+			 getenv("GPIOLAT_TRUST_SCALE"));
+		return -1;
+	}
+	if (gpiolat_cfg(p, w, &cfg, why, size))
+		return -1;
+	g = p->obj = calloc(1, sizeof(*g));
+	if (!g) {
+		snprintf(why, size, "out of memory");
+		return -1;
+	}
+	/* --overhead's row, as gpiolat -l LINE: the toggled line alone, at index 0; the
+	 * histogram mode's lines indexed (-l), or every line of the system's chips */
+	if (!w || w->load_only) {
+		g->lines.n = 1;
+		g->lines.gpio[0] = p->t->gpio;
+	} else if (gpio_lines_index(&g->lines, w->sel, w->nsel, w->verbose, why, size)) {
+		return -1;
+	}
+	cfg.lines = w && w->load_only ? NULL : &g->lines;
+	if (w && w->load_only)
+		cfg.filter_lines = false;
+	err = gpio_bpf_open_load(&cfg, &g->skel, &p->progs[0]);
 	if (err > 0) {
 		snprintf(why, size, "opening gpiolat's BPF object failed: %s", strerror(errno));
 		return -1;
 	}
 	if (err) {
-		snprintf(why, size, "loading %s failed: %s", gpio_hooks[p->a->hook].prog,
-			 strerror(-err));
+		snprintf(why, size, "loading the %s program failed: %s (gpiolat -v shows why)",
+			 gpio_hooks[p->a->hook].name, probe_errstr(err, buf, sizeof(buf)));
 		return -1;
 	}
-	err = gpio_bpf_fill_lines(skel, &one);
+	if (w && w->load_only)
+		return 0;
+	/* the lines' indices: the BPF side's line filter and histogram slots */
+	err = gpio_bpf_fill_lines(g->skel, &g->lines);
 	if (err) {
 		snprintf(why, size, "setting up gpiolat's lines map failed: %s", strerror(-err));
 		return -1;
 	}
-	/* no BTF, the kprobe: the toggled line's gpio_desc learnt before the row's phases */
-	if (cfg.nobtf && p->a->hook == GPIO_HOOK_KPROBE &&
-	    gpio_pair_learn(skel, &p->t->gpio, 1, false, why, size))
+	/* no BTF, the kprobe: the lines' gpio_descs learnt before the measured phases */
+	if (cfg.nobtf && cfg.desc &&
+	    gpio_pair_learn(g->skel, w ? w->pair : &p->t->gpio, w ? w->npair : 1, false, why, size))
 		return -1;
 	return 0;
 }
 
 static int gpiolat_on(struct probe *p, char *why, size_t size)
 {
-	gpio_phases_start(p);
+	/* the trust check: --overhead's */
+	if (!p->a->watch)
+		gpio_phases_start(p);
 	return probe_link_add(p, bpf_program__attach(p->progs[0]),
 			      bpf_program__section_name(p->progs[0]), why, size);
 }
@@ -253,7 +359,8 @@ static int gpiolat_off(struct probe *p)
 	if (!p->nlinks)
 		return 0;
 	probe_links_destroy(p);
-	gpio_phases_end(p);
+	if (!p->a->watch)
+		gpio_phases_end(p);
 	return 0;
 }
 
@@ -261,9 +368,35 @@ static void gpiolat_teardown(struct probe *p)
 {
 	gpiolat_off(p);
 	gpio_phases_free(p);
-	gpiolat_bpf__destroy(p->obj);
+	if (p->obj) {
+		struct gl *g = p->obj;
+
+		gpiolat_bpf__destroy(g->skel);
+		gpio_lines_release(&g->lines);
+		free(g);
+	}
 	p->obj = NULL;
 	p->progs[0] = NULL;
+}
+
+/* the histogram mode's lines (struct gpio_read), on or off */
+static int gpiolat_read(struct probe *p, void *out, char *why, size_t size)
+{
+	const struct gpio_watch *w = p->a->watch;
+	struct gl *g = p->obj;
+	struct gpio_read *r = out;
+
+	if (!g || !w) {
+		snprintf(why, size, "no lines to read");
+		return -1;
+	}
+	r->n = gpio_bpf_read_lines(g->skel, &g->lines, w->sel, w->nsel, r->lr, r->max);
+	if (r->n < 0) {
+		snprintf(why, size, "reading the histograms failed: %s", strerror(-r->n));
+		return -1;
+	}
+	r->drops = gpio_bpf_read_drops(g->skel);
+	return 0;
 }
 
 /* the run time of the program, gpiolat's histogram of the toggled line, the phases */
@@ -275,13 +408,14 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 		return -1;
 	probe_prog_figures(bpf_program__fd(p->progs[0]), f);
 	/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
-	if (!gpio_bpf_line_summary(p->obj, 0, &sm) && sm.count) {
+	if (!p->a->watch && !gpio_bpf_line_summary(gskel(p), 0, &sm) && sm.count) {
 		f->hist_ok = true;
 		f->hist_mean = sm.mean;
 		f->hist_p50 = sm.p50;
 		f->hist_pairs = sm.count;
 	}
-	gpio_phases_figures(p, f);
+	if (!p->a->watch)
+		gpio_phases_figures(p, f);
 	return 0;
 }
 
@@ -299,7 +433,7 @@ static int gpiolat_count(struct probe *p, __u64 *n, unsigned int *per_pulse, cha
 	*per_pulse = 1;
 	if (p->a->part)
 		return 1; /* why: the run count's */
-	if (!p->obj || gpio_bpf_line_summary(p->obj, 0, &sm)) {
+	if (!gskel(p) || gpio_bpf_line_summary(gskel(p), 0, &sm)) {
 		snprintf(why, size, "cannot read its histogram");
 		return -1;
 	}
@@ -314,5 +448,6 @@ const struct provider prov_bpf_gpiolat = { .name = "gpiolat's BPF program",
 					   .off = gpiolat_off,
 					   .teardown = gpiolat_teardown,
 					   .figures = gpiolat_figures,
+					   .read = gpiolat_read,
 					   .count = gpiolat_count,
 					   .counted_by = "its histogram's pulses, or run count" };

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "gpiolat.h"
 #include "syscall.h"
 #include "syscall.skel.h"
 #include "providers/provider.h"
@@ -148,9 +149,38 @@ static void schist_teardown(struct probe *p)
 	p->progs[0] = p->progs[1] = NULL;
 }
 
-int schist_map_fd(const struct probe *p)
+/* the histogram summed over the CPUs (struct schist_read) */
+static int schist_read(struct probe *p, void *out, char *why, size_t size)
 {
-	return p->obj ? bpf_map__fd(((struct syscall_bpf *)p->obj)->maps.sc_hists) : -1;
+	int ncpus = libbpf_num_possible_cpus(), c, i;
+	struct schist_read *r = out;
+	struct sc_hist *h;
+	__u32 zero = 0;
+
+	h = p->obj && ncpus > 0 ? calloc(ncpus, sizeof(*h)) : NULL;
+	if (!h) {
+		snprintf(why, size, "%s", p->obj ? "out of memory" : "nothing loaded");
+		return -1;
+	}
+	if (bpf_map__lookup_elem(((struct syscall_bpf *)p->obj)->maps.sc_hists, &zero, sizeof(zero),
+				 h, ncpus * sizeof(*h), 0)) {
+		snprintf(why, size, "reading the histogram failed: %s", strerror(errno));
+		free(h);
+		return -1;
+	}
+	memset(r->hist, 0, sizeof(*r->hist));
+	r->unmatched = 0;
+	for (c = 0; c < ncpus; c++) {
+		r->hist->sum_ns += h[c].sum_ns;
+		r->unmatched += h[c].unmatched;
+		/* the count is the sum of the slots (the program keeps no count of its own) */
+		for (i = 0; i < SC_LOG2_SLOTS && i < GPIOLAT_LOG2_SLOTS; i++) {
+			r->hist->log2[i] += h[c].slots[i];
+			r->hist->pairs += h[c].slots[i];
+		}
+	}
+	free(h);
+	return 0;
 }
 
 const struct provider prov_bpf_schist = { .name = "the syscall-latency histogram",
@@ -159,4 +189,5 @@ const struct provider prov_bpf_schist = { .name = "the syscall-latency histogram
 					  .on = schist_on,
 					  .off = schist_off,
 					  .teardown = schist_teardown,
+					  .read = schist_read,
 					  .figures = schist_figures };

@@ -53,6 +53,14 @@ int probe_figures(struct probe *p, struct probe_figures *f)
 	return p->ops && p->ops->figures ? p->ops->figures(p, f) : -1;
 }
 
+int probe_read(struct probe *p, void *out, char *why, size_t size)
+{
+	if (p->ops && p->ops->read)
+		return p->ops->read(p, out, why, size);
+	snprintf(why, size, "%s has nothing to read", p->ops ? p->ops->name : "nothing");
+	return -1;
+}
+
 int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	if (p->ops && p->ops->count)
@@ -175,6 +183,7 @@ void probe_prog_figures(int fd, struct probe_figures *f)
 		return;
 	f->run_cnt += info.run_cnt;
 	f->run_time_ns += info.run_time_ns;
+	f->recursion_misses += info.recursion_misses;
 	f->nprogs++;
 }
 

@@ -8,9 +8,11 @@
  *   tracefs_probe.c  kprobe events, uprobe events
  *   ftrace.c         the function and function_graph tracers, trace_printk
  *   bpf.c            empty BPF programs on a hook, a kernel function, a user function
- *   bpf_gpiolat.c    gpiolat's own program on the GPIO set (its histogram, the trust check)
+ *   bpf_gpiolat.c    gpiolat's own program on the GPIO set (its histogram, the trust check): the
+ *                    histogram mode's lines, --self-test's check, --overhead's rows
  *   bpf_schist.c     the syscall-latency histogram and its variants
  *   tools.c          child tools: strace, perf trace, bpftrace, ply, gpiolat --syscall-hist
+ *   bpf_rt.c         the scheduling objects of --wakeup and --gaps (tp_btf, else raw_tp)
  * A mode keeps a table of methods, each naming its provider and the provider's arguments
  * (struct probe_args: which events, functions, hook, script), and fills a struct target with
  * what it measures. Nothing here includes a mode's header.
@@ -21,8 +23,10 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "rt.h"
 #include "core/child.h"
 #include "core/run.h"
 
@@ -30,6 +34,8 @@ struct tracefs_instance;
 struct tracefs_dynevent;
 struct tracefs_hist;
 struct tep_handle;
+struct line_sel;
+struct line_result;
 struct bpf_link;
 struct bpf_program;
 
@@ -37,6 +43,7 @@ struct bpf_program;
 #define TGT_GPIO_PULSE (1u << 0) /* --overhead: the toggle module's GPIO set, in the kernel */
 #define TGT_USER_PULSE (1u << 1) /* --overhead's user rows: utoggle, a process setting a line */
 #define TGT_SYSCALLS (1u << 2) /* --syscall-cost: the worker's read, write and ioctl */
+#define TGT_SCHED (1u << 3) /* --wakeup, --gaps: the scheduler around tasks and a line */
 
 /* the target, as the mode has it: read (and, where said, written) by every provider */
 struct target {
@@ -88,12 +95,72 @@ struct probe_args {
 	int variant; /* the syscall histogram: SCH_* */
 	const char *script; /* tools: their script */
 	bool top_level; /* tracers: the top level's, not our instance's */
+	const struct gpio_watch *watch; /* gpiolat's program: the histogram mode's lines, or NULL */
+	const char *filter; /* tracefs events: their filter while on (NULL: none) */
+	const struct sched_args *sched; /* the scheduling objects' */
+};
+
+/* the scheduling objects' arguments (struct probe_args.sched) */
+struct sched_args {
+	bool raw_tp; /* raw tracepoints even where tp_btf works */
+	__u32 line; /* --gaps: the GPIO line */
+	const __u32 *pids; /* --wakeup: the traced threads */
+	int npids;
+	__u64 threshold_ns; /* --gaps: a gap at least this long is attributed */
+};
+
+/* what --wakeup's object read (provider.read): per traced thread, as sched_args.pids */
+struct wakeup_read {
+	struct rt_task_counts n[RT_MAX_TASKS];
+	struct rt_hist h[RT_MAX_TASKS][RT_LAT_MAX];
+};
+
+/* what --gaps' object read (provider.read) */
+struct gaps_cause {
+	struct rt_cause_key k;
+	struct rt_cause_val v;
+};
+struct gaps_read {
+	struct rt_hist h; /* the gaps */
+	struct rt_gap_counts n;
+	__u32 tid; /* the task that set the line first */
+	struct gaps_cause *causes; /* room for max_causes, n_causes read (in the map's order) */
+	int max_causes, n_causes;
+};
+
+/* what the tracefs events read (provider.read): the instance's trace, to fclose() */
+struct trace_read {
+	FILE *f;
+};
+
+/*
+ * gpiolat's program as the histogram mode runs it (struct probe_args.watch): which lines, with
+ * which features; without it, --overhead's row: the toggled line (struct target.gpio) alone
+ */
+struct gpio_watch {
+	const struct line_sel *sel; /* the -l lines; none: every line of the system's chips */
+	int nsel;
+	__u64 lin_width; /* linear buckets of this width (--linear), 0: none */
+	bool intervals; /* read while it runs (-i): two halves a line */
+	bool verbose; /* say the chips whose base is unknown */
+	const __u32 *pair; /* no BTF, the kprobe: the lines its pre-phase pairs with their descs */
+	int npair;
+	bool load_only; /* --self-test: one line slot, nothing indexed or paired: load, attach */
+};
+
+/* what gpiolat's program read for the histogram mode (provider.read) */
+struct gpio_read {
+	struct line_result *lr; /* every watched line that saw a set (every -l line), by number */
+	int max; /* room in lr */
+	int n; /* lines read */
+	__u64 drops; /* sets of lines it gave no slot at start */
 };
 
 /* the figures a provider keeps of its programs (struct provider.figures) */
 #define PROBE_MAX_PHASES 100
 struct probe_figures {
 	__u64 run_cnt, run_time_ns; /* BPF run-time statistics of its programs */
+	__u64 recursion_misses; /* their runs missed (recursion) */
 	int nprogs;
 	/* gpiolat's program on the GPIO set: its histogram of the toggled line */
 	bool hist_ok;
@@ -153,6 +220,9 @@ struct provider {
 	int (*off)(struct probe *p);
 	void (*teardown)(struct probe *p);
 	int (*figures)(struct probe *p, struct probe_figures *f);
+	/* what its programs hold, into OUT (the family's struct: gpio_read, ...), on or off; 0, or
+	 * -1 and why */
+	int (*read)(struct probe *p, void *out, char *why, size_t size);
 	int (*count)(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
 	const char *counted_by; /* what count proves it ran: "kprobe_profile hits", ... */
 };
@@ -165,6 +235,8 @@ int probe_on(struct probe *p, char *why, size_t size);
 int probe_off(struct probe *p);
 void probe_teardown(struct probe *p);
 int probe_figures(struct probe *p, struct probe_figures *f);
+/* what it holds (provider.read); 0, or -1 and why (also: it has nothing to read) */
+int probe_read(struct probe *p, void *out, char *why, size_t size);
 /* the method's own count (provider.count); 0; 1 and why: it keeps none here ("keeps no count");
  * -1 and why: it could not be read */
 int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
@@ -197,6 +269,25 @@ extern const struct provider prov_bpf_gpiolat; /* bpf_gpiolat.c */
 extern const struct provider prov_bpf_schist; /* bpf_schist.c */
 extern const struct provider prov_strace, prov_perf_trace, prov_bpftrace, prov_ply,
 	prov_self_schist; /* tools.c */
+extern const struct provider prov_bpf_wakeup, prov_bpf_gaps; /* bpf_rt.c */
+
+/* bpf_rt.c: the per-CPU copies of a histogram summed */
+void rt_hist_sum(struct rt_hist *out, const struct rt_hist *percpu, int ncpus);
+
+/*
+ * tracefs.c: the target's tracefs instance NAME (t->inst, t->instance), recorded in U before it
+ * is made (one that was there before is used and left as found), the event formats of the
+ * systems TEP (NULL: none) in t->tep; 0, or -1 and why
+ */
+struct undo;
+int target_instance_make(struct target *t, struct undo *u, const char *name, const char **tep,
+			 char *why, size_t size);
+/* the instance's trace clock (mono, ...) and its ring buffer per CPU, KiB; 0, or -1 */
+int target_instance_set(const struct target *t, const char *clock, unsigned int buffer_kb);
+/* the path of the instance's trace_marker (a toggler writes it), to free(); NULL */
+char *target_marker_file(const struct target *t);
+/* t->inst and t->tep freed; REMOVE: the instance removed now (else its undo step removes it) */
+void target_instance_free(struct target *t, bool remove);
 
 /* tracefs_probe.c: the kernel function of a syscall (__x64_sys_read, sys_read, ...) */
 int syscall_function(const char *sc, char *out, size_t size);
@@ -228,7 +319,11 @@ enum sch_variant {
 	SCH_START, /* the clock reads and the start kept, no histogram (the cost breakdown) */
 };
 extern const char *const sch_hook_names[SCH_HOOK_MAX];
-/* the histogram's map of a probe set up with prov_bpf_schist (--syscall-hist reads it) */
-int schist_map_fd(const struct probe *p);
+/* what the syscall histogram read (provider.read; --syscall-hist): its totals so far */
+struct gpiolat_hist;
+struct schist_read {
+	struct gpiolat_hist *hist; /* summed over the CPUs, its pairs the sum of its slots */
+	__u64 unmatched; /* exits with no start kept */
+};
 
 #endif /* GPIOLAT_PROVIDER_H */

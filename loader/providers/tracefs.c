@@ -3,7 +3,8 @@
  * gpiolat: the tracefs event family (provider.h), in the target's tracefs instance: events
  * switched on (a system and its named events, or the first k of them), and on the first of
  * them a filter, a trigger, a hist trigger, the synthetic event of the talk's set-up; and the
- * trace_marker writes of the user-space toggler.
+ * trace_marker writes of the user-space toggler. Also the target's instance itself, made,
+ * set and removed for the mode (target_instance_*): no mode writes tracefs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <tracefs.h>
 #include "core/run.h"
+#include "core/sys.h"
 #include "core/undo.h"
 #include "providers/provider.h"
 
@@ -53,6 +55,13 @@ static int events_on(struct probe *p, char *why, size_t size)
 	char re[80];
 
 	for (i = 0; i < n; i++) {
+		if (p->a->filter &&
+		    tracefs_event_file_write(p->t->inst, p->a->system, p->a->events[i], "filter",
+					     p->a->filter) < 0) {
+			snprintf(why, size, "cannot set the filter of %s:%s: %s", p->a->system,
+				 p->a->events[i], strerror(errno ?: EINVAL));
+			return -1;
+		}
 		if (!tracefs_event_enable(p->t->inst, p->a->system,
 					  exact(p->a->events[i], re, sizeof(re))))
 			continue;
@@ -68,10 +77,84 @@ static int events_off(struct probe *p)
 	int i, n = nevents(p), err = 0;
 	char re[80];
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		err |= tracefs_event_disable(p->t->inst, p->a->system,
 					     exact(p->a->events[i], re, sizeof(re)));
+		if (p->a->filter)
+			err |= tracefs_event_file_write(p->t->inst, p->a->system, p->a->events[i],
+							"filter", "0") < 0;
+	}
 	return err ? -1 : 0;
+}
+
+/* the instance's trace, open to read (struct trace_read), on or off */
+static int events_read(struct probe *p, void *out, char *why, size_t size)
+{
+	struct trace_read *r = out;
+	char *f = p->t->inst ? tracefs_instance_get_file(p->t->inst, "trace") : NULL;
+
+	r->f = f ? fopen(f, "r") : NULL;
+	if (!r->f)
+		snprintf(why, size, "cannot read %.200s: %s", f ?: "the instance's trace",
+			 strerror(errno ?: ENOENT));
+	tracefs_put_tracing_file(f);
+	return r->f ? 0 : -1;
+}
+
+/* ---- the target's instance ------------------------------------------------------------- */
+
+int target_instance_make(struct target *t, struct undo *u, const char *name, const char **tep,
+			 char *why, size_t size)
+{
+	t->instance = name;
+	if (!sys_tracefs_dir()) {
+		snprintf(why, size, "tracefs is not available (not mounted and cannot be)");
+		return -1;
+	}
+	if (undo_instance(u, name)) {
+		snprintf(why, size, "cannot record the instance %s for undo", name);
+		return -1;
+	}
+	t->inst = tracefs_instance_create(name);
+	/* not ours (no journal named it): used, left as found */
+	if (!t->inst || !tracefs_instance_is_new(t->inst))
+		undo_instance_done(u, name);
+	if (t->inst && tep)
+		t->tep = tracefs_local_events_system(NULL, tep);
+	if (!t->inst)
+		snprintf(why, size, "cannot make the tracefs instance %s: %s", name,
+			 strerror(errno ?: ENOENT));
+	return t->inst ? 0 : -1;
+}
+
+int target_instance_set(const struct target *t, const char *clock, unsigned int buffer_kb)
+{
+	char kb[16];
+
+	snprintf(kb, sizeof(kb), "%u", buffer_kb);
+	return t->inst && tracefs_instance_file_write(t->inst, "trace_clock", clock) >= 0 &&
+			       tracefs_instance_file_write(t->inst, "buffer_size_kb", kb) >= 0 ?
+		       0 :
+		       -1;
+}
+
+char *target_marker_file(const struct target *t)
+{
+	char *f = t->inst ? tracefs_instance_get_file(t->inst, "trace_marker") : NULL;
+	char *copy = f ? strdup(f) : NULL;
+
+	tracefs_put_tracing_file(f);
+	return copy;
+}
+
+void target_instance_free(struct target *t, bool remove)
+{
+	tep_free(t->tep);
+	t->tep = NULL;
+	if (t->inst && remove)
+		tracefs_instance_destroy(t->inst);
+	tracefs_instance_free(t->inst);
+	t->inst = NULL;
 }
 
 /*
@@ -345,6 +428,7 @@ const struct provider prov_events = { .name = "tracefs events",
 				      .setup = events_setup,
 				      .on = events_on,
 				      .off = events_off,
+				      .read = events_read,
 				      .count = events_count,
 				      .counted_by = "the instance's ring-buffer events" };
 const struct provider prov_filter = {

@@ -65,15 +65,10 @@ def test_no_cycle_among_the_providers(loader_graph):
     assert g.cycles(arrows, is_provider) == []
 
 
-# gpio_bpf.c (the gpiolat object's API, shared with the histogram mode, not a provider of the
-# measuring modes) keeps gpio_lines_index()'s "all" table static: its owner's to move
-NOT_A_PROVIDER = {"gpio_bpf"}
-
-
 def test_no_hidden_state_in_the_providers(loader_graph):
     _, data = loader_graph
     assert {n: sorted(d) for n, d in data.items()
-            if is_provider(n) and n not in NOT_A_PROVIDER and d} == {}
+            if is_provider(n) and d} == {}
 
 
 def test_every_provider_in_the_one_model():

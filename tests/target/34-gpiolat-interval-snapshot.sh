@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpiolat -i: every interval's figures come from one consistent state of the per-CPU histograms
 # (bpf/gpiolat.bpf.c writes one of two halves, the loader flips them and reads the old one at
-# rest, loader/providers/gpio_bpf.c). On a busy toggler (the module back to back, mode=continuous
+# rest, loader/core/gpio_bpf.c). On a busy toggler (the module back to back, mode=continuous
 # burst=1000) read every 100 ms for 20 s: in every interval of every line the log2 buckets sum
 # to its pairs (count), the linear buckets too. A read
 # that tears (pairs counted, its bucket not yet) breaks the first exactly; the criterion is

@@ -4,10 +4,10 @@
  * lines, and what the tracing costs.
  *
  * A table of steps (struct mode_ops) driven by run_mode() (core/run.h): parse (only the command
- * line); prepare (the BTF file found, check what the kernel offers, open, configure, load, an
- * untraced phase); enable (attach, start the toggling); go (the one poll loop); collect (detach,
- * the last drain, an untraced phase); print; undo on every way out. --self-test is the go step
- * of the same table.
+ * line); prepare (the BTF file found, check what the kernel offers, set up the gpiolat BPF
+ * provider on the lines, an untraced phase); enable (switch it on, start the toggling); go (the
+ * one poll loop, reading it at each interval); collect (switch it off, the last read, an
+ * untraced phase); print; undo on every way out. --self-test is the go step of the same table.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,11 +18,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
+#include <linux/types.h>
 #include "gpiolat.h"
-#include "gpiolat.skel.h"
 #include "modes/histogram/histo.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/btf_find.h"
@@ -30,6 +27,7 @@
 #include "core/run.h"
 #include "core/sys.h"
 #include "core/undo.h"
+#include "providers/provider.h"
 
 /* per-set times of the toggle module's batches with after < seq <= upto */
 static void batches_stat(__s64 after, __s64 upto, bool drop_edges, struct stat_acc *acc,
@@ -120,36 +118,19 @@ static bool line_watched(const struct line_sel *sel, int n, __u32 gpio)
 	return !n;
 }
 
-/*
- * a kernel without BTF, the kprobe: each selected line's gpio_desc (or the toggle module's
- * line's, without -l) learnt in the pre-phase; 0, or -1 said
- */
-static int histo_pair(struct gpiolat_bpf *skel, const struct histo_env *env,
-		      const struct run_info *ri, const struct line_sel *sel)
-{
-	__u32 want[MAX_SPECS];
-	char why[WHY_SIZE];
-	int i, n = 0;
-
-	for (i = 0; i < env->nspecs; i++)
-		want[n++] = sel[i].gpio;
-	if (!n && ri->toggle_gpio_ok)
-		want[n++] = ri->toggle_gpio;
-	if (!gpio_pair_learn(skel, want, n, false, why, sizeof(why)))
-		return 0;
-	fprintf(stderr, "gpiolat: %s\n", why);
-	return -1;
-}
-
 /* the histogram mode's run: its options, what it measured, what it holds */
 struct histo {
 	struct histo_env env;
 	struct run_info ri;
 	struct line_result *lr, *prev;
 	struct line_sel sel[MAX_SPECS];
-	struct gpiolat_bpf *skel;
-	struct btf *btf;
-	struct gpio_lines lines;
+	__u32 pair[MAX_SPECS];
+	/* the gpiolat BPF provider on the lines: its target, arguments, run */
+	struct target t;
+	struct probe_args a;
+	struct gpio_watch w;
+	struct probe p;
+	struct probe_figures fig;
 	bool pulsing;
 	__u64 t0, deadline, next_iv, last_snap;
 	__s64 seq_attach;
@@ -173,7 +154,6 @@ static int histo_prepare(struct run *r, void *ctx)
 	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 	char why[WHY_SIZE];
-	__u32 desc_size;
 	int i;
 
 	/* a kernel without BTF (armmp): the one made for it, if there is one (--btf wins); the
@@ -190,12 +170,6 @@ static int histo_prepare(struct run *r, void *ctx)
 	}
 	if (env->nobtf)
 		gpio_bpf_no_btf_say();
-	else
-		h->btf = sys_load_btf(env->btf_path, why, sizeof(why));
-	if (!h->btf && !env->nobtf) {
-		fprintf(stderr, "gpiolat: no BTF for CO-RE: %s\n", why);
-		return EXIT_ERROR;
-	}
 	for (i = 0; i < env->nspecs; i++) {
 		struct line_sel *s = &h->sel[i];
 
@@ -205,15 +179,13 @@ static int histo_prepare(struct run *r, void *ctx)
 			return EXIT_ERROR;
 		}
 	}
-	if (gpio_hook_check(env->method, h->btf, why, sizeof(why))) {
+	h->t = (struct target){ .kind = TGT_GPIO_PULSE, .run = r, .btf_path = env->btf_path };
+	h->a = (struct probe_args){ .hook = env->method, .watch = &h->w };
+	probe_init(&h->p, &prov_bpf_gpiolat, &h->a, &h->t);
+	if (probe_gpio_hook_check(&h->p, why, sizeof(why))) {
 		/* as --overhead says it of a row: "not available: why" */
 		fprintf(stderr, "gpiolat: %s: not available: %s\n", gpio_hooks[env->method].name,
 			why);
-		return EXIT_ERROR;
-	}
-	desc_size = histo_desc_size(env->method, h->btf, why, sizeof(why));
-	if (!desc_size) {
-		fprintf(stderr, "gpiolat: %s: %s\n", gpio_hooks[env->method].name, why);
 		return EXIT_ERROR;
 	}
 	ri->toggle = toggle_present();
@@ -240,19 +212,23 @@ static int histo_prepare(struct run *r, void *ctx)
 		    toggle_enabled() == 0 && line_watched(h->sel, env->nspecs, ri->toggle_gpio);
 	ri->shift_wanted = ri->toggle && (env->pulses || ri->drive || toggle_enabled() == 1);
 
-	if (gpio_lines_index(&h->lines, h->sel, env->nspecs, env->verbose, why, sizeof(why)) ||
-	    histo_open_load(env, env->method, desc_size, &h->lines, &h->skel, why, sizeof(why))) {
+	/* the lines watched; without BTF the kprobe pairs each selected line with its gpio_desc
+	 * first (or the toggle module's line, without -l) */
+	h->w = (struct gpio_watch){ .sel = h->sel,
+				    .nsel = env->nspecs,
+				    .lin_width = env->lin_width,
+				    .intervals = env->interval_ns > 0,
+				    .verbose = env->verbose,
+				    .pair = h->pair };
+	for (i = 0; i < env->nspecs; i++)
+		h->pair[h->w.npair++] = h->sel[i].gpio;
+	if (!h->w.npair && ri->toggle_gpio_ok)
+		h->pair[h->w.npair++] = ri->toggle_gpio;
+	h->t.gpio = ri->toggle_gpio;
+	if (probe_setup(&h->p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
-	/* the lines' indices: the BPF side's line filter and histogram slots */
-	i = gpio_bpf_fill_lines(h->skel, &h->lines);
-	if (i) {
-		fprintf(stderr, "gpiolat: cannot set up the lines map: %s\n", strerror(-i));
-		return EXIT_ERROR;
-	}
-	if (env->nobtf && env->method == GPIO_HOOK_KPROBE && histo_pair(h->skel, env, ri, h->sel))
-		return EXIT_ERROR;
 	h->lr = calloc(GPIOLAT_MAX_LINES, sizeof(*h->lr));
 	h->prev = calloc(GPIOLAT_MAX_LINES, sizeof(*h->prev));
 	if (!h->lr || !h->prev) {
@@ -283,6 +259,7 @@ static int histo_enable(struct run *r, void *ctx)
 	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
 	const struct gpio_hook_info *hook = &gpio_hooks[env->method];
+	char why[WHY_SIZE];
 	int err;
 
 	if (env->self_test)
@@ -292,9 +269,8 @@ static int histo_enable(struct run *r, void *ctx)
 	if (ri->toggle)
 		ri->edges_ok = !toggle_edges(&ri->rising0, &ri->falling0);
 	h->seq_attach = ri->toggle ? toggle_last_seq() : -1;
-	if (gpiolat_bpf__attach(h->skel)) {
-		fprintf(stderr, "gpiolat: attaching %s failed: %s (gpiolat -v shows why)\n",
-			hook->hook, strerror(errno));
+	if (probe_on(&h->p, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: %s (gpiolat -v shows why)\n", why);
 		return EXIT_ERROR;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ri->start);
@@ -337,10 +313,11 @@ static int histo_go(struct run *r, void *ctx)
 {
 	struct histo *h = ctx;
 	struct histo_env *env = &h->env;
-	int n;
+	struct gpio_read rd = { .lr = h->lr, .max = GPIOLAT_MAX_LINES };
+	char why[WHY_SIZE];
 
 	if (env->self_test)
-		return self_test(env);
+		return self_test(r, env);
 	while (!r->stop) {
 		__u64 now = run_now_ns();
 
@@ -352,13 +329,11 @@ static int histo_go(struct run *r, void *ctx)
 		}
 		if (h->next_iv && now >= h->next_iv) {
 			/* stamped with the times the snapshots were taken, not the schedule's */
-			n = gpio_bpf_read_lines(h->skel, &h->lines, h->sel, env->nspecs, h->lr,
-						GPIOLAT_MAX_LINES);
-			if (n >= 0) {
+			if (!probe_read(&h->p, &rd, why, sizeof(why))) {
 				print_interval(env, ++h->iv, h->last_snap - h->t0, now - h->t0,
-					       h->lr, n, h->prev, h->nprev);
-				memcpy(h->prev, h->lr, n * sizeof(*h->lr));
-				h->nprev = n;
+					       h->lr, rd.n, h->prev, h->nprev);
+				memcpy(h->prev, h->lr, rd.n * sizeof(*h->lr));
+				h->nprev = rd.n;
 				h->last_snap = now;
 			}
 			/* the next boundary still ahead (a stall skips boundaries, not intervals) */
@@ -379,6 +354,8 @@ static int histo_collect(struct run *r, void *ctx)
 	struct histo *h = ctx;
 	struct histo_env *env = &h->env;
 	struct run_info *ri = &h->ri;
+	struct gpio_read rd = { .lr = h->lr, .max = GPIOLAT_MAX_LINES };
+	char why[WHY_SIZE];
 
 	if (env->self_test)
 		return EXIT_OK;
@@ -391,7 +368,7 @@ static int histo_collect(struct run *r, void *ctx)
 	h->pulsing = false;
 	if (ri->drive)
 		toggle_stop();
-	gpiolat_bpf__detach(h->skel);
+	probe_off(&h->p);
 	clock_gettime(CLOCK_MONOTONIC, &ri->end);
 	if (ri->toggle) {
 		if (ri->edges_ok)
@@ -400,13 +377,14 @@ static int histo_collect(struct run *r, void *ctx)
 			batches_stat(h->seq_attach, toggle_last_seq(), !env->pulses, &ri->traced,
 				     NULL, &ri->traced_pulses, NULL);
 	}
-	h->n = gpio_bpf_read_lines(h->skel, &h->lines, h->sel, env->nspecs, h->lr,
-				   GPIOLAT_MAX_LINES);
-	if (h->n < 0) {
-		fprintf(stderr, "gpiolat: reading the histograms failed: %s\n", strerror(-h->n));
+	if (probe_read(&h->p, &rd, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
-	ri->drops = gpio_bpf_read_drops(h->skel);
+	h->n = rd.n;
+	ri->drops = rd.drops;
+	/* its program's run time (BPF run-time stats), while it is still loaded */
+	probe_figures(&h->p, &h->fig);
 	untraced_phase(r, env, ri);
 	return EXIT_OK;
 }
@@ -421,7 +399,7 @@ static int histo_print(struct run *r, void *ctx)
 		return EXIT_OK;
 	ri->stats_fd = r->stats_fd;
 	if (env->out == OUT_JSON) {
-		print_json(env, h->skel, ri, h->lr, h->n);
+		print_json(env, &h->fig, ri, h->lr, h->n);
 	} else {
 		if (h->iv && env->out == OUT_TEXT)
 			printf("--- totals\n");
@@ -442,7 +420,7 @@ static int histo_print(struct run *r, void *ctx)
 			       GPIOLAT_MAX_LINES);
 		print_toggle_text(env, ri, h->lr, h->n);
 		if (env->out == OUT_TEXT)
-			print_overhead_text(env, h->skel, ri);
+			print_overhead_text(env, &h->fig, ri);
 	}
 	if (ri->timed_out)
 		fprintf(stderr, "gpiolat: the toggle module's pulses were not done within the "
@@ -458,9 +436,7 @@ static void histo_undo(struct run *r, void *ctx)
 	(void)r;
 	if ((h->pulsing || h->ri.drive) && toggle_enabled() == 1)
 		toggle_stop();
-	gpiolat_bpf__destroy(h->skel);
-	gpio_lines_release(&h->lines);
-	btf__free(h->btf);
+	probe_teardown(&h->p);
 	free(h->lr);
 	free(h->prev);
 }

@@ -3,9 +3,9 @@
  * gpiolat's histogram mode, inside (docs/loader.md): pulse widths of GPIO lines histogrammed
  * in the kernel, and what the tracing costs. histo.c runs it (a struct mode_ops over run_mode();
  * its entry, histo_main(), is in histo.h for main.c); below it, histo_opts.c parses its
- * options, histo_report.c prints it, selftest.c is --self-test, and histo_bpf.c opens and loads
- * its BPF object for the run and the self-test. Only these files include it, and none of
- * them reaches up to histo.c.
+ * options, histo_report.c prints it, selftest.c is --self-test. Both the run and the self-test
+ * measure through the gpiolat BPF provider (providers/bpf_gpiolat.c). Only these files include
+ * it, and none of them reaches up to histo.c.
  */
 #ifndef GPIOLAT_HISTO_MODE_H
 #define GPIOLAT_HISTO_MODE_H
@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <time.h>
 #include <linux/types.h>
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
 #include "core/hist.h"
 
 #include "core/cli.h"
+#include "providers/gpio_hooks.h"
+#include "providers/provider.h"
 
 #define MAX_SPECS 64
 #define MAX_BATCHES 4096
@@ -83,24 +85,18 @@ struct run_info {
  * said), or RUN_DONE (--help said) */
 int histo_parse(int argc, char **argv, struct histo_env *env);
 
-/* histo_bpf.c: open the skeleton with only the method's program, configure it and load it */
-int histo_open_load(const struct histo_env *env, enum gpio_hook m, __u32 desc_size,
-		    const struct gpio_lines *lines, struct gpiolat_bpf **out, char *why,
-		    size_t size);
-/* for the hooks on gpiod_set_value (gpio_hooks[].desc): sizeof(struct gpio_desc), else 1 */
-__u32 histo_desc_size(enum gpio_hook m, const struct btf *btf, char *why, size_t size);
-
 /* selftest.c: gpiolat --self-test */
-int self_test(struct histo_env *env);
+int self_test(struct run *r, struct histo_env *env);
 
 /* histo_report.c */
 void print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f);
 void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
 		    struct line_result *now, int n, struct line_result *prev, int nprev);
-void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
+/* FIG: the program's figures (its BPF run-time stats: nprogs 0 when unread) */
+void print_overhead_text(const struct histo_env *env, const struct probe_figures *fig,
 			 const struct run_info *ri);
-void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
-		struct line_result *lr, int n);
+void print_json(const struct histo_env *env, const struct probe_figures *fig,
+		const struct run_info *ri, struct line_result *lr, int n);
 void print_toggle_text(const struct histo_env *env, const struct run_info *ri,
 		       struct line_result *lr, int n);
 

@@ -8,13 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include <json-c/json.h>
 #include "core/baseline.h"
 #include "core/jit.h"
-#include "gpiolat.h" /* the skeleton's bss holds a struct gpiolat_line */
-#include "gpiolat.skel.h"
+#include <linux/types.h>
+#include "gpiolat.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/jsonout.h"
 #include "core/parse.h"
@@ -115,12 +113,10 @@ static const char *talk_name(const char *method)
 						       method;
 }
 
-void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
+void print_overhead_text(const struct histo_env *env, const struct probe_figures *fig,
 			 const struct run_info *ri)
 {
 	enum gpio_hook m = env->method;
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 	char a[32], b[32], c[32], d[32], e[32];
 	const char *talk;
 	char ag[64], sp[128];
@@ -128,22 +124,19 @@ void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
 	double shift, ci;
 	int beside;
 
-	memset(&info, 0, sizeof(info));
 	if (!env->bpf_stats) {
 		printf("overhead: BPF run-time stats off (--bpf-stats: the program's run time, at "
 		       "the price of two more clock reads per run)\n");
 	} else if (ri->stats_fd < 0) {
 		printf("overhead: BPF run-time stats unavailable (BPF_ENABLE_STATS failed)\n");
-	} else if (!bpf_obj_get_info_by_fd(bpf_program__fd(bpf_object__find_program_by_name(
-						   skel->obj, gpio_hooks[m].prog)),
-					   &info, &len)) {
+	} else if (fig->nprogs) {
 		printf("overhead: %s (%s) ran %llu times, mean %s per run (BPF run-time stats: "
 		       "the program alone, not the hook's dispatch); %llu runs missed (recursion)\n",
-		       gpio_hooks[m].prog, gpio_hooks[m].hook, (unsigned long long)info.run_cnt,
-		       info.run_cnt ? fmt_time(a, sizeof(a),
-					       (double)info.run_time_ns / info.run_cnt, UNIT_NS) :
+		       gpio_hooks[m].prog, gpio_hooks[m].hook, (unsigned long long)fig->run_cnt,
+		       fig->run_cnt ? fmt_time(a, sizeof(a),
+					       (double)fig->run_time_ns / fig->run_cnt, UNIT_NS) :
 				      "-",
-		       (unsigned long long)info.recursion_misses);
+		       (unsigned long long)fig->recursion_misses);
 	}
 	if (shift_alt(ri, &shift, &ci)) {
 		if (isnan(ci))
@@ -204,14 +197,12 @@ static struct json_object *stat_json(const struct stat_acc *s, __u64 pulses)
 	return o;
 }
 
-void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const struct run_info *ri,
-		struct line_result *lr, int n)
+void print_json(const struct histo_env *env, const struct probe_figures *fig,
+		const struct run_info *ri, struct line_result *lr, int n)
 {
 	enum gpio_hook m = env->method;
 	struct json_object *o, *a, *t, *ov, *p, *s, *ref;
 	const char *talk;
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 	char ag[64];
 	double total, shift, ci;
 	int i, b;
@@ -262,22 +253,18 @@ void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const str
 
 	ov = json_object_new_object();
 	p = json_object_new_object();
-	memset(&info, 0, sizeof(info));
 	json_object_object_add(p, "name", json_object_new_string(gpio_hooks[m].prog));
 	json_object_object_add(p, "bpf_stats", json_object_new_boolean(ri->stats_fd >= 0));
-	if (ri->stats_fd >= 0 &&
-	    !bpf_obj_get_info_by_fd(bpf_program__fd(bpf_object__find_program_by_name(
-					    skel->obj, gpio_hooks[m].prog)),
-				    &info, &len)) {
-		json_object_object_add(p, "run_cnt", json_object_new_uint64(info.run_cnt));
-		json_object_object_add(p, "run_time_ns", json_object_new_uint64(info.run_time_ns));
+	if (ri->stats_fd >= 0 && fig->nprogs) {
+		json_object_object_add(p, "run_cnt", json_object_new_uint64(fig->run_cnt));
+		json_object_object_add(p, "run_time_ns", json_object_new_uint64(fig->run_time_ns));
 		json_object_object_add(
 			p, "mean_ns_per_run",
-			info.run_cnt ?
-				json_object_new_double((double)info.run_time_ns / info.run_cnt) :
+			fig->run_cnt ?
+				json_object_new_double((double)fig->run_time_ns / fig->run_cnt) :
 				NULL);
 		json_object_object_add(p, "recursion_misses",
-				       json_object_new_uint64(info.recursion_misses));
+				       json_object_new_uint64(fig->recursion_misses));
 	}
 	json_object_object_add(ov, "program", p);
 	s = NULL;

@@ -8,9 +8,7 @@
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "gpiolat.h"
-#include "gpiolat.skel.h"
 #include "modes/histogram/histo_mode.h"
 #include "core/jit.h"
 #include "core/sys.h"
@@ -20,14 +18,17 @@ static void st(const char *status, const char *what, const char *detail)
 	printf("  %-5s %-22s %s\n", status, what, detail);
 }
 
-int self_test(struct histo_env *env)
+int self_test(struct run *r, struct histo_env *env)
 {
 	char why[WHY_SIZE], detail[WHY_SIZE + 64];
 	bool root, can_default = false;
-	struct gpiolat_bpf *skel;
+	/* each hook: the gpiolat BPF provider loaded and attached, one line slot */
+	struct gpio_watch w = { .load_only = true };
+	struct target t = { .kind = TGT_GPIO_PULSE, .run = r, .btf_path = env->btf_path };
+	struct probe_args a = { .watch = &w };
 	struct utsname u;
+	struct probe p;
 	struct btf *btf;
-	__u32 size;
 	int m, fd;
 
 	uname(&u);
@@ -55,22 +56,9 @@ int self_test(struct histo_env *env)
 			st("no", gpio_hooks[m].name, root ? "needs BTF" : "needs root");
 			continue;
 		}
-		if (gpio_hook_check(m, btf, why, sizeof(why))) {
-			st("no", gpio_hooks[m].name, why);
-			continue;
-		}
-		size = histo_desc_size(m, btf, why, sizeof(why));
-		if (!size) {
-			st("no", gpio_hooks[m].name, why);
-			continue;
-		}
-		if (histo_open_load(env, m, size, NULL, &skel, why, sizeof(why))) {
-			st("no", gpio_hooks[m].name, why);
-			continue;
-		}
-		if (gpiolat_bpf__attach(skel)) {
-			snprintf(why, sizeof(why), "attaching %s failed: %s", gpio_hooks[m].hook,
-				 strerror(errno));
+		a.hook = m;
+		probe_init(&p, &prov_bpf_gpiolat, &a, &t);
+		if (probe_setup(&p, why, sizeof(why)) || probe_on(&p, why, sizeof(why))) {
 			st("no", gpio_hooks[m].name, why);
 		} else {
 			snprintf(detail, sizeof(detail), "%s loads and attaches%s",
@@ -79,7 +67,7 @@ int self_test(struct histo_env *env)
 			if (m == GPIO_HOOK_TP)
 				can_default = true;
 		}
-		gpiolat_bpf__destroy(skel);
+		probe_teardown(&p);
 	}
 	if (root) {
 		fd = bpf_enable_stats(BPF_STATS_RUN_TIME);

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "modes/overhead/overhead_int.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
+#include "providers/gpio_hooks.h"
 #include "providers/provider.h"
 
 #define GPIO_EVENT .system = "gpio", .events = { "gpio_value" }, .needs = "no CONFIG_GPIOLIB?"

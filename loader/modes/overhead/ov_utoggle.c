@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <tracefs.h>
 #include "modes/overhead/overhead_int.h"
 #include "core/kmod_reload.h"
 #include "core/statedir.h"
@@ -171,11 +170,11 @@ int ov_utoggle_start(struct ov *ov, char *why)
 		return -1;
 	}
 	if (ov->target.inst) {
-		char *f = tracefs_instance_get_file(ov->target.inst, "trace_marker");
+		char *f = target_marker_file(&ov->target);
 
 		if (f && asprintf(&marker, "--trace-marker=%s", f) < 0)
 			marker = NULL;
-		tracefs_put_tracing_file(f);
+		free(f);
 	}
 	/* the module's line: the module unloaded first (the undo journal puts it back) */
 	if (ut->module_line && !ut->unloaded) {

@@ -31,7 +31,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
-#include <tracefs.h>
 #include "core/btf_find.h"
 #include "modes/overhead/overhead_int.h"
 #include "core/cli.h"
@@ -41,7 +40,7 @@
 #include "modes/overhead/overhead.h"
 #include "core/statedir.h"
 #include "core/sys.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
 
 static void say(const struct ov *ov, const char *fmt, ...)
 {
@@ -338,10 +337,11 @@ static int overhead_prepare(struct run *r, void *c)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ov->t0);
 	ov->started = true; /* from here on, undo stops what it started */
-	if (undo_instance(&r->undo, INSTANCE))
-		return EXIT_ERROR;
-	ov->target.inst = tracefs_instance_create(INSTANCE);
-	ov->target.tep = tracefs_local_events_system(NULL, (const char *[]){ "gpio", NULL });
+	/* our instance, for the methods on tracefs events (they say why when there is none) */
+	if (target_instance_make(&ov->target, &r->undo, INSTANCE, (const char *[]){ "gpio", NULL },
+				 why, sizeof(why)) &&
+	    r->verbose)
+		fprintf(stderr, "gpiolat: %s\n", why);
 	if (ov->o.bpf_stats)
 		run_bpf_stats(r);
 	read_clock(&ov->cx);
@@ -438,10 +438,7 @@ static void overhead_undo(struct run *r, void *c)
 	child_stop(&ov->target.child);
 	ov_utoggle_stop(ov);
 	run_finish(r);
-	tep_free(ov->target.tep);
-	ov->target.tep = NULL;
-	tracefs_instance_free(ov->target.inst);
-	ov->target.inst = NULL;
+	target_instance_free(&ov->target, false);
 }
 
 static const struct mode_ops overhead_ops = {

@@ -37,6 +37,7 @@
 #include "modes/path/path.h"
 #include "modes/path/path_mode.h"
 #include "core/undo.h"
+#include "providers/provider.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
 #define INST "gpiolat_path"
@@ -46,9 +47,13 @@ struct path_ctx {
 	struct path_opts o;
 	char bindir[PATH_MAX];
 	char bash_path[PATH_MAX];
-	char tdir[PATH_MAX]; /* our tracefs instance, when made */
+	/* the cross-check: our tracefs instance, the gpio:gpio_value event in it (tracefs events) */
+	struct target xt;
+	struct probe_args xa;
+	struct probe xp;
 	struct toggle_batch kb[4096]; /* a kernel phase's batches */
 	struct path_run res;
+	struct run *run;
 	struct undo *undo; /* the run's (core/undo.h) */
 };
 
@@ -183,21 +188,13 @@ static int phase(struct path_ctx *p, enum path_row row, double *ns, char *why)
 
 /* ---- the cross-check: gpio:gpio_value timestamps ---------------------------------------- */
 
-static int inst_write(struct path_ctx *p, const char *file, const char *s)
-{
-	char f[PATH_MAX + 64];
-
-	snprintf(f, sizeof(f), "%s/%s", p->tdir, file);
-	return sys_write_str(f, s);
-}
-
+/* the event switched off, the instance removed (its undo step is then a no-op) */
 static void inst_remove(struct path_ctx *p)
 {
-	if (!*p->tdir)
-		return;
-	inst_write(p, "events/gpio/gpio_value/enable", "0\n");
-	rmdir(p->tdir);
-	*p->tdir = '\0';
+	probe_off(&p->xp);
+	probe_teardown(&p->xp);
+	memset(&p->xp, 0, sizeof(p->xp));
+	target_instance_free(&p->xt, true);
 }
 
 /*
@@ -207,7 +204,8 @@ static void inst_remove(struct path_ctx *p)
 static int xc_trace(struct path_ctx *ctx, unsigned int gpio, long long skip, long long group,
 		    long long total, double *ns, char *why)
 {
-	char p[PATH_MAX + 64], line[512];
+	struct trace_read tr;
+	char line[512];
 	unsigned long long sec, usec, ts0 = 0, prev;
 	long long k = 0, runs = 0;
 	double sum = 0;
@@ -216,10 +214,9 @@ static int xc_trace(struct path_ctx *ctx, unsigned int gpio, long long skip, lon
 	int v;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/trace", ctx->tdir);
-	f = fopen(p, "r");
-	if (!f)
-		return snprintf(why, WHY_SIZE, "cannot read %.200s", p), -1;
+	if (probe_read(&ctx->xp, &tr, why, WHY_SIZE))
+		return -1;
+	f = tr.f;
 	while (fgets(line, sizeof(line), f)) {
 		c = strstr(line, ": gpio_value: ");
 		if (!c || sscanf(c, ": gpio_value: %u %7s %d", &g, word, &v) != 3 || g != gpio ||
@@ -265,24 +262,19 @@ static void cross_check(struct path_ctx *p, enum path_row row)
 			 "bypasses gpiolib: no gpio:gpio_value to check against");
 		return;
 	}
-	snprintf(p->tdir, sizeof(p->tdir), "%s/instances/" INST,
-		 sys_tracefs_dir() ?: "/sys/kernel/tracing");
-	if (undo_instance(p->undo, INST)) {
-		snprintf(x->xc_why, WHY_SIZE, "cannot record the instance %s for undo", INST);
-		*p->tdir = '\0';
+	snprintf(filt, sizeof(filt), "gpio == %u && get == 0", gpio);
+	p->xa = (struct probe_args){ .system = "gpio", .events = { "gpio_value" }, .filter = filt };
+	p->xt = (struct target){ .kind = TGT_GPIO_PULSE, .run = p->run, .gpio = gpio };
+	if (target_instance_make(&p->xt, p->undo, INST, NULL, x->xc_why, WHY_SIZE))
+		return;
+	probe_init(&p->xp, &prov_events, &p->xa, &p->xt);
+	if (target_instance_set(&p->xt, "mono", 16384)) {
+		snprintf(x->xc_why, WHY_SIZE, "cannot set the clock and buffer of the instance %s",
+			 INST);
+		inst_remove(p);
 		return;
 	}
-	if (mkdir(p->tdir, 0755) && errno != EEXIST) {
-		snprintf(x->xc_why, WHY_SIZE, "cannot make %.150s: %.80s", p->tdir,
-			 strerror(errno));
-		*p->tdir = '\0';
-		return;
-	}
-	snprintf(filt, sizeof(filt), "gpio == %u && get == 0\n", gpio);
-	if (inst_write(p, "trace_clock", "mono\n") || inst_write(p, "buffer_size_kb", "16384\n") ||
-	    inst_write(p, "events/gpio/gpio_value/filter", filt) ||
-	    inst_write(p, "events/gpio/gpio_value/enable", "1\n")) {
-		snprintf(x->xc_why, WHY_SIZE, "cannot enable gpio:gpio_value in %.200s", p->tdir);
+	if (probe_setup(&p->xp, x->xc_why, WHY_SIZE) || probe_on(&p->xp, x->xc_why, WHY_SIZE)) {
 		inst_remove(p);
 		return;
 	}
@@ -297,7 +289,7 @@ static void cross_check(struct path_ctx *p, enum path_row row)
 		total = skip + 2 * p->o.pulses;
 	}
 	if (phase(p, row, &x->xc_own, x->xc_why) == 0) {
-		inst_write(p, "events/gpio/gpio_value/enable", "0\n");
+		probe_off(&p->xp);
 		x->xc = !xc_trace(p, gpio, skip, group, total, &x->xc_trace, x->xc_why);
 	}
 	inst_remove(p);
@@ -421,6 +413,7 @@ static int path_prepare(struct run *run, void *ctx)
 	struct path_row_res *x;
 	int i;
 
+	p->run = run;
 	p->undo = &run->undo;
 	if (setup(p))
 		return EXIT_ERROR;

@@ -10,14 +10,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "core/parse.h"
 #include "core/cli.h"
 #include "modes/rt/rt_int.h"
 #include "core/sys.h"
 #include "modes/rt/gaps.h"
-#include "gaps.skel.h"
 
 #define DEFAULT_THRESHOLD_NS 100000ULL
 #define MAX_CAUSES 1024
@@ -28,20 +25,11 @@ struct gp_env {
 	__u64 threshold_ns;
 };
 
-struct gp_cause {
-	struct rt_cause_key k;
-	struct rt_cause_val v;
-};
-
 struct gp_ctx {
 	struct gp_env *env;
-	struct gaps_bpf *skel;
-	__u32 gpio;
-	struct rt_hist h;
-	struct rt_gap_counts n;
-	struct gp_cause *causes;
-	int ncauses;
-	__u32 tid;
+	/* the provider's: its arguments (the line, the threshold) and what it read */
+	struct sched_args args;
+	struct gaps_read rd;
 };
 
 enum { OPT_GAPS = 0x500, OPT_THRESHOLD };
@@ -93,97 +81,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static struct bpf_object *gp_open(void *ctx, char *why, size_t size)
-{
-	struct gp_ctx *cx = ctx;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = cx->env->c.btf_path);
-
-	cx->skel = gaps_bpf__open_opts(&oo);
-	if (!cx->skel) {
-		snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
-		return NULL;
-	}
-	cx->skel->rodata->line = cx->gpio;
-	cx->skel->rodata->threshold_ns = cx->env->threshold_ns;
-	return cx->skel->obj;
-}
-
-static int gp_load(void *ctx)
-{
-	return gaps_bpf__load(((struct gp_ctx *)ctx)->skel);
-}
-
-static void gp_close(void *ctx)
-{
-	struct gp_ctx *cx = ctx;
-
-	gaps_bpf__destroy(cx->skel);
-	cx->skel = NULL;
-}
-
 static int cmp_cause(const void *a, const void *b)
 {
-	const struct gp_cause *x = a, *y = b;
+	const struct gaps_cause *x = a, *y = b;
 
 	return x->v.total_ns < y->v.total_ns ? 1 : x->v.total_ns > y->v.total_ns ? -1 : 0;
-}
-
-static int read_results(void *ctx)
-{
-	struct gp_ctx *cx = ctx;
-	int ncpus = libbpf_num_possible_cpus(), fd, c;
-	struct rt_cause_key key, next, *prev = NULL;
-	struct rt_cause_val *pv;
-	struct rt_gap_counts *pc;
-	struct rt_hist *ph;
-	__u32 zero = 0;
-	int err = -1;
-
-	ph = calloc(ncpus, sizeof(*ph));
-	pc = calloc(ncpus, sizeof(*pc));
-	pv = calloc(ncpus, sizeof(*pv));
-	cx->causes = calloc(MAX_CAUSES, sizeof(*cx->causes));
-	if (!ph || !pc || !pv || !cx->causes)
-		goto out;
-	if (bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.gaps), &zero, ph) ||
-	    bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.counts), &zero, pc))
-		goto out;
-	rt_hist_sum(&cx->h, ph, ncpus);
-	for (c = 0; c < ncpus; c++) {
-		cx->n.sets += pc[c].sets;
-		cx->n.over += pc[c].over;
-		cx->n.over_ns += pc[c].over_ns;
-		cx->n.other_task_sets += pc[c].other_task_sets;
-		cx->n.cause_drops += pc[c].cause_drops;
-		cx->n.cause_drop_ns += pc[c].cause_drop_ns;
-		cx->n.unlocked_sets += pc[c].unlocked_sets;
-	}
-	cx->tid = cx->skel->bss->toggler_tid;
-	fd = bpf_map__fd(cx->skel->maps.causes);
-	while (cx->ncauses < MAX_CAUSES && !bpf_map_get_next_key(fd, prev, &next)) {
-		struct gp_cause *g = &cx->causes[cx->ncauses];
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, pv))
-			continue;
-		memset(g, 0, sizeof(*g));
-		g->k = key;
-		for (c = 0; c < ncpus; c++) {
-			g->v.gaps += pv[c].gaps;
-			g->v.total_ns += pv[c].total_ns;
-			if (pv[c].max_ns > g->v.max_ns)
-				g->v.max_ns = pv[c].max_ns;
-		}
-		cx->ncauses++;
-	}
-	qsort(cx->causes, cx->ncauses, sizeof(*cx->causes), cmp_cause);
-	err = 0;
-out:
-	free(ph);
-	free(pc);
-	free(pv);
-	return err;
 }
 
 static const char *const cause_names[RT_CAUSE_MAX] = {
@@ -249,20 +151,21 @@ static void print_json(const struct gp_ctx *cx, const struct rt_run *run)
 	json_object_object_add(o, "mode", json_object_new_string("gaps"));
 	json_object_object_add(o, "format", json_object_new_int(1));
 	json_object_object_add(o, "run", rt_run_json(&cx->env->c, run));
-	json_object_object_add(o, "gpio", json_object_new_uint64(cx->gpio));
+	json_object_object_add(o, "gpio", json_object_new_uint64(cx->args.line));
 	json_object_object_add(o, "threshold_ns", json_object_new_uint64(cx->env->threshold_ns));
-	json_object_object_add(o, "toggler_tid", cx->tid ? json_object_new_uint64(cx->tid) : NULL);
-	json_object_object_add(o, "sets", json_object_new_uint64(cx->n.sets));
+	json_object_object_add(o, "toggler_tid",
+			       cx->rd.tid ? json_object_new_uint64(cx->rd.tid) : NULL);
+	json_object_object_add(o, "sets", json_object_new_uint64(cx->rd.n.sets));
 	json_object_object_add(o, "sets_by_other_tasks",
-			       json_object_new_uint64(cx->n.other_task_sets));
-	json_object_object_add(o, "gaps_over", json_object_new_uint64(cx->n.over));
-	json_object_object_add(o, "gaps_over_ns", json_object_new_uint64(cx->n.over_ns));
-	json_object_object_add(o, "cause_drops", json_object_new_uint64(cx->n.cause_drops));
-	json_object_object_add(o, "cause_drop_ns", json_object_new_uint64(cx->n.cause_drop_ns));
-	json_object_object_add(o, "unlocked_sets", json_object_new_uint64(cx->n.unlocked_sets));
-	json_object_object_add(o, "gaps", rt_hist_json(&cx->h));
-	for (i = 0; i < cx->ncauses; i++) {
-		const struct gp_cause *g = &cx->causes[i];
+			       json_object_new_uint64(cx->rd.n.other_task_sets));
+	json_object_object_add(o, "gaps_over", json_object_new_uint64(cx->rd.n.over));
+	json_object_object_add(o, "gaps_over_ns", json_object_new_uint64(cx->rd.n.over_ns));
+	json_object_object_add(o, "cause_drops", json_object_new_uint64(cx->rd.n.cause_drops));
+	json_object_object_add(o, "cause_drop_ns", json_object_new_uint64(cx->rd.n.cause_drop_ns));
+	json_object_object_add(o, "unlocked_sets", json_object_new_uint64(cx->rd.n.unlocked_sets));
+	json_object_object_add(o, "gaps", rt_hist_json(&cx->rd.h));
+	for (i = 0; i < cx->rd.n_causes; i++) {
+		const struct gaps_cause *g = &cx->rd.causes[i];
 
 		t = json_object_new_object();
 		cause_detail(&g->k, d, sizeof(d));
@@ -286,33 +189,39 @@ static void print_text(const struct gp_ctx *cx, const struct rt_run *run)
 
 	printf("gpiolat --gaps: ");
 	rt_run_text(stdout, &cx->env->c, run);
-	printf("gpio %u: %llu sets (toggler tid %u; %llu by other tasks)\n", cx->gpio,
-	       (unsigned long long)cx->n.sets, cx->tid, (unsigned long long)cx->n.other_task_sets);
-	rt_hist_summary(&cx->h, &s);
+	printf("gpio %u: %llu sets (toggler tid %u; %llu by other tasks)\n", cx->args.line,
+	       (unsigned long long)cx->rd.n.sets, cx->rd.tid,
+	       (unsigned long long)cx->rd.n.other_task_sets);
+	rt_hist_summary(&cx->rd.h, &s);
 	printf("gaps between sets: ");
 	rt_summary_text(stdout, &s);
 	printf("\n");
-	rt_hist_text(stdout, &cx->h, "  ");
+	rt_hist_text(stdout, &cx->rd.h, "  ");
 	printf("%llu gaps of at least %.1f us, %.3f ms in all; what ran instead:\n",
-	       (unsigned long long)cx->n.over, cx->env->threshold_ns / 1e3, cx->n.over_ns / 1e6);
+	       (unsigned long long)cx->rd.n.over, cx->env->threshold_ns / 1e3,
+	       cx->rd.n.over_ns / 1e6);
 	printf("  %-13s %-24s %8s %12s %12s\n", "cause", "what", "gaps", "total us", "max us");
-	for (i = 0; i < cx->ncauses; i++) {
-		const struct gp_cause *g = &cx->causes[i];
+	for (i = 0; i < cx->rd.n_causes; i++) {
+		const struct gaps_cause *g = &cx->rd.causes[i];
 
 		cause_detail(&g->k, d, sizeof(d));
 		printf("  %-13s %-24s %8llu %12.1f %12.1f\n", cause_names[g->k.cause], d,
 		       (unsigned long long)g->v.gaps, g->v.total_ns / 1e3, g->v.max_ns / 1e3);
 	}
 	printf("causes dropped (the table full): %llu, %.1f us\n",
-	       (unsigned long long)cx->n.cause_drops, cx->n.cause_drop_ns / 1e3);
-	if (cx->n.unlocked_sets)
+	       (unsigned long long)cx->rd.n.cause_drops, cx->rd.n.cause_drop_ns / 1e3);
+	if (cx->rd.n.unlocked_sets)
 		printf("%llu sets handled without a lock (raw_tp: the kernel allows no bpf_spin_lock "
 		       "there): a cause racing a set on another CPU may land in the next gap\n",
-		       (unsigned long long)cx->n.unlocked_sets);
+		       (unsigned long long)cx->rd.n.unlocked_sets);
 }
 
 static void gp_print(void *ctx, const struct rt_run *run, bool json)
 {
+	struct gp_ctx *cx = ctx;
+
+	/* the causes by their total time, the largest first */
+	qsort(cx->rd.causes, cx->rd.n_causes, sizeof(*cx->rd.causes), cmp_cause);
 	if (json)
 		print_json(ctx, run);
 	else
@@ -338,34 +247,40 @@ static int gp_parse(struct run *r, void *ctx, int argc, char **argv)
 	if (err)
 		return err;
 	if (env->line) {
-		if (sys_resolve_line(env->line, &cx->gpio, chip, sizeof(chip), &off, why,
+		if (sys_resolve_line(env->line, &cx->args.line, chip, sizeof(chip), &off, why,
 				     sizeof(why))) {
 			fprintf(stderr, "gpiolat: --gaps: %s\n", why);
 			return EXIT_ERROR;
 		}
-	} else if (!toggle_present() || toggle_gpio(&cx->gpio)) {
+	} else if (!toggle_present() || toggle_gpio(&cx->args.line)) {
 		fprintf(stderr, "gpiolat: --gaps: no line given and no toggle module "
 				"(/sys/kernel/debug/toggle): give --line\n");
 		return EXIT_ERROR;
 	}
+	cx->args.threshold_ns = env->threshold_ns;
 	return EXIT_OK;
 }
 
 int gaps_main(int argc, char **argv)
 {
-	static const struct rt_object_ops ops = {
-		.open = gp_open,
-		.load = gp_load,
-		.close = gp_close,
-		.read = read_results,
-		.print = gp_print,
-	};
 	struct gp_env env = { .c.mode = "gaps", .threshold_ns = DEFAULT_THRESHOLD_NS };
 	struct gp_ctx cx = { .env = &env };
-	struct rt_mode m = { .env = &env.c, .ops = &ops, .ctx = &cx, .parse = gp_parse };
+	struct rt_mode m = { .env = &env.c,
+			     .prov = &prov_bpf_gaps,
+			     .args = &cx.args,
+			     .out = &cx.rd,
+			     .ctx = &cx,
+			     .parse = gp_parse,
+			     .print = gp_print };
 	int err;
 
+	cx.rd.causes = calloc(MAX_CAUSES, sizeof(*cx.rd.causes));
+	if (!cx.rd.causes) {
+		fprintf(stderr, "gpiolat: --gaps: out of memory\n");
+		return EXIT_ERROR;
+	}
+	cx.rd.max_causes = MAX_CAUSES;
 	err = rt_main(&m, argc, argv);
-	free(cx.causes);
+	free(cx.rd.causes);
 	return err;
 }

@@ -10,8 +10,6 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "core/btf_find.h"
 #include "core/parse.h"
 #include "core/cli.h"
@@ -145,27 +143,39 @@ static int rt_parse_step(struct run *r, void *ctx, int argc, char **argv)
 	return m->parse(r, m->ctx, argc, argv);
 }
 
-/* check the run's requests, fork the command (it waits), the mode's own preparation */
+/* check the run's requests, fork the command (it waits), the mode's own preparation; its
+ * object set up (opened, configured, loaded) */
 static int rt_prepare_step(struct run *r, void *ctx)
 {
 	struct rt_mode *m = ctx;
+	char why[WHY_SIZE];
 
 	m->run.undo = &r->undo;
-	if (rt_prepare(m->env, &m->run) || (m->ops->prepared && m->ops->prepared(m->ctx, &m->run)))
+	if (rt_prepare(m->env, &m->run) || (m->prepared && m->prepared(m->ctx, &m->run)))
 		return EXIT_ERROR;
+	m->args->raw_tp = m->env->raw_tp;
+	m->t = (struct target){ .kind = TGT_SCHED, .run = r, .btf_path = m->env->btf_path };
+	m->a = (struct probe_args){ .sched = m->args };
+	probe_init(&m->p, m->prov, &m->a, &m->t);
+	if (probe_setup(&m->p, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: --%s: %s\n", m->env->mode, why);
+		return EXIT_ERROR;
+	}
 	return EXIT_OK;
 }
 
+/* attached: tp_btf, else raw_tp */
 static int rt_enable_step(struct run *r, void *ctx)
 {
 	struct rt_mode *m = ctx;
 	char why[WHY_SIZE];
 
 	(void)r;
-	if (rt_open_attach(m->ops, m->ctx, m->env->raw_tp, &m->run, why, sizeof(why))) {
+	if (probe_on(&m->p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: --%s: %s\n", m->env->mode, why);
 		return EXIT_ERROR;
 	}
+	m->run.hook = m->p.hook_name;
 	return EXIT_OK;
 }
 
@@ -180,12 +190,12 @@ static int rt_go_step(struct run *r, void *ctx)
 static int rt_collect_step(struct run *r, void *ctx)
 {
 	struct rt_mode *m = ctx;
+	char why[WHY_SIZE];
 
 	(void)r;
-	rt_detach(&m->run);
-	if (m->ops->read(m->ctx)) {
-		fprintf(stderr, "gpiolat: --%s: reading the results failed: %s\n", m->env->mode,
-			strerror(errno));
+	probe_off(&m->p);
+	if (probe_read(&m->p, m->out, why, sizeof(why))) {
+		fprintf(stderr, "gpiolat: --%s: %s\n", m->env->mode, why);
 		return EXIT_ERROR;
 	}
 	return EXIT_OK;
@@ -196,7 +206,7 @@ static int rt_print_step(struct run *r, void *ctx)
 	struct rt_mode *m = ctx;
 
 	(void)r;
-	m->ops->print(m->ctx, &m->run, m->env->json);
+	m->print(m->ctx, &m->run, m->env->json);
 	return EXIT_OK;
 }
 
@@ -205,9 +215,9 @@ static void rt_undo_step(struct run *r, void *ctx)
 	struct rt_mode *m = ctx;
 
 	(void)r;
-	rt_detach(&m->run);
+	probe_off(&m->p);
 	rt_finish(&m->run);
-	m->ops->close(m->ctx);
+	probe_teardown(&m->p);
 }
 
 int rt_main(struct rt_mode *m, int argc, char **argv)
@@ -228,119 +238,6 @@ int rt_main(struct rt_mode *m, int argc, char **argv)
 	m->run.child_fd = -1;
 	m->run.seq0 = m->run.seq1 = -1;
 	return run_mode(&r, &ops, m, argc, argv);
-}
-
-/* ---- load and attach ------------------------------------------------------------------------ */
-
-/* "tp_btf/sched_switch" -> is sched_switch among the kernel's trace events? */
-static bool tracepoint_known(const char *sec)
-{
-	const char *name = strchr(sec, '/'), *dir = sys_tracefs_dir();
-	char path[512], line[256];
-	size_t len;
-	bool found = false;
-	FILE *f;
-
-	if (!name || !dir)
-		return true; /* cannot tell: let the attach say */
-	name++;
-	len = strlen(name);
-	snprintf(path, sizeof(path), "%s/available_events", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return true;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, ':');
-
-		found = c && !strncmp(c + 1, name, len) && (c[1 + len] == '\n' || !c[1 + len]);
-	}
-	fclose(f);
-	return found;
-}
-
-static void select_variant(struct bpf_object *obj, const char *suffix)
-{
-	struct bpf_program *p;
-	size_t sl = strlen(suffix);
-
-	bpf_object__for_each_program(p, obj) {
-		const char *n = bpf_program__name(p);
-		size_t nl = strlen(n);
-		bool want = nl > sl && !strcmp(n + nl - sl, suffix);
-
-		bpf_program__set_autoload(p,
-					  want && tracepoint_known(bpf_program__section_name(p)));
-	}
-}
-
-void rt_detach(struct rt_run *run)
-{
-	while (run->nlinks > 0)
-		bpf_link__destroy(run->links[--run->nlinks]);
-}
-
-static int attach_all(struct bpf_object *obj, struct rt_run *run, char *why, size_t size)
-{
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj) {
-		struct bpf_link *l;
-
-		if (!bpf_program__autoload(p))
-			continue;
-		l = bpf_program__attach(p);
-		if (!l || run->nlinks == RT_MAX_LINKS) {
-			snprintf(why, size, "attaching %s failed: %s", bpf_program__section_name(p),
-				 l ? "too many programs" : strerror(errno));
-			bpf_link__destroy(l);
-			rt_detach(run);
-			return -1;
-		}
-		run->links[run->nlinks++] = l;
-	}
-	return 0;
-}
-
-int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, struct rt_run *run,
-		   char *why, size_t size)
-{
-	static const struct {
-		const char *suffix, *hook;
-	} variants[] = { { "_btf", "tp_btf" }, { "_raw", "raw_tp" } };
-	char first[WHY_SIZE] = "";
-	unsigned int v;
-	int err;
-
-	for (v = raw_tp; v < sizeof(variants) / sizeof(variants[0]); v++) {
-		struct bpf_object *obj = ops->open(ctx, why, size);
-
-		if (!obj)
-			return -1;
-		select_variant(obj, variants[v].suffix);
-		err = ops->load(ctx);
-		if (err)
-			snprintf(why, size, "loading the %s programs failed: %s (-v shows why)",
-				 variants[v].hook, strerror(err < 0 ? -err : err));
-		else if (ops->setup && ops->setup(ctx, why, size))
-			break; /* not the variant's fault */
-		else if (!attach_all(obj, run, why, size)) {
-			run->hook = variants[v].hook;
-			return 0;
-		}
-		if (v == raw_tp)
-			snprintf(first, sizeof(first), "%s", why);
-		ops->close(ctx);
-	}
-	if (v < sizeof(variants) / sizeof(variants[0])) {
-		ops->close(ctx);
-		return -1;
-	}
-	if (first[0] && strcmp(first, why)) {
-		size_t l = strlen(why);
-
-		snprintf(why + l, size - l, "; before that, %s", first);
-	}
-	return -1;
 }
 
 /* ---- the run -------------------------------------------------------------------------------- */

@@ -25,27 +25,6 @@ __u64 rt_slot_high(int s)
 	return rt_slot_low(s) + (1ULL << (s / RT_SUB - 1));
 }
 
-void rt_hist_sum(struct rt_hist *out, const struct rt_hist *percpu, int ncpus)
-{
-	int c, s;
-
-	memset(out, 0, sizeof(*out));
-	for (c = 0; c < ncpus; c++) {
-		const struct rt_hist *h = &percpu[c];
-
-		if (!h->count)
-			continue;
-		if (!out->count || h->min_ns < out->min_ns)
-			out->min_ns = h->min_ns;
-		if (h->max_ns > out->max_ns)
-			out->max_ns = h->max_ns;
-		out->count += h->count;
-		out->sum_ns += h->sum_ns;
-		for (s = 0; s < RT_SLOTS; s++)
-			out->slots[s] += h->slots[s];
-	}
-}
-
 static int to_buckets(const struct rt_hist *h, struct bucket *b)
 {
 	int s, n = 0;

@@ -17,8 +17,7 @@
 #include "rt.h"
 #include "core/cli.h"
 #include "core/run.h"
-
-#define RT_MAX_LINKS 32
+#include "providers/provider.h"
 
 /* the options every scheduling mode takes (rt_parse) */
 struct rt_env {
@@ -50,8 +49,6 @@ int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void
 /* what the run did */
 struct rt_run {
 	const char *hook; /* "tp_btf" or "raw_tp" */
-	struct bpf_link *links[RT_MAX_LINKS];
-	int nlinks;
 	pid_t child; /* the command, 0: none */
 	int child_fd; /* its go pipe */
 	int child_status; /* its wait status, -1: still running at the end (stopped) */
@@ -63,37 +60,28 @@ struct rt_run {
 };
 
 /*
- * Open and configure the object (mode's callback), keep the programs of one variant (names
- * ending in _btf, else _raw; a program on a tracepoint the kernel lacks stays off), load and
- * attach; on failure of tp_btf the same with raw_tp. 0, or -1 and why.
- */
-struct rt_object_ops {
-	/* after the command was forked, before anything is opened (or NULL) */
-	int (*prepared)(void *ctx, struct rt_run *run);
-	struct bpf_object *(*open)(void *ctx, char *why, size_t size);
-	int (*load)(void *ctx); /* the skeleton's __load: its maps and rodata pointers */
-	int (*setup)(void *ctx, char *why, size_t size); /* after load, before attach; or NULL */
-	void (*close)(void *ctx); /* also when nothing is open */
-	int (*read)(void *ctx); /* after detach: the maps; 0, or -1 and errno */
-	void (*print)(void *ctx, const struct rt_run *run, bool json);
-};
-/*
- * a scheduling mode as one table of steps driven by run_mode() (core/run.h): parse (the mode's
- * own, through rt_parse), prepare (rt_prepare, then ops->prepared), enable (open and attach),
- * go (rt_go), collect (detach, ops->read), print (ops->print), undo (detach, rt_finish,
- * ops->close). The exit status.
+ * a scheduling mode as one table of steps driven by run_mode() (core/run.h), over its BPF
+ * object's provider (providers/bpf_rt.c): parse (the mode's own, through rt_parse), prepare
+ * (rt_prepare, then the mode's prepared, then the provider set up with the mode's args), enable
+ * (switched on: tp_btf, else raw_tp), go (rt_go), collect (switched off, read into out), print
+ * (the mode's), undo (off, rt_finish, torn down). The exit status.
  */
 struct rt_mode {
 	struct rt_env *env;
-	const struct rt_object_ops *ops;
-	void *ctx; /* the mode's, for ops and parse */
+	const struct provider *prov; /* prov_bpf_wakeup, prov_bpf_gaps */
+	struct sched_args *args; /* the mode's arguments to it, final after prepared */
+	void *out; /* what its read fills (struct wakeup_read, gaps_read) */
+	void *ctx; /* the mode's, for parse, prepared and print */
 	int (*parse)(struct run *r, void *ctx, int argc, char **argv);
+	/* after the command was forked, before the provider is set up (or NULL) */
+	int (*prepared)(void *ctx, struct rt_run *run);
+	void (*print)(void *ctx, const struct rt_run *run, bool json);
+	struct target t;
+	struct probe_args a;
+	struct probe p;
 	struct rt_run run;
 };
 int rt_main(struct rt_mode *m, int argc, char **argv);
-int rt_open_attach(const struct rt_object_ops *ops, void *ctx, bool raw_tp, struct rt_run *run,
-		   char *why, size_t size);
-void rt_detach(struct rt_run *run);
 
 /* before attach: check the run's requests, fork the command (it waits) */
 int rt_prepare(struct rt_env *env, struct rt_run *run);
@@ -105,12 +93,11 @@ void rt_finish(struct rt_run *run);
 struct json_object *rt_run_json(const struct rt_env *env, const struct rt_run *run);
 void rt_run_text(FILE *f, const struct rt_env *env, const struct rt_run *run);
 
-/* histograms: the per-CPU copies summed; summary; text and JSON */
+/* histograms (summed by the provider): summary; text and JSON */
 struct rt_summary {
 	__u64 count, min, max;
 	double mean, p50, p90, p99; /* NAN when count is 0 */
 };
-void rt_hist_sum(struct rt_hist *out, const struct rt_hist *percpu, int ncpus);
 void rt_hist_summary(const struct rt_hist *h, struct rt_summary *s);
 struct json_object *rt_hist_json(const struct rt_hist *h);
 void rt_hist_text(FILE *f, const struct rt_hist *h, const char *indent);

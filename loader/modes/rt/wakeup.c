@@ -13,14 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include "core/parse.h"
 #include "core/cli.h"
 #include "modes/rt/rt_int.h"
 #include "core/sys.h"
 #include "modes/rt/wakeup.h"
-#include "wakeup.skel.h"
 
 struct wk_env {
 	struct rt_env c; /* first: the common options' input */
@@ -32,15 +29,16 @@ struct wk_env {
 struct wk_task {
 	__u32 pid;
 	char comm[RT_COMM];
-	struct rt_task_counts n;
-	struct rt_hist h[RT_LAT_MAX];
 };
 
 struct wk_ctx {
 	struct wk_env *env;
-	struct wakeup_bpf *skel;
 	struct wk_task *tasks;
 	int ntasks;
+	/* the provider's: its arguments (the tasks' pids) and what it read (tasks[i]: i) */
+	__u32 pids[RT_MAX_TASKS];
+	struct sched_args args;
+	struct wakeup_read *rd;
 };
 
 enum { OPT_WAKEUP = 0x400, OPT_PID };
@@ -141,6 +139,7 @@ static int add_task(struct wk_ctx *cx, __u32 pid, const char *comm)
 		return -1;
 	}
 	cx->tasks[cx->ntasks].pid = pid;
+	cx->pids[cx->ntasks] = pid;
 	snprintf(cx->tasks[cx->ntasks].comm, RT_COMM, "%s", comm);
 	cx->ntasks++;
 	return 0;
@@ -180,86 +179,6 @@ static int add_comm(struct wk_ctx *cx, const char *comm)
 	return found > 0 ? 0 : -1;
 }
 
-static struct bpf_object *wk_open(void *ctx, char *why, size_t size)
-{
-	struct wk_ctx *cx = ctx;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = cx->env->c.btf_path);
-
-	cx->skel = wakeup_bpf__open_opts(&oo);
-	if (!cx->skel) {
-		snprintf(why, size, "opening the BPF object failed: %s", strerror(errno));
-		return NULL;
-	}
-	return cx->skel->obj;
-}
-
-static int wk_load(void *ctx)
-{
-	return wakeup_bpf__load(((struct wk_ctx *)ctx)->skel);
-}
-
-static int wk_setup(void *ctx, char *why, size_t size)
-{
-	struct wk_ctx *cx = ctx;
-	__u32 i;
-
-	for (i = 0; i < (__u32)cx->ntasks; i++) {
-		if (bpf_map_update_elem(bpf_map__fd(cx->skel->maps.tasks), &cx->tasks[i].pid, &i,
-					BPF_ANY)) {
-			snprintf(why, size, "cannot fill the task map: %s", strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void wk_close(void *ctx)
-{
-	struct wk_ctx *cx = ctx;
-
-	wakeup_bpf__destroy(cx->skel);
-	cx->skel = NULL;
-}
-
-static int read_results(void *ctx)
-{
-	struct wk_ctx *cx = ctx;
-	int ncpus = libbpf_num_possible_cpus(), i, l, c;
-	size_t sz = ncpus * (sizeof(struct rt_hist) + sizeof(struct rt_task_counts));
-	struct rt_task_counts *pc;
-	struct rt_hist *ph;
-	void *buf = malloc(sz);
-
-	if (!buf)
-		return -1;
-	ph = buf;
-	pc = (struct rt_task_counts *)(ph + ncpus);
-	for (i = 0; i < cx->ntasks; i++) {
-		__u32 key = i;
-		struct rt_task_counts *n = &cx->tasks[i].n;
-
-		if (bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.counts), &key, pc))
-			goto fail;
-		for (c = 0; c < ncpus; c++) {
-			n->wakeups += pc[c].wakeups;
-			n->sleeps += pc[c].sleeps;
-			n->preemptions += pc[c].preemptions;
-			n->unmatched += pc[c].unmatched;
-		}
-		for (l = 0; l < RT_LAT_MAX; l++) {
-			key = i * RT_LAT_MAX + l;
-			if (bpf_map_lookup_elem(bpf_map__fd(cx->skel->maps.hists), &key, ph))
-				goto fail;
-			rt_hist_sum(&cx->tasks[i].h[l], ph, ncpus);
-		}
-	}
-	free(buf);
-	return 0;
-fail:
-	free(buf);
-	return -1;
-}
-
 static void print_json(const struct wk_ctx *cx, const struct rt_run *run)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
@@ -271,16 +190,17 @@ static void print_json(const struct wk_ctx *cx, const struct rt_run *run)
 	json_object_object_add(o, "run", rt_run_json(&cx->env->c, run));
 	for (i = 0; i < cx->ntasks; i++) {
 		const struct wk_task *t = &cx->tasks[i];
+		const struct rt_task_counts *n = &cx->rd->n[i];
 		struct json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "pid", json_object_new_uint64(t->pid));
 		json_object_object_add(j, "comm", json_object_new_string(t->comm));
-		json_object_object_add(j, "wakeups", json_object_new_uint64(t->n.wakeups));
-		json_object_object_add(j, "sleeps", json_object_new_uint64(t->n.sleeps));
-		json_object_object_add(j, "preemptions", json_object_new_uint64(t->n.preemptions));
-		json_object_object_add(j, "unmatched", json_object_new_uint64(t->n.unmatched));
-		json_object_object_add(j, "wakeup", rt_hist_json(&t->h[RT_LAT_WAKEUP]));
-		json_object_object_add(j, "preempt", rt_hist_json(&t->h[RT_LAT_PREEMPT]));
+		json_object_object_add(j, "wakeups", json_object_new_uint64(n->wakeups));
+		json_object_object_add(j, "sleeps", json_object_new_uint64(n->sleeps));
+		json_object_object_add(j, "preemptions", json_object_new_uint64(n->preemptions));
+		json_object_object_add(j, "unmatched", json_object_new_uint64(n->unmatched));
+		json_object_object_add(j, "wakeup", rt_hist_json(&cx->rd->h[i][RT_LAT_WAKEUP]));
+		json_object_object_add(j, "preempt", rt_hist_json(&cx->rd->h[i][RT_LAT_PREEMPT]));
 		json_object_array_add(a, j);
 	}
 	json_object_object_add(o, "tasks", a);
@@ -298,16 +218,17 @@ static void print_text(const struct wk_ctx *cx, const struct rt_run *run)
 	rt_run_text(stdout, &cx->env->c, run);
 	for (i = 0; i < cx->ntasks; i++) {
 		const struct wk_task *t = &cx->tasks[i];
+		const struct rt_task_counts *n = &cx->rd->n[i];
 
 		printf("\n%s (tid %u): %llu wakeups, %llu sleeps, %llu preemptions\n", t->comm,
-		       t->pid, (unsigned long long)t->n.wakeups, (unsigned long long)t->n.sleeps,
-		       (unsigned long long)t->n.preemptions);
+		       t->pid, (unsigned long long)n->wakeups, (unsigned long long)n->sleeps,
+		       (unsigned long long)n->preemptions);
 		for (l = 0; l < RT_LAT_MAX; l++) {
-			rt_hist_summary(&t->h[l], &s);
+			rt_hist_summary(&cx->rd->h[i][l], &s);
 			printf("  %s: ", what[l]);
 			rt_summary_text(stdout, &s);
 			printf("\n");
-			rt_hist_text(stdout, &t->h[l], "    ");
+			rt_hist_text(stdout, &cx->rd->h[i][l], "    ");
 		}
 	}
 	printf("(p50 and p99: estimates within their slot, at most 1/8 of the value wide)\n");
@@ -317,14 +238,18 @@ static int wk_prepared(void *ctx, struct rt_run *run)
 {
 	struct wk_ctx *cx = ctx;
 	const char *cmd, *b;
+	int err = 0;
 
-	if (!run->child)
-		return 0;
-	cmd = cx->env->c.cmd[0];
-	b = strrchr(cmd, '/');
-	return add_task(cx, run->child, b ? b + 1 : cmd);
+	if (run->child) {
+		cmd = cx->env->c.cmd[0];
+		b = strrchr(cmd, '/');
+		err = add_task(cx, run->child, b ? b + 1 : cmd);
+	}
+	/* the tasks, final: the provider's arguments */
+	cx->args.pids = cx->pids;
+	cx->args.npids = cx->ntasks;
+	return err;
 }
-
 static void wk_print(void *ctx, const struct rt_run *run, bool json)
 {
 	if (json)
@@ -367,19 +292,25 @@ static int wk_parse(struct run *r, void *ctx, int argc, char **argv)
 
 int wakeup_main(int argc, char **argv)
 {
-	static const struct rt_object_ops ops = {
-		.prepared = wk_prepared,
-		.open = wk_open,
-		.load = wk_load,
-		.setup = wk_setup,
-		.close = wk_close,
-		.read = read_results,
-		.print = wk_print,
-	};
 	struct wk_env env = { .c.mode = "wakeup" };
 	struct wk_task tasks[RT_MAX_TASKS] = {};
 	struct wk_ctx cx = { .env = &env, .tasks = tasks };
-	struct rt_mode m = { .env = &env.c, .ops = &ops, .ctx = &cx, .parse = wk_parse };
+	struct rt_mode m = { .env = &env.c,
+			     .prov = &prov_bpf_wakeup,
+			     .args = &cx.args,
+			     .ctx = &cx,
+			     .parse = wk_parse,
+			     .prepared = wk_prepared,
+			     .print = wk_print };
+	int err;
 
-	return rt_main(&m, argc, argv);
+	cx.rd = calloc(1, sizeof(*cx.rd));
+	if (!cx.rd) {
+		fprintf(stderr, "gpiolat: --wakeup: out of memory\n");
+		return EXIT_ERROR;
+	}
+	m.out = cx.rd;
+	err = rt_main(&m, argc, argv);
+	free(cx.rd);
+	return err;
 }

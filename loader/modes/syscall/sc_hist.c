@@ -39,31 +39,15 @@
 #include "modes/syscall/syscall_cost_int.h"
 #include "core/jsonout.h"
 
-static int hist_read(const struct probe *p, struct gpiolat_hist *out, __u64 *unmatched)
+/* the histogram's totals so far (the provider's read); 0, or -1 */
+static int hist_read(struct probe *p, struct gpiolat_hist *out, __u64 *unmatched)
 {
-	int ncpus = libbpf_num_possible_cpus(), c, i;
-	struct sc_hist *h;
-	__u32 zero = 0;
+	struct schist_read rd = { .hist = out };
+	char why[WHY_SIZE];
 
-	h = calloc(ncpus, sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(schist_map_fd(p), &zero, h)) {
-		free(h);
-		return -errno;
-	}
-	memset(out, 0, sizeof(*out));
-	*unmatched = 0;
-	for (c = 0; c < ncpus; c++) {
-		out->sum_ns += h[c].sum_ns;
-		*unmatched += h[c].unmatched;
-		/* the count is the sum of the slots (the program keeps no count of its own) */
-		for (i = 0; i < SC_LOG2_SLOTS && i < GPIOLAT_LOG2_SLOTS; i++) {
-			out->log2[i] += h[c].slots[i];
-			out->pairs += h[c].slots[i];
-		}
-	}
-	free(h);
+	if (probe_read(p, &rd, why, sizeof(why)))
+		return -1;
+	*unmatched = rd.unmatched;
 	return 0;
 }
 

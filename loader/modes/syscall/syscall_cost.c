@@ -50,7 +50,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
-#include <tracefs.h>
 #include "empty.skel.h"
 #include "core/parse.h"
 #include "syscall.h"
@@ -92,9 +91,9 @@ static int cost_prepare(struct run *r, void *ctx)
 	s->t.off = sc_call_offset(s->exe);
 	s->t.script = env->bt_script;
 	mounted = sc_tracefs_mounted();
-	if (!mounted && tracefs_tracing_dir())
+	if (!mounted && sys_tracefs_dir())
 		snprintf(c->cpu_note, sizeof(c->cpu_note), "; tracefs mounted at %s by gpiolat",
-			 tracefs_tracing_dir());
+			 sys_tracefs_dir());
 	/* a SIGKILLed run's instance and probe events were put back before (run_mode()) */
 	if (sc_worker_start(s, &r->undo, env, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);
@@ -103,14 +102,9 @@ static int cost_prepare(struct run *r, void *ctx)
 	s->t.pid = s->worker;
 	s->t.hook = env->hook;
 	/* our instance, for the methods on tracefs events (they say why when there is none) */
-	if (tracefs_tracing_dir()) {
-		if (undo_instance(&r->undo, INSTANCE))
-			return EXIT_ERROR;
-		s->t.inst = tracefs_instance_create(INSTANCE);
-		/* not ours (no journal named it): used, left as found */
-		if (!s->t.inst || !tracefs_instance_is_new(s->t.inst))
-			undo_instance_done(&r->undo, INSTANCE);
-	}
+	if (sys_tracefs_dir() &&
+	    target_instance_make(&s->t, &r->undo, INSTANCE, NULL, why, sizeof(why)) && r->verbose)
+		fprintf(stderr, "gpiolat: %s\n", why);
 	return EXIT_OK;
 }
 
@@ -238,8 +232,7 @@ static void sc_undo(struct run *r, void *ctx)
 		c->sub->undo(r, ctx);
 	child_stop(&s->t.child);
 	/* the instance itself goes with r->undo (run_mode()) */
-	tracefs_instance_free(s->t.inst);
-	s->t.inst = NULL;
+	target_instance_free(&s->t, false);
 	if (s->worker > 0) {
 		kill(s->worker, SIGKILL);
 		waitpid(s->worker, &st, 0);

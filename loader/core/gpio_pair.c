@@ -17,7 +17,7 @@
 #include <bpf/libbpf.h>
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
 #include "core/sys.h"
 
 /* the toggle module's pulses when it is idle on a wanted line: ten pairings a line at least */

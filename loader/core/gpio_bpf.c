@@ -14,57 +14,8 @@
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
 #include "gpiolat_nobtf.skel.h"
-#include "providers/gpio_bpf.h"
+#include "core/gpio_bpf.h"
 #include "core/sys.h"
-
-/*
- * tp_btf attaches by the kernel's own BTF id of the tracepoint's typedef btf_trace_gpio_value,
- * whatever --btf says: the kernel's BTF and that type in it, probed here
- */
-static int check_tp_btf(const struct btf *btf, char *why, size_t size)
-{
-	struct btf *vmlinux;
-	__s32 id;
-
-	if (sys_check_tracepoint(btf, why, size))
-		return -1;
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		snprintf(why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
-			 btf ? "; tp_btf attaches by the kernel's own BTF ids, which --btf cannot "
-			       "give" :
-			       ", no --btf");
-		return -1;
-	}
-	id = btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF);
-	btf__free(vmlinux);
-	if (id < 0) {
-		snprintf(why, size,
-			 "btf_trace_gpio_value is not in the kernel's BTF: no BTF-typed "
-			 "gpio_value tracepoint to attach to");
-		return -1;
-	}
-	return 0;
-}
-
-int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
-{
-	switch (hook) {
-	case GPIO_HOOK_TP:
-		/* without BTF: the record's offsets as the format file gives them */
-		if (sys_check_tracepoint(btf, why, size))
-			return -1;
-		return btf ? 0 : sys_check_tp_format(why, size);
-	case GPIO_HOOK_KPROBE:
-		return sys_check_kprobe(btf, why, size);
-	case GPIO_HOOK_FENTRY:
-		return sys_check_fentry(btf, why, size);
-	case GPIO_HOOK_TP_BTF:
-		return check_tp_btf(btf, why, size);
-	default:
-		return -1;
-	}
-}
 
 /* the largest GPIO number indexed + 1 (at least 1): the lines map's size */
 static __u32 lines_span(const struct gpio_lines *l)
@@ -176,17 +127,27 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 		       struct bpf_program **prog)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = cfg->btf_path);
-	struct bpf_program *progs[GPIO_HOOK_MAX];
+	struct bpf_program *p, *keep;
 	struct gpiolat_bpf *skel;
 	bool pairs;
-	int i, err;
+	int err;
 
 	*out = NULL;
 	skel = skel_open(cfg->nobtf, &oo);
 	if (!skel)
 		return 1;
+	/* the hook's program by its name (or the tracepoint program's part), no other */
+	keep = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
+	       cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
+					      bpf_object__find_program_by_name(skel->obj, cfg->prog);
+	if (!keep) {
+		gpiolat_bpf__destroy(skel);
+		return -ENOENT;
+	}
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == keep);
 	/* the no-BTF kprobe's pre-phase programs: loaded, attached only by gpio_pair_learn() */
-	pairs = cfg->nobtf && cfg->hook == GPIO_HOOK_KPROBE;
+	pairs = cfg->nobtf && cfg->desc;
 	bpf_program__set_autoload(skel->progs.gpiolat_pair_kprobe, pairs);
 	bpf_program__set_autoload(skel->progs.gpiolat_pair_ret, pairs);
 	bpf_program__set_autoload(skel->progs.gpiolat_pair_tp, pairs);
@@ -195,30 +156,14 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	bpf_program__set_autoattach(skel->progs.gpiolat_pair_tp, false);
 	/* what forgets the descs the CO-RE kprobe and fentry learn: attached by gpio_bpf_fill_lines */
 	bpf_program__set_autoload(skel->progs.gpiolat_desc_gen_kprobe,
-				  !cfg->nobtf && cfg->hook == GPIO_HOOK_KPROBE);
+				  !cfg->nobtf && cfg->desc && !cfg->fentry);
 	bpf_program__set_autoload(skel->progs.gpiolat_desc_gen_fentry,
-				  !cfg->nobtf && cfg->hook == GPIO_HOOK_FENTRY);
+				  !cfg->nobtf && cfg->desc && cfg->fentry);
 	bpf_program__set_autoattach(skel->progs.gpiolat_desc_gen_kprobe, false);
 	bpf_program__set_autoattach(skel->progs.gpiolat_desc_gen_fentry, false);
 	/* the desc -> GPIO map only where the pre-phase fills it (it is preallocated) */
 	if (!pairs)
 		bpf_map__set_max_entries(skel->maps.desc_lines, 1);
-	/* each hook's program by its name in the table (gpio_hooks.h) */
-	for (i = 0; i < GPIO_HOOK_MAX; i++) {
-		progs[i] = bpf_object__find_program_by_name(skel->obj, gpio_hooks[i].prog);
-		if (!progs[i]) {
-			gpiolat_bpf__destroy(skel);
-			return -ENOENT;
-		}
-	}
-	if (cfg->part != GPIO_PART_ALL)
-		progs[GPIO_HOOK_TP] = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
-								     skel->progs.gpiolat_tp_slot;
-	for (i = 0; i < GPIO_HOOK_MAX; i++)
-		bpf_program__set_autoload(progs[i], i == (int)cfg->hook);
-	if (cfg->part != GPIO_PART_ALL)
-		bpf_program__set_autoload(skel->progs.gpiolat_tp, false);
-
 	skel->rodata->filter_lines = cfg->filter_lines;
 	skel->rodata->period_max = cfg->period_max;
 	skel->rodata->intervals = cfg->intervals;
@@ -242,7 +187,7 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	}
 	*out = skel;
 	if (prog)
-		*prog = progs[cfg->hook];
+		*prog = keep;
 	return 0;
 }
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gpiolat: the gpiolat BPF object (bpf/gpiolat.bpf.c) behind a small API: which hook, which
+ * gpiolat: the gpiolat BPF object (bpf/gpiolat.bpf.c) behind a small API: which program, which
  * lines (a dense index), open and load it configured, read its histograms and drop counter.
- * Everything that sizes, fills or reads its maps is here (loader/providers/gpio_bpf.c), for the
- * histogram
- * mode, --self-test and --overhead alike.
+ * Everything that sizes, fills or reads its maps is here (loader/core/gpio_bpf.c); its one user
+ * is the gpiolat BPF provider (providers/bpf_gpiolat.c), which knows the hooks (gpio_hooks.h)
+ * and runs it for the histogram mode, --self-test and --overhead alike.
  */
 #ifndef GPIOLAT_GPIO_BPF_H
 #define GPIOLAT_GPIO_BPF_H
@@ -14,14 +14,10 @@
 #include <linux/types.h>
 #include "gpiolat.h"
 #include "core/hist.h"
-#include "providers/gpio_hooks.h"
 
 struct btf;
 struct bpf_program;
 struct gpiolat_bpf;
-
-/* can HOOK be attached here? 0, or -1 and why */
-int gpio_hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size);
 
 /* a selected line: its number and (when known) chip and offset */
 struct line_sel {
@@ -65,8 +61,11 @@ enum gpio_part {
 #define GPIO_FEAT_INTERVALS (1 << 3)
 
 struct gpio_bpf_cfg {
-	enum gpio_hook hook; /* the one program loaded */
-	enum gpio_part part; /* GPIO_HOOK_TP: the whole program or a part */
+	const char *prog; /* the one hook program loaded, by name (gpio_hooks[].prog) */
+	enum gpio_part part; /* the tracepoint's program: the whole program or a part */
+	bool desc; /* the program maps a gpio_desc to its line (gpio_hooks[].desc): with BTF, the
+		    * generation's program on chip additions, without, the pre-phase's programs */
+	bool fentry; /* that program is an fentry (its generation's program too), else a kprobe */
 	const char *btf_path; /* --btf, or NULL */
 	__u32 desc_size; /* sizeof(struct gpio_desc); 1 for the tracepoint */
 	__u64 lin_width; /* linear buckets of this width, 0: none */
@@ -86,7 +85,7 @@ bool gpio_bpf_no_btf(const char *btf_path);
 void gpio_bpf_no_btf_say(void);
 
 /*
- * open the object with only the hook's program, configure it and load it: 0 and the skeleton
+ * open the object with only the named program, configure it and load it: 0 and the skeleton
  * (and its program), 1 when opening failed (errno), or the (negative) libbpf error of the load
  */
 int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
