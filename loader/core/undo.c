@@ -442,7 +442,7 @@ int undo_all(struct undo *u)
 	err = replay(steps, u->n);
 	if (err) {
 		fprintf(stderr, "gpiolat: undo: a step failed (kept in " STATE_DIR
-				": gpiolat --cleanup)\n");
+				": the next run of gpiolat tries it again)\n");
 		return -1;
 	}
 	u->n = 0;

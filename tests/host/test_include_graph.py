@@ -11,6 +11,13 @@ is in .rodata or .data.rel.ro.
 The folders are layers, and arrows only go down: main.c -> modes/<mode>/ -> providers/ -> core/;
 a mode never points at another mode's folder; core/ never at providers/ or modes/.
 
+Every mode measures through providers: no object of loader/modes/ calls a BPF object (libbpf's
+bpf_object__*, bpf_program__*, bpf_map__*, bpf_link__*, the map and program syscalls, a
+skeleton's open, load, attach: they call bpf_object__*_skeleton) or libtracefs (tracefs_*,
+tep_*), and no source of it names a file under tracefs. And core/ knows no mode: no code of
+it (comments aside) names a mode's flag (the ones main.c's table tests, read from each mode's
+*_wanted()) or a kernel object a mode names (its #define'd "gpiolat_..." instance or group).
+
     python3 tests/host/test_include_graph.py      prints every file's arrows and mutable data,
                                                   then each violation; exits 1 on any
 
@@ -256,6 +263,108 @@ def test_the_histogram_parser_only_parses(loader_graph):
     arrows, _ = loader_graph
     # gpio_hooks: the hooks' table, each hook's option (data only)
     assert sorted(arrows["histo_opts"]) == ["cli", "files", "gpio_hooks", "parse", "run"]
+
+
+# what a mode may not call itself (nm: the symbols its object leaves undefined), and why each:
+# the providers (and core) hold every BPF object and every tracefs file
+BPF_OR_TRACEFS = re.compile(
+    r"^(bpf_object__|bpf_program__|bpf_map__|bpf_link__"  # libbpf's objects, a skeleton's calls
+    r"|bpf_map_|bpf_prog_|bpf_obj_|bpf_link_"  # the syscalls on a map, program, link by fd
+    r"|tracefs_|tep_)")  # libtracefs, and libtraceevent behind it
+# a file under tracefs named in a mode's source: a write (or read) by hand
+TRACEFS_FILE = re.compile(r'"[^"\n]*(?:/sys/kernel/(?:debug/)?tracing|instances/|events/|'
+                          r'trace_marker|trace_clock|available_events|kprobe_events|'
+                          r'uprobe_events|dynamic_events|current_tracer|set_ftrace_)[^"\n]*"')
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def mode_files():
+    return [n for n in sources() if folder(n).startswith("modes/")]
+
+
+def mode_calls(name):
+    """the BPF-object and tracefs symbols NAME's object calls"""
+    return sorted(u for u in symbols(name)[1] if BPF_OR_TRACEFS.match(u))
+
+
+def code(path):
+    """a C file without its comments"""
+    with open(path) as f:
+        return COMMENT.sub(" ", f.read())
+
+
+def mode_names():
+    """every mode's names: the flags its *_wanted() (named by main.c's table) looks for, and
+    the names it gives its kernel objects (#define NAME "gpiolat_...")"""
+    with open(os.path.join(LOADER, "main.c")) as f:
+        table = f.read().split("modes[] = {", 1)[1].split("};", 1)[0]
+    wanted = re.findall(r"\{\s*\"[^\"]*\",\s*(\w+_wanted),", COMMENT.sub(" ", table))
+    names = set()
+    for d, _, files in os.walk(os.path.join(LOADER, "modes")):
+        for f in files:
+            text = code(os.path.join(d, f))
+            for w in wanted:
+                m = re.search(r"\bbool\s+%s\s*\([^)]*\)\s*\{(.*?)\n\}" % w, text, re.S)
+                if m:
+                    names |= {v for v in LITERAL.findall(m.group(1)) if v.startswith("--") and len(v) > 2}
+            names |= set(re.findall(r'^\s*#\s*define\s+\w+\s+"(gpiolat_\w+)"', text, re.M))
+    return wanted, names
+
+
+def core_mentions(names):
+    """{core file: the mode names its code (string literals, identifiers) holds}"""
+    out = {}
+    core = os.path.join(LOADER, "core")
+    for f in sorted(os.listdir(core)):
+        if not f.endswith((".c", ".h")):
+            continue
+        text = code(os.path.join(core, f))
+        hit = sorted(n for n in names
+                     if re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(n), text))
+        if hit:
+            out[f] = hit
+    return out
+
+
+def test_the_mode_checks_see_what_they_look_for():
+    """the patterns catch what they are for (so that an empty finding means something)"""
+    assert BPF_OR_TRACEFS.match("bpf_object__open_skeleton")
+    assert BPF_OR_TRACEFS.match("bpf_map_lookup_elem") and BPF_OR_TRACEFS.match("tracefs_put_tracing_file")
+    assert not BPF_OR_TRACEFS.match("bpf_enable_stats") and not BPF_OR_TRACEFS.match("probe_read")
+    assert TRACEFS_FILE.search('snprintf(p, n, "%s/instances/" INST, dir)')
+    assert TRACEFS_FILE.search('sys_write_str("/sys/kernel/tracing/events/gpio/enable", "1")')
+    assert not TRACEFS_FILE.search('printf("tracing off\\n")')
+    assert code("/dev/null") == ""
+
+
+def test_modes_measure_only_through_providers(loader_graph):
+    """no mode's object calls a BPF object or libtracefs: the providers do"""
+    files = mode_files()
+    assert len(files) > 20 and {folder(n) for n in files} >= set(RUN_MODES)
+    assert {n: mode_calls(n) for n in files if mode_calls(n)} == {}
+
+
+def test_modes_name_no_tracefs_file():
+    """no mode's source names a file under tracefs (a write by hand)"""
+    found = {}
+    for d, _, files in os.walk(os.path.join(LOADER, "modes")):
+        for f in sorted(files):
+            hits = TRACEFS_FILE.findall(code(os.path.join(d, f)))
+            if hits:
+                found[f] = hits
+    assert found == {}
+
+
+def test_core_names_no_mode():
+    """core/ holds no mode's name: its flags (from main.c's table of modes) and the names it
+    gives its kernel objects"""
+    wanted, names = mode_names()
+    # every mode with a flag is found, each with at least one
+    assert len(wanted) >= 6
+    assert {"--overhead", "--path", "--wakeup", "--gaps", "--cleanup", "--syscall-cost"} <= names
+    assert {"gpiolat_sc", "gpiolat_path"} <= names
+    assert core_mentions(names) == {}
 
 
 def test_folders_and_layers():
