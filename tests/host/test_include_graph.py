@@ -23,6 +23,7 @@ it (comments aside) names a mode's flag (the ones main.c's table tests, read fro
 
 (after `make loader`: it reads the objects in out/build/loader/).
 """
+import functools
 import os
 import re
 import subprocess
@@ -96,6 +97,7 @@ def histogram_mode(name):
     return name.startswith("histo") or name == "selftest"
 
 
+@functools.lru_cache(maxsize=None)  # the objects are built once, by the fixture, before any read
 def symbols(name):
     """(defined, undefined, mutable data) symbols of loader/NAME.c's object"""
     obj = os.path.join(OBJS, where()[name] + ".o")
