@@ -25,15 +25,13 @@
 
 #define MAX_PHASE_BATCHES 4096
 
-/* the trust check's figures of the method phases so far */
+/* the trust check's phases so far: their figures, and the phase under way */
 struct phases {
+	struct gpio_trust trust; /* the phases kept (tphases), left out (tdropped) */
 	__s64 seq0; /* the module's last batch before the phase */
 	bool counting; /* the program counts periods (gpiolat's whole program) */
 	__u64 periods, sum; /* the program's counts before the phase */
-	int n, dropped, k; /* phases kept, left out, ended */
-	double mod[PROBE_MAX_PHASES], prog[PROBE_MAX_PHASES];
-	int index[PROBE_MAX_PHASES];
-	__u64 batches, pulses, nperiods;
+	int k; /* phases ended */
 	struct toggle_batch b[MAX_PHASE_BATCHES];
 };
 
@@ -193,7 +191,9 @@ void gpio_phases_end(struct probe *p)
 	__u64 periods = 0, sum = 0, ns = 0, pulses = 0, want = 0;
 	int i, n;
 
-	if (!tp || tp->n >= PROBE_MAX_PHASES)
+	struct gpio_trust *t = tp ? &tp->trust : NULL;
+
+	if (!tp || t->tphases >= PROBE_MAX_PHASES)
 		return;
 	tp->k++;
 	n = toggle_batches(tp->seq0, tp->b, MAX_PHASE_BATCHES);
@@ -207,33 +207,25 @@ void gpio_phases_end(struct probe *p)
 		sum -= tp->sum;
 	}
 	if (n <= 0 || !pulses || (periods && periods != want)) {
-		tp->dropped++;
+		t->tdropped++;
 		return;
 	}
-	tp->mod[tp->n] = (double)ns / (2.0 * pulses);
-	tp->prog[tp->n] = periods ? trust_scale() * sum / (2.0 * periods) : NAN;
-	tp->index[tp->n] = tp->k - 1;
-	tp->n++;
-	tp->batches += n;
-	tp->pulses += pulses;
-	tp->nperiods += periods;
+	t->t_mod[t->tphases] = (double)ns / (2.0 * pulses);
+	t->t_prog[t->tphases] = periods ? trust_scale() * sum / (2.0 * periods) : NAN;
+	t->t_index[t->tphases] = tp->k - 1;
+	t->tphases++;
+	t->t_batches += n;
+	t->t_pulses += pulses;
+	t->t_periods += periods;
 }
 
 void gpio_phases_figures(struct probe *p, struct probe_figures *f)
 {
 	struct phases *tp = p->priv;
 
-	f->t_scale = trust_scale();
-	if (!tp)
-		return;
-	f->tphases = tp->n;
-	f->tdropped = tp->dropped;
-	memcpy(f->t_mod, tp->mod, sizeof(tp->mod));
-	memcpy(f->t_prog, tp->prog, sizeof(tp->prog));
-	memcpy(f->t_index, tp->index, sizeof(tp->index));
-	f->t_batches = tp->batches;
-	f->t_pulses = tp->pulses;
-	f->t_periods = tp->nperiods;
+	if (tp)
+		f->trust = tp->trust;
+	f->trust.t_scale = trust_scale();
 }
 
 void gpio_phases_free(struct probe *p)

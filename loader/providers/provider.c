@@ -209,6 +209,19 @@ int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *wh
 	return f.nprogs ? 0 : -1;
 }
 
+void *probe_priv(struct probe *p, size_t size)
+{
+	if (!p->priv)
+		p->priv = calloc(1, size);
+	return p->priv;
+}
+
+void probe_priv_free(struct probe *p)
+{
+	free(p->priv);
+	p->priv = NULL;
+}
+
 bool probe_nap(const struct probe *p, int ms)
 {
 	poll(NULL, 0, ms);

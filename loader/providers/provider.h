@@ -31,8 +31,6 @@
 #include "core/run.h"
 
 struct tracefs_instance;
-struct tracefs_dynevent;
-struct tracefs_hist;
 struct tep_handle;
 struct line_sel;
 struct line_result;
@@ -156,8 +154,21 @@ struct gpio_read {
 	__u64 drops; /* sets of lines it gave no slot at start */
 };
 
-/* the figures a provider keeps of its programs (struct provider.figures) */
+/*
+ * bpf_gpiolat.c: the trust check's figures of a program on the GPIO set (gpiolat's and the
+ * empty ones, --overhead's rows): per method phase, the traced ns per set by the module's clock
+ * and the program's own (its fall-to-fall periods / 2)
+ */
 #define PROBE_MAX_PHASES 100
+struct gpio_trust {
+	int tphases, tdropped; /* phases compared, phases left out (a period not counted) */
+	double t_mod[PROBE_MAX_PHASES], t_prog[PROBE_MAX_PHASES];
+	int t_index[PROBE_MAX_PHASES]; /* each compared phase's number among the method phases */
+	__u64 t_batches, t_pulses, t_periods; /* the compared phases' counts */
+	double t_scale; /* GPIOLAT_TRUST_SCALE: the program's clock scaled on purpose (1: not) */
+};
+
+/* the figures a provider keeps of its programs (struct provider.figures): the mode embeds it */
 struct probe_figures {
 	__u64 run_cnt, run_time_ns; /* BPF run-time statistics of its programs */
 	__u64 recursion_misses; /* their runs missed (recursion) */
@@ -166,12 +177,7 @@ struct probe_figures {
 	bool hist_ok;
 	double hist_mean, hist_p50; /* ns */
 	__u64 hist_pairs;
-	/* per method phase: the traced ns per set by the module's clock and the program's */
-	int tphases, tdropped;
-	double t_mod[PROBE_MAX_PHASES], t_prog[PROBE_MAX_PHASES];
-	int t_index[PROBE_MAX_PHASES];
-	__u64 t_batches, t_pulses, t_periods;
-	double t_scale;
+	struct gpio_trust trust; /* the programs on the GPIO set (bpf_gpiolat.c) */
 };
 
 #define PROBE_MAX_LINKS 6
@@ -183,19 +189,14 @@ struct probe {
 	const struct probe_args *a;
 	struct target *t;
 	/* the provider's own, cleared by probe_init() */
+	void *priv; /* its family's private state, behind this one pointer (probe_priv) */
 	void *obj; /* a BPF skeleton */
 	struct bpf_program *progs[PROBE_MAX_PROGS];
 	struct bpf_link *links[PROBE_MAX_LINKS];
 	int nlinks;
-	struct tracefs_dynevent *dyn[PROBE_MAX_DYN];
-	struct tracefs_hist *hist;
-	void *priv; /* gpiolat's program: its phases (bpf_gpiolat.c) */
-	char path[PATH_MAX]; /* a tool's executable */
-	struct probe_figures fig; /* tools: their programs' run time, summed at each off */
 	/* what the provider chose (the syscall histogram) */
 	int hook;
 	const char *hook_name, *start;
-	char clock[32]; /* the instance's trace clock before the method (the synthetic event's) */
 	/* its count (struct provider.count): kept by a provider whose count goes at its off */
 	__u64 counted;
 	bool counting; /* on: the live count is read, not the kept one */
@@ -256,6 +257,10 @@ int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *
 void probe_links_destroy(struct probe *p);
 /* add the run-time figures of the program of FD to F */
 void probe_prog_figures(int fd, struct probe_figures *f);
+/* the family's private state of SIZE bytes: allocated zeroed at its first call (in setup),
+ * the same after; NULL: out of memory. probe_priv_free() frees it (teardown). */
+void *probe_priv(struct probe *p, size_t size);
+void probe_priv_free(struct probe *p);
 /* sleep MS unless the run is stopped: false when it is */
 bool probe_nap(const struct probe *p, int ms);
 

@@ -32,9 +32,33 @@
 static const struct child_words words = { "exited before it was attached",
 					  "was not attached within" };
 
+/* the family's own (p->priv, allocated in setup): the tool's executable, its programs' figures */
+struct tool {
+	char path[PATH_MAX];
+	struct probe_figures fig; /* their run time, summed at each off */
+};
+
+static struct tool *tool(const struct probe *p)
+{
+	return p->priv;
+}
+
+static struct tool *tool_alloc(struct probe *p, char *why, size_t size)
+{
+	struct tool *t = probe_priv(p, sizeof(*t));
+
+	if (!t)
+		snprintf(why, size, "out of memory");
+	return t;
+}
+
 static int tool_find(struct probe *p, const char *prog, char *why, size_t size)
 {
-	if (sys_find_program(prog, p->path, sizeof(p->path)))
+	struct tool *t = tool_alloc(p, why, size);
+
+	if (!t)
+		return -1;
+	if (sys_find_program(prog, t->path, sizeof(t->path)))
 		return 0;
 	snprintf(why, size, "%s is not installed (not on PATH)", prog);
 	return -1;
@@ -55,11 +79,11 @@ static void tool_figures_add(struct probe *p)
 	__u32 ids[32];
 	int n = child_prog_ids(&p->t->child, ids, 32), i, fd;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; tool(p) && i < n; i++) {
 		fd = bpf_prog_get_fd_by_id(ids[i]);
 		if (fd < 0)
 			continue;
-		probe_prog_figures(fd, &p->fig);
+		probe_prog_figures(fd, &tool(p)->fig);
 		close(fd);
 	}
 }
@@ -96,15 +120,18 @@ static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char
 static void tool_teardown(struct probe *p)
 {
 	child_stop(&p->t->child);
+	probe_priv_free(p);
 }
 
 static int tool_figures(struct probe *p, struct probe_figures *f)
 {
-	if (!p->fig.nprogs)
+	const struct tool *t = tool(p);
+
+	if (!t || !t->fig.nprogs)
 		return -1;
-	f->run_cnt += p->fig.run_cnt;
-	f->run_time_ns += p->fig.run_time_ns;
-	f->nprogs += p->fig.nprogs;
+	f->run_cnt += t->fig.run_cnt;
+	f->run_time_ns += t->fig.run_time_ns;
+	f->nprogs += t->fig.nprogs;
 	return 0;
 }
 
@@ -129,7 +156,8 @@ static int strace_on(struct probe *p, char *why, size_t size)
 
 	snprintf(pid, sizeof(pid), "%d", p->t->pid);
 	p->t->child.target = p->t->pid;
-	return tool_run(p, (char *const[]){ p->path, "-q", "-o", "/dev/null", "-p", pid, NULL },
+	return tool_run(p,
+			(char *const[]){ tool(p)->path, "-q", "-o", "/dev/null", "-p", pid, NULL },
 			child_target_traced, STRACE_READY_MS, "strace", why, size);
 }
 
@@ -153,8 +181,9 @@ static int perf_on(struct probe *p, char *why, size_t size)
 	char pid[16];
 
 	snprintf(pid, sizeof(pid), "%d", p->t->pid);
-	return tool_run(p, (char *const[]){ p->path, "trace", "-o", "/dev/null", "-p", pid, NULL },
-			child_perf_ready, PERF_READY_MS, "perf trace", why, size);
+	return tool_run(
+		p, (char *const[]){ tool(p)->path, "trace", "-o", "/dev/null", "-p", pid, NULL },
+		child_perf_ready, PERF_READY_MS, "perf trace", why, size);
 }
 
 /* the method's script, else the mode's */
@@ -206,7 +235,7 @@ static int bpftrace_on(struct probe *p, char *why, size_t size)
 	p->counted = 0;
 	p->counting = true;
 	p->t->child.probes = script_probes(script(p));
-	if (tool_run(p, (char *const[]){ p->path, "-f", "json", (char *)script(p), NULL },
+	if (tool_run(p, (char *const[]){ tool(p)->path, "-f", "json", (char *)script(p), NULL },
 		     child_bpftrace_ready, BPFTRACE_READY_MS, "bpftrace", why, size))
 		return -1;
 	/*
@@ -237,20 +266,23 @@ static int ply_on(struct probe *p, char *why, size_t size)
 {
 	p->counted = 0;
 	p->counting = true;
-	return tool_run(p, (char *const[]){ p->path, (char *)script(p), NULL }, ply_ready,
+	return tool_run(p, (char *const[]){ tool(p)->path, (char *)script(p), NULL }, ply_ready,
 			PLY_READY_MS, "ply", why, size);
 }
 
 /* gpiolat --syscall-hist: ourselves, a second time */
 static int self_setup(struct probe *p, char *why, size_t size)
 {
-	ssize_t n = readlink("/proc/self/exe", p->path, sizeof(p->path) - 1);
+	struct tool *t = tool_alloc(p, why, size);
+	ssize_t n = t ? readlink("/proc/self/exe", t->path, sizeof(t->path) - 1) : -1;
 
+	if (!t)
+		return -1;
 	if (n <= 0) {
 		snprintf(why, size, "cannot find gpiolat itself: %s", strerror(errno));
 		return -1;
 	}
-	p->path[n] = '\0';
+	t->path[n] = '\0';
 	return 0;
 }
 
@@ -261,7 +293,7 @@ static bool schist_ready(const struct child *c)
 
 static int self_on(struct probe *p, char *why, size_t size)
 {
-	return tool_run(p, (char *const[]){ p->path, "--syscall-hist", NULL }, schist_ready,
+	return tool_run(p, (char *const[]){ tool(p)->path, "--syscall-hist", NULL }, schist_ready,
 			SCHIST_READY_MS, "gpiolat --syscall-hist", why, size);
 }
 

@@ -237,22 +237,46 @@ static int trigger_off(struct probe *p)
 	return tracefs_event_file_append(EV(p), "trigger", "!traceon") < 0;
 }
 
+/* the hist trigger's and the synthetic event's own (p->priv) */
+struct tfs {
+	struct tracefs_hist *hist;
+	char clock[32]; /* the instance's trace clock before the method (the synthetic event's) */
+};
+
+static struct tfs *tfs_alloc(struct probe *p, char *why, size_t size)
+{
+	struct tfs *f = probe_priv(p, sizeof(*f));
+
+	if (!f)
+		snprintf(why, size, "out of memory");
+	return f;
+}
+
+/* the probe's hist, or NULL (none set up) */
+static struct tracefs_hist *phist(const struct probe *p)
+{
+	const struct tfs *f = p->priv;
+
+	return f ? f->hist : NULL;
+}
+
 static int hist_setup(struct probe *p, char *why, size_t size)
 {
 	struct tracefs_instance *inst = p->t->inst;
+	struct tfs *f;
 
-	if (events_setup(p, why, size))
+	if (events_setup(p, why, size) || !(f = tfs_alloc(p, why, size)))
 		return -1;
-	p->hist = tracefs_hist_alloc(p->t->tep, p->a->system, p->a->events[0], "value",
+	f->hist = tracefs_hist_alloc(p->t->tep, p->a->system, p->a->events[0], "value",
 				     TRACEFS_HIST_KEY_NORMAL);
-	if (!p->hist || tracefs_hist_start(inst, p->hist) || tracefs_hist_destroy(inst, p->hist)) {
+	if (!f->hist || tracefs_hist_start(inst, f->hist) || tracefs_hist_destroy(inst, f->hist)) {
 		char *log = tracefs_error_last(inst);
 
 		snprintf(why, size, "hist triggers do not work here (CONFIG_HIST_TRIGGERS?)%s%s",
 			 log ? ": " : "", log ? log : "");
 		free(log);
-		tracefs_hist_free(p->hist);
-		p->hist = NULL;
+		tracefs_hist_free(f->hist);
+		f->hist = NULL;
 		return -1;
 	}
 	return 0;
@@ -262,7 +286,7 @@ static int hist_on(struct probe *p, char *why, size_t size)
 {
 	p->counted = 0;
 	p->counting = true;
-	return tracefs_hist_start(p->t->inst, p->hist);
+	return tracefs_hist_start(p->t->inst, phist(p));
 }
 
 static int hist_off(struct probe *p)
@@ -270,7 +294,7 @@ static int hist_off(struct probe *p)
 	if (p->counting && hist_hits(p, p->a->system, p->a->events[0], &p->counted))
 		p->counted = 0;
 	p->counting = false;
-	return tracefs_hist_destroy(p->t->inst, p->hist);
+	return tracefs_hist_destroy(p->t->inst, phist(p));
 }
 
 static int hist_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
@@ -281,8 +305,8 @@ static int hist_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *
 
 static void hist_teardown(struct probe *p)
 {
-	tracefs_hist_free(p->hist);
-	p->hist = NULL;
+	tracefs_hist_free(phist(p));
+	probe_priv_free(p);
 }
 
 /*
@@ -303,9 +327,10 @@ static const char *const synth_start = SYNTH_START, *const synth_end = SYNTH_END
 static int synth_setup(struct probe *p, char *why, size_t size)
 {
 	struct tracefs_dynevent *d;
+	struct tfs *f;
 	char *clock;
 
-	if (events_setup(p, why, size))
+	if (events_setup(p, why, size) || !(f = tfs_alloc(p, why, size)))
 		return -1;
 	/*
 	 * A hist trigger with common_timestamp sets the instance's trace clock (to its clock=,
@@ -313,7 +338,7 @@ static int synth_setup(struct probe *p, char *why, size_t size)
 	 * would read the global clock (docs/timing.md). The clock is put back at each off.
 	 */
 	clock = tracefs_get_clock(p->t->inst);
-	snprintf(p->clock, sizeof(p->clock), "%s", clock ? clock : "local");
+	snprintf(f->clock, sizeof(f->clock), "%s", clock ? clock : "local");
 	free(clock);
 	if (!tracefs_file_exists(NULL, "synthetic_events")) {
 		snprintf(why, size, "no synthetic_events in tracefs (no CONFIG_SYNTH_EVENTS)");
@@ -340,10 +365,10 @@ static int synth_setup(struct probe *p, char *why, size_t size)
 	tep_free(p->t->tep);
 	p->t->tep = tracefs_local_events_system(
 		NULL, (const char *[]){ p->a->system, "synthetic", NULL });
-	p->hist = p->t->tep ? tracefs_hist_alloc(p->t->tep, "synthetic", SYNTH_NAME, "delta",
+	f->hist = p->t->tep ? tracefs_hist_alloc(p->t->tep, "synthetic", SYNTH_NAME, "delta",
 						 TRACEFS_HIST_KEY_NORMAL) :
 			      NULL;
-	if (!p->hist) {
+	if (!f->hist) {
 		snprintf(why, size, "cannot describe the hist of " SYNTH_NAME);
 		return -1;
 	}
@@ -355,7 +380,7 @@ static int synth_on(struct probe *p, char *why, size_t size)
 	if (tracefs_event_file_append(EV(p), "trigger", synth_start) < 0 ||
 	    tracefs_event_file_append(EV(p), "trigger", synth_end) < 0 ||
 	    tracefs_event_enable(p->t->inst, "synthetic", SYNTH_NAME) ||
-	    tracefs_hist_start(p->t->inst, p->hist))
+	    tracefs_hist_start(p->t->inst, phist(p)))
 		return -1;
 	p->counted = 0;
 	p->counting = true;
@@ -364,19 +389,20 @@ static int synth_on(struct probe *p, char *why, size_t size)
 
 static int synth_off(struct probe *p)
 {
+	const struct tfs *f = p->priv;
 	char buf[1024];
 	int err = 0;
 
 	if (p->counting && hist_hits(p, "synthetic", SYNTH_NAME, &p->counted))
 		p->counted = 0;
 	p->counting = false;
-	err |= tracefs_hist_destroy(p->t->inst, p->hist);
+	err |= tracefs_hist_destroy(p->t->inst, phist(p));
 	err |= tracefs_event_disable(p->t->inst, "synthetic", SYNTH_NAME);
 	snprintf(buf, sizeof(buf), "!%s", synth_end);
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
 	snprintf(buf, sizeof(buf), "!%s", synth_start);
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
-	err |= tracefs_instance_file_write(p->t->inst, "trace_clock", p->clock) < 0;
+	err |= !f || tracefs_instance_file_write(p->t->inst, "trace_clock", f->clock) < 0;
 	return err ? -1 : 0;
 }
 

@@ -54,18 +54,37 @@ int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, 
 	return -1;
 }
 
+/* the family's own (p->priv): our dynamic events, one per function or uprobe */
+struct dyn {
+	struct tracefs_dynevent *ev[PROBE_MAX_DYN];
+};
+
+/* the probe's events (allocated by dyn_alloc() in setup; NULL p->priv: none) */
+static struct tracefs_dynevent **dyn(const struct probe *p)
+{
+	return ((struct dyn *)p->priv)->ev;
+}
+
+static int dyn_alloc(struct probe *p, char *why, size_t size)
+{
+	if (probe_priv(p, sizeof(struct dyn)))
+		return 0;
+	snprintf(why, size, "out of memory");
+	return -1;
+}
+
 static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const char *where,
 		      char *why, size_t size)
 {
 	char *log;
 
-	p->dyn[i] = d;
+	dyn(p)[i] = d;
 	/* its removal pushed first (dropped again when it was not made) */
 	if (d && undo_event(&p->t->run->undo, p->t->group, p->a->names[i])) {
 		snprintf(why, size, "cannot record the event %s/%s in the undo journal",
 			 p->t->group, p->a->names[i]);
 		tracefs_dynevent_free(d);
-		p->dyn[i] = NULL;
+		dyn(p)[i] = NULL;
 		return -1;
 	}
 	if (d && !tracefs_dynevent_create(d))
@@ -81,7 +100,7 @@ static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const 
 		 log ?: "");
 	free(log);
 	tracefs_dynevent_free(d);
-	p->dyn[i] = NULL;
+	dyn(p)[i] = NULL;
 	return -1;
 }
 
@@ -91,17 +110,18 @@ static void dyn_destroy_all(struct probe *p)
 
 	if (p->t->inst)
 		tracefs_event_disable(p->t->inst, p->t->group, NULL);
-	for (i = 0; i < PROBE_MAX_DYN; i++) {
-		if (!p->dyn[i])
+	for (i = 0; p->priv && i < PROBE_MAX_DYN; i++) {
+		if (!dyn(p)[i])
 			continue;
-		if (tracefs_dynevent_destroy(p->dyn[i], true))
+		if (tracefs_dynevent_destroy(dyn(p)[i], true))
 			fprintf(stderr, "gpiolat: cannot remove the probe event %s/%s: %s\n",
 				p->t->group, p->a->names[i], strerror(errno));
 		else /* else kept: the undo at the end tries again */
 			undo_event_done(&p->t->run->undo, p->t->group, p->a->names[i]);
-		tracefs_dynevent_free(p->dyn[i]);
-		p->dyn[i] = NULL;
+		tracefs_dynevent_free(dyn(p)[i]);
+		dyn(p)[i] = NULL;
 	}
+	probe_priv_free(p);
 }
 
 /* the events named, the first k of them when k */
@@ -110,7 +130,7 @@ static int names_on(struct probe *p, bool on, char *why, size_t size)
 	char re[80];
 	int i, err = 0;
 
-	for (i = 0; i < PROBE_MAX_DYN && p->dyn[i] && (!p->a->k || i < p->a->k); i++) {
+	for (i = 0; p->priv && i < PROBE_MAX_DYN && dyn(p)[i] && (!p->a->k || i < p->a->k); i++) {
 		snprintf(re, sizeof(re), "^%s$", p->a->names[i]);
 		if (!on) {
 			err |= tracefs_event_disable(p->t->inst, p->t->group, re);
@@ -130,7 +150,7 @@ static int kprobes_setup(struct probe *p, char *why, size_t size)
 	char fn[64];
 	int i;
 
-	if (probe_need_instance(p, why, size))
+	if (probe_need_instance(p, why, size) || dyn_alloc(p, why, size))
 		return -1;
 	if (!tracefs_file_exists(NULL, "kprobe_events")) {
 		snprintf(why, size,
@@ -163,7 +183,7 @@ static int uprobes_setup(struct probe *p, char *why, size_t size)
 	char where[PATH_MAX + 32];
 	int i;
 
-	if (probe_need_instance(p, why, size))
+	if (probe_need_instance(p, why, size) || dyn_alloc(p, why, size))
 		return -1;
 	if (!tracefs_file_exists(NULL, "uprobe_events")) {
 		snprintf(why, size,
@@ -190,7 +210,7 @@ static int ndyn(const struct probe *p)
 {
 	int n = 0;
 
-	while (n < PROBE_MAX_DYN && p->dyn[n] && (!p->a->k || n < p->a->k))
+	while (p->priv && n < PROBE_MAX_DYN && dyn(p)[n] && (!p->a->k || n < p->a->k))
 		n++;
 	return n;
 }

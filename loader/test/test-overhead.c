@@ -159,21 +159,21 @@ static int trust(int argc, char **argv)
 
 	if (argc < 3)
 		return 2;
-	r = (struct row){ .measured = true, .bpf = true, .reps = 5, .ci = 1, .t_scale = 1 };
+	r = (struct row){ .measured = true, .bpf = true, .reps = 5, .ci = 1, .fig.trust.t_scale = 1 };
 	snprintf(r.name, sizeof(r.name), "bpf-gpiolat-tracepoint");
 	snprintf(r.group, sizeof(r.group), "bpf");
 	snprintf(r.against, sizeof(r.against), "untraced");
 	r.ref_mean = strtod(argv[1], NULL);
 	burst = strtod(argv[2], NULL);
-	for (i = 3; i < argc && r.tphases < MAX_REPS; i++, r.tphases++)
-		if (sscanf(argv[i], "%lf:%lf", &r.t_mod[r.tphases], &r.t_prog[r.tphases]) == 2)
-			r.t_index[r.tphases] = r.tphases;
+	for (i = 3; i < argc && r.fig.trust.tphases < MAX_REPS; i++, r.fig.trust.tphases++)
+		if (sscanf(argv[i], "%lf:%lf", &r.fig.trust.t_mod[r.fig.trust.tphases], &r.fig.trust.t_prog[r.fig.trust.tphases]) == 2)
+			r.fig.trust.t_index[r.fig.trust.tphases] = r.fig.trust.tphases;
 		else
 			return 2;
-	r.t_batches = 20 * r.tphases;
-	r.t_pulses = (__u64)(burst * r.t_batches + 0.5);
-	r.t_periods = r.t_pulses - r.t_batches;
-	r.mean = r.tphases ? r.t_mod[0] - r.ref_mean : 0;
+	r.fig.trust.t_batches = 20 * r.fig.trust.tphases;
+	r.fig.trust.t_pulses = (__u64)(burst * r.fig.trust.t_batches + 0.5);
+	r.fig.trust.t_periods = r.fig.trust.t_pulses - r.fig.trust.t_batches;
+	r.mean = r.fig.trust.tphases ? r.fig.trust.t_mod[0] - r.ref_mean : 0;
 	ov_trust_check(&r);
 	if (!strcmp(argv[0], "json"))
 		ov_print_json(&r, 1, &cx);
@@ -200,12 +200,12 @@ static int trust_sim(char **v)
 	if (trials < 1 || phases < 2 || phases > MAX_REPS)
 		return 2;
 	for (k = 0; k < trials; k++) {
-		struct row r = { .ref_mean = 200, .tphases = phases, .t_batches = 20 * phases };
+		struct row r = { .ref_mean = 200, .fig.trust.tphases = phases, .fig.trust.t_batches = 20 * phases };
 
-		r.t_pulses = 5 * r.t_batches;
+		r.fig.trust.t_pulses = 5 * r.fig.trust.t_batches;
 		for (i = 0; i < phases; i++) {
-			r.t_mod[i] = 2000 + sd * gauss();
-			r.t_prog[i] = 2000 + off + sd * gauss();
+			r.fig.trust.t_mod[i] = 2000 + sd * gauss();
+			r.fig.trust.t_prog[i] = 2000 + off + sd * gauss();
 		}
 		ov_trust_check(&r);
 		bad += r.tv.v == TRUST_DISAGREE;

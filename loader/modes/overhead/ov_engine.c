@@ -177,27 +177,12 @@ static void alt_repetition(void *ctx, int i, double b0, double mv, double b1)
 /* the BPF rows' figures of their program: run time, histogram, the trust check's phases */
 static void row_figures(struct ov *ov, struct row *r, struct probe *p)
 {
-	struct probe_figures f = {};
-
-	if (probe_figures(p, &f))
+	memset(&r->fig, 0, sizeof(r->fig));
+	if (probe_figures(p, &r->fig))
 		return;
-	if (ov->run->stats_fd >= 0) {
-		r->run_cnt = f.run_cnt;
-		r->run_time_ns = f.run_time_ns;
-	}
-	r->hist_ok = f.hist_ok;
-	r->hist_mean = f.hist_mean;
-	r->hist_p50 = f.hist_p50;
-	r->hist_pairs = f.hist_pairs;
-	r->tphases = f.tphases;
-	r->tdropped = f.tdropped;
-	memcpy(r->t_mod, f.t_mod, sizeof(r->t_mod));
-	memcpy(r->t_prog, f.t_prog, sizeof(r->t_prog));
-	memcpy(r->t_index, f.t_index, sizeof(r->t_index));
-	r->t_batches = f.t_batches;
-	r->t_pulses = f.t_pulses;
-	r->t_periods = f.t_periods;
-	r->t_scale = f.t_scale;
+	/* the run-time figures only where the stats were on for the whole run */
+	if (ov->run->stats_fd < 0)
+		r->fig.run_cnt = r->fig.run_time_ns = 0;
 	ov_trust_check(r);
 }
 

@@ -216,34 +216,34 @@ void ov_print_text(struct row *rows, int n, const struct context *cx)
 		       "of the program's cost is in the low phase)\n");
 	for (i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		double run = r->run_cnt ? (double)r->run_time_ns / r->run_cnt : NAN;
+		double run = r->fig.run_cnt ? (double)r->fig.run_time_ns / r->fig.run_cnt : NAN;
 		const struct trust_verdict *t = &r->tv;
 
 		if (!r->measured || !r->bpf)
 			continue;
 		printf("  %-24s %-10s ", r->name, ov_trust_word(r));
-		if (t->v == TRUST_NONE && r->tphases)
+		if (t->v == TRUST_NONE && r->fig.trust.tphases)
 			printf("(%s): module %.1f ns per set (sd %.1f, %llu batches, %d phases)",
-			       t->why, t->mod, t->mod_sd, (unsigned long long)r->t_batches,
-			       r->tphases);
+			       t->why, t->mod, t->mod_sd,
+			       (unsigned long long)r->fig.trust.t_batches, r->fig.trust.tphases);
 		else if (t->v == TRUST_NONE)
 			printf("(%s)", *t->why ? t->why : "one clock only: a tool's program");
 		else
 			printf("traced ns per set: module %.1f (sd %.1f, %llu batches), program %.1f "
 			       "(sd %.1f, %llu periods), %d phases; program - module %+.1f (sd %.1f), "
 			       "limit %.1f",
-			       t->mod, t->mod_sd, (unsigned long long)r->t_batches, t->prog,
-			       t->prog_sd, (unsigned long long)r->t_periods, r->tphases, t->diff,
-			       t->sd, t->limit);
-		if (t->v != TRUST_NONE && t->prog > 0 && r->t_scale != 1)
+			       t->mod, t->mod_sd, (unsigned long long)r->fig.trust.t_batches,
+			       t->prog, t->prog_sd, (unsigned long long)r->fig.trust.t_periods,
+			       r->fig.trust.tphases, t->diff, t->sd, t->limit);
+		if (t->v != TRUST_NONE && t->prog > 0 && r->fig.trust.t_scale != 1)
 			printf(" [the program's clock scaled x%g ON PURPOSE: GPIOLAT_TRUST_SCALE]",
-			       r->t_scale);
-		if (r->run_cnt)
-			printf(" | run %.1f (%llu runs)", run, (unsigned long long)r->run_cnt);
-		if (r->hist_ok)
+			       r->fig.trust.t_scale);
+		if (r->fig.run_cnt)
+			printf(" | run %.1f (%llu runs)", run, (unsigned long long)r->fig.run_cnt);
+		if (r->fig.hist_ok)
 			printf(" | hist p50 %.1f, mean %.1f (%llu pulses)",
-			       r->hist_p50 - r->ref_mean, r->hist_mean - r->ref_mean,
-			       (unsigned long long)r->hist_pairs);
+			       r->fig.hist_p50 - r->ref_mean, r->fig.hist_mean - r->ref_mean,
+			       (unsigned long long)r->fig.hist_pairs);
 		printf("\n");
 	}
 	printf("run time: %.0f s\n", cx->duration_s);
@@ -362,28 +362,31 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 			struct json_object *t = json_object_new_object();
 
 			json_object_object_add(t, "shift_ns", json_num(r->mean));
-			json_object_object_add(t, "run_cnt", json_object_new_uint64(r->run_cnt));
+			json_object_object_add(t, "run_cnt",
+					       json_object_new_uint64(r->fig.run_cnt));
 			json_object_object_add(
 				t, "run_time_ns_per_run",
-				r->run_cnt ? json_object_new_double((double)r->run_time_ns /
-								    r->run_cnt) :
-					     NULL);
+				r->fig.run_cnt ? json_object_new_double((double)r->fig.run_time_ns /
+									r->fig.run_cnt) :
+						 NULL);
 			json_object_object_add(t, "hist_pulses",
-					       json_object_new_uint64(r->hist_pairs));
-			json_object_object_add(t, "hist_mean_pulse_ns",
-					       r->hist_ok ? json_object_new_double(r->hist_mean) :
-							    NULL);
-			json_object_object_add(t, "hist_p50_pulse_ns",
-					       r->hist_ok ? json_object_new_double(r->hist_p50) :
-							    NULL);
+					       json_object_new_uint64(r->fig.hist_pairs));
+			json_object_object_add(
+				t, "hist_mean_pulse_ns",
+				r->fig.hist_ok ? json_object_new_double(r->fig.hist_mean) : NULL);
+			json_object_object_add(
+				t, "hist_p50_pulse_ns",
+				r->fig.hist_ok ? json_object_new_double(r->fig.hist_p50) : NULL);
 			json_object_object_add(
 				t, "hist_minus_untraced_ns",
-				r->hist_ok ? json_object_new_double(r->hist_p50 - r->ref_mean) :
-					     NULL);
+				r->fig.hist_ok ?
+					json_object_new_double(r->fig.hist_p50 - r->ref_mean) :
+					NULL);
 			json_object_object_add(
 				t, "hist_mean_minus_untraced_ns",
-				r->hist_ok ? json_object_new_double(r->hist_mean - r->ref_mean) :
-					     NULL);
+				r->fig.hist_ok ?
+					json_object_new_double(r->fig.hist_mean - r->ref_mean) :
+					NULL);
 			/* the check (docs/output-format.md): disagree true only on a verdict */
 			json_object_object_add(t, "verdict",
 					       json_object_new_string(ov_trust_word(r)));
@@ -399,39 +402,41 @@ void ov_print_json(struct row *rows, int n, const struct context *cx)
 						*r->tv.why ? r->tv.why :
 							     "one clock only: a tool's program"));
 			/* the module's figures also without the program's (the observer's) */
-			if (r->tphases) {
+			if (r->fig.trust.tphases) {
 				struct json_object *c = json_object_new_object(), *pm, *pp, *pk;
 
 				pm = json_object_new_array();
 				pp = json_object_new_array();
 				pk = json_object_new_array();
-				for (k = 0; k < r->tphases; k++) {
-					json_object_array_add(pm, json_num(r->t_mod[k]));
-					json_object_array_add(pp, json_num(r->t_prog[k]));
-					json_object_array_add(pk,
-							      json_object_new_int(r->t_index[k]));
+				for (k = 0; k < r->fig.trust.tphases; k++) {
+					json_object_array_add(pm, json_num(r->fig.trust.t_mod[k]));
+					json_object_array_add(pp, json_num(r->fig.trust.t_prog[k]));
+					json_object_array_add(
+						pk, json_object_new_int(r->fig.trust.t_index[k]));
 				}
 				json_object_object_add(c, "quantity",
 						       json_object_new_string("traced ns per set"));
 				json_object_object_add(c, "phases",
-						       json_object_new_int(r->tphases));
+						       json_object_new_int(r->fig.trust.tphases));
 				json_object_object_add(c, "phases_left_out",
-						       json_object_new_int(r->tdropped));
+						       json_object_new_int(r->fig.trust.tdropped));
 				/* which of the row's method phases (0: the first) */
 				json_object_object_add(c, "phase_numbers", pk);
 				json_object_object_add(c, "module_ns_per_set", json_num(r->tv.mod));
 				json_object_object_add(c, "module_sd_ns", json_num(r->tv.mod_sd));
-				json_object_object_add(c, "module_batches",
-						       json_object_new_uint64(r->t_batches));
+				json_object_object_add(
+					c, "module_batches",
+					json_object_new_uint64(r->fig.trust.t_batches));
 				json_object_object_add(c, "module_phases_ns", pm);
 				json_object_object_add(c, "program_ns_per_set",
 						       json_num(r->tv.prog));
 				json_object_object_add(c, "program_sd_ns", json_num(r->tv.prog_sd));
-				json_object_object_add(c, "program_periods",
-						       json_object_new_uint64(r->t_periods));
+				json_object_object_add(
+					c, "program_periods",
+					json_object_new_uint64(r->fig.trust.t_periods));
 				json_object_object_add(c, "program_phases_ns", pp);
 				json_object_object_add(c, "program_clock_scale",
-						       json_num(r->t_scale));
+						       json_num(r->fig.trust.t_scale));
 				json_object_object_add(c, "difference_ns", json_num(r->tv.diff));
 				json_object_object_add(c, "difference_sd_ns", json_num(r->tv.sd));
 				json_object_object_add(c, "burst", json_num(r->tv.burst));

@@ -85,21 +85,22 @@ void ov_trust_check(struct row *r)
 
 	memset(t, 0, sizeof(*t));
 	t->v = TRUST_NONE;
-	for (i = 0; i < r->tphases; i++) {
-		stat_add(&m, r->t_mod[i]);
-		if (isnan(r->t_prog[i]))
+	for (i = 0; i < r->fig.trust.tphases; i++) {
+		stat_add(&m, r->fig.trust.t_mod[i]);
+		if (isnan(r->fig.trust.t_prog[i]))
 			continue;
-		stat_add(&d, r->t_prog[i] - r->t_mod[i]);
-		stat_add(&p, r->t_prog[i]);
+		stat_add(&d, r->fig.trust.t_prog[i] - r->fig.trust.t_mod[i]);
+		stat_add(&p, r->fig.trust.t_prog[i]);
 	}
 	/* the module's figures stand whatever the program keeps (the outside observer's) */
 	t->mod = m.mean;
 	t->mod_sd = stat_sd(&m);
-	t->burst = r->t_batches ? (double)r->t_pulses / r->t_batches : NAN;
+	t->burst = r->fig.trust.t_batches ? (double)r->fig.trust.t_pulses / r->fig.trust.t_batches :
+					    NAN;
 	t->allow = r->ref_mean / t->burst;
 	t->prog = p.n ? p.mean : NAN;
 	t->prog_sd = stat_sd(&p);
-	if (!p.n && !r->tdropped) {
+	if (!p.n && !r->fig.trust.tdropped) {
 		snprintf(t->why, sizeof(t->why),
 			 "one clock only: the program keeps no periods of its own");
 		return;
@@ -108,7 +109,7 @@ void ov_trust_check(struct row *r)
 		snprintf(t->why, sizeof(t->why),
 			 "%d phases compared, %d left out (a period inside a batch the program did "
 			 "not count): 2 needed",
-			 (int)p.n, r->tdropped);
+			 (int)p.n, r->fig.trust.tdropped);
 		return;
 	}
 	if (!(r->ref_mean > 0)) {

@@ -107,22 +107,14 @@ struct row {
 	int fphases;
 	__u64 sets, fired_sets; /* the method phases' sets; those its count covers (at most) */
 	__u64 phase_sets[MAX_REPS], phase_fired[MAX_REPS];
-	/* BPF trust (docs/overhead.md, "Trust"): shown */
-	bool bpf;
-	__u64 run_cnt, run_time_ns;
-	bool hist_ok;
-	double hist_mean, hist_p50; /* the histogram's own pulse width, ns */
-	__u64 hist_pairs;
 	/*
-	 * judged: per method phase, the traced ns per set by two clocks, the module's batches
-	 * (mean over the phase's batches) and the program's own (its fall-to-fall periods / 2);
-	 * a phase only when the program counted every period inside the module's batches
+	 * BPF trust (docs/overhead.md, "Trust"): its program's figures as the provider keeps them
+	 * (run time, its histogram, and judged: per method phase, the traced ns per set by two
+	 * clocks, the module's batches and the program's own, a phase only when the program
+	 * counted every period inside the module's batches)
 	 */
-	int tphases, tdropped; /* phases compared, phases left out (a period not counted) */
-	double t_mod[MAX_REPS], t_prog[MAX_REPS];
-	int t_index[MAX_REPS]; /* each compared phase's number among the row's method phases */
-	__u64 t_batches, t_pulses, t_periods; /* the compared phases' counts */
-	double t_scale; /* GPIOLAT_TRUST_SCALE: the program's clock scaled on purpose (1: not) */
+	bool bpf;
+	struct probe_figures fig;
 	struct trust_verdict {
 		enum { TRUST_NONE, TRUST_AGREE, TRUST_DISAGREE, TRUST_NOISY } v;
 		double mod, mod_sd, prog, prog_sd; /* means and sds over the phases, ns per set */
