@@ -18,6 +18,7 @@
 #include "gpiolat.h"
 #include "gpiolat.skel.h"
 #include "core/gpio_bpf.h"
+#include "core/run.h"
 #include "core/sys.h"
 
 /* the toggle module's pulses when it is idle on a wanted line: ten pairings a line at least */
@@ -27,14 +28,6 @@
 #define PAIR_POLL_MS 10
 /* pairings that agree before a desc is taken */
 #define PAIR_SEEN_MIN 2
-
-static __u64 ms_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (__u64)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 /* is every wanted GPIO number paired PAIR_SEEN_MIN times? */
 static bool all_paired(int fd, const __u32 *want, int nwant)
@@ -129,8 +122,8 @@ int gpio_pair_learn(struct gpiolat_bpf *skel, const __u32 *want, int nwant, bool
 			;
 		pulses = (i < nwant || !nwant) && !toggle_start_pulses(PAIR_PULSES);
 	}
-	deadline = ms_now() + PAIR_WAIT_MS;
-	while (ms_now() < deadline) {
+	deadline = run_now_ns() + PAIR_WAIT_MS * 1000000ULL;
+	while (run_now_ns() < deadline) {
 		if (pulses ? toggle_enabled() != 1 && all_paired(fd, want, nwant) :
 			     nwant && all_paired(fd, want, nwant))
 			break;

@@ -2,7 +2,6 @@
 /* gpiolat: one probe and its steps, and what every provider family shares (provider.h). */
 #include <errno.h>
 #include <stdlib.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -220,10 +219,4 @@ void probe_priv_free(struct probe *p)
 {
 	free(p->priv);
 	p->priv = NULL;
-}
-
-bool probe_nap(const struct probe *p, int ms)
-{
-	poll(NULL, 0, ms);
-	return !p->t->run->stop;
 }

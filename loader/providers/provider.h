@@ -261,8 +261,6 @@ void probe_prog_figures(int fd, struct probe_figures *f);
  * the same after; NULL: out of memory. probe_priv_free() frees it (teardown). */
 void *probe_priv(struct probe *p, size_t size);
 void probe_priv_free(struct probe *p);
-/* sleep MS unless the run is stopped: false when it is */
-bool probe_nap(const struct probe *p, int ms);
 
 /* the providers, one file per family */
 extern const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth,

@@ -166,7 +166,7 @@ static int strace_off(struct probe *p)
 	child_stop(&p->t->child);
 	/* strace detaches when it exits */
 	while (p->t->pid > 0 && pid_traced(p->t->pid))
-		if (!probe_nap(p, 20))
+		if (!run_nap(p->t->run, 20))
 			return -1;
 	return 0;
 }
@@ -244,7 +244,7 @@ static int bpftrace_on(struct probe *p, char *why, size_t size)
 	 * time under icount). Without it a 6.1 dt-kprobe phase in real time counted 0 of its 100
 	 * sets once (make test, test 80): the fired check then prints no figure
 	 */
-	if (!probe_nap(p, BPFTRACE_SETTLE_MS)) {
+	if (!run_nap(p->t->run, BPFTRACE_SETTLE_MS)) {
 		snprintf(why, size, "interrupted");
 		return -1;
 	}

@@ -27,7 +27,7 @@
 #include <string.h>
 #include "core/baseline.h"
 #include "core/hist.h"
-#include "modes/path/path_mode.h"
+#include "modes/path/path_int.h"
 
 static int bits(unsigned long long v)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat's histogram mode (histo.h, histo_mode.h): in-kernel pulse-width histograms of GPIO
+ * gpiolat's histogram mode (histo.h, histo_int.h): in-kernel pulse-width histograms of GPIO
  * lines, and what the tracing costs.
  *
  * A table of steps (struct mode_ops) driven by run_mode() (core/run.h): parse (only the command
@@ -21,7 +21,7 @@
 #include <linux/types.h>
 #include "gpiolat.h"
 #include "modes/histogram/histo.h"
-#include "modes/histogram/histo_mode.h"
+#include "modes/histogram/histo_int.h"
 #include "core/btf_find.h"
 #include "core/parse.h"
 #include "core/run.h"
@@ -317,7 +317,7 @@ static int histo_go(struct run *r, void *ctx)
 	char why[WHY_SIZE];
 
 	if (env->self_test)
-		return self_test(r, env);
+		return histo_self_test(r, env);
 	while (!r->stop) {
 		__u64 now = run_now_ns();
 
@@ -330,8 +330,8 @@ static int histo_go(struct run *r, void *ctx)
 		if (h->next_iv && now >= h->next_iv) {
 			/* stamped with the times the snapshots were taken, not the schedule's */
 			if (!probe_read(&h->p, &rd, why, sizeof(why))) {
-				print_interval(env, ++h->iv, h->last_snap - h->t0, now - h->t0,
-					       h->lr, rd.n, h->prev, h->nprev);
+				histo_print_interval(env, ++h->iv, h->last_snap - h->t0,
+						     now - h->t0, h->lr, rd.n, h->prev, h->nprev);
 				memcpy(h->prev, h->lr, rd.n * sizeof(*h->lr));
 				h->nprev = rd.n;
 				h->last_snap = now;
@@ -399,7 +399,7 @@ static int histo_print(struct run *r, void *ctx)
 		return EXIT_OK;
 	ri->stats_fd = r->stats_fd;
 	if (env->out == OUT_JSON) {
-		print_json(env, &h->fig, ri, h->lr, h->n);
+		histo_print_json(env, &h->fig, ri, h->lr, h->n);
 	} else {
 		if (h->iv && env->out == OUT_TEXT)
 			printf("--- totals\n");
@@ -409,7 +409,7 @@ static int histo_print(struct run *r, void *ctx)
 			printf("# gpiolat csv: method=%s hook=%s emulated=%d\n",
 			       gpio_hooks[env->method].name, gpio_hooks[env->method].hook,
 			       sys_emulated());
-		print_lines(env, h->lr, h->n, stdout);
+		histo_print_lines(env, h->lr, h->n, stdout);
 		if (env->out == OUT_TEXT)
 			printf("(p50, p90 and p99 are estimates at bucket resolution: interpolated in "
 			       "the bucket holding them)\n");
@@ -418,9 +418,9 @@ static int histo_print(struct run *r, void *ctx)
 			       "added later, one whose base it could not read, or beyond %u lines)\n",
 			       env->out == OUT_CSV ? "# " : "", (unsigned long long)ri->drops,
 			       GPIOLAT_MAX_LINES);
-		print_toggle_text(env, ri, h->lr, h->n);
+		histo_print_toggle(env, ri, h->lr, h->n);
 		if (env->out == OUT_TEXT)
-			print_overhead_text(env, &h->fig, ri);
+			histo_print_overhead(env, &h->fig, ri);
 	}
 	if (ri->timed_out)
 		fprintf(stderr, "gpiolat: the toggle module's pulses were not done within the "

@@ -2,7 +2,7 @@
 /*
  * gpiolat's histogram mode, the default (docs/loader.md): pulse widths of GPIO lines
  * histogrammed in the kernel, and what the tracing costs; --self-test among its options. Its
- * parts share histo_mode.h.
+ * parts share histo_int.h.
  */
 #ifndef GPIOLAT_HISTO_H
 #define GPIOLAT_HISTO_H

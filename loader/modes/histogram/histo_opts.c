@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat's histogram mode: its options (histo_mode.h), checked together at the end. */
+/* gpiolat's histogram mode: its options (histo_int.h), checked together at the end. */
 #include <argp.h>
 #include <errno.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include "core/run.h"
 #include "core/cli.h"
 #include "core/files.h"
-#include "modes/histogram/histo_mode.h"
+#include "modes/histogram/histo_int.h"
 #include "providers/gpio_hooks.h"
 #include "gpiolat.h"
 #include "core/parse.h"

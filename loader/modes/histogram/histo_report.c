@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gpiolat's histogram mode: its report (histo_mode.h): the lines' histograms per interval and in
+ * gpiolat's histogram mode: its report (histo_int.h): the lines' histograms per interval and in
  * total, the toggle module's edge counts, what the probe costs beside the talk's figures; text,
  * CSV or JSON (docs/output-format.md).
  */
@@ -13,12 +13,12 @@
 #include "core/jit.h"
 #include <linux/types.h>
 #include "gpiolat.h"
-#include "modes/histogram/histo_mode.h"
+#include "modes/histogram/histo_int.h"
 #include "core/jsonout.h"
 #include "core/parse.h"
 #include "core/sys.h"
 
-void print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f)
+void histo_print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f)
 {
 	int i;
 
@@ -33,8 +33,8 @@ void print_lines(const struct histo_env *env, struct line_result *lr, int n, FIL
 }
 
 /* the histograms of one interval: now minus the previous snapshot */
-void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
-		    struct line_result *now, int n, struct line_result *prev, int nprev)
+void histo_print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
+			  struct line_result *now, int n, struct line_result *prev, int nprev)
 {
 	struct line_result *d;
 	struct json_object *o, *a;
@@ -68,7 +68,7 @@ void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
 		printf("%s interval %d: %.3f s to %.3f s after attach (min and max: see the "
 		       "totals)\n",
 		       env->out == OUT_CSV ? "#" : "---", idx, t0 / 1e9, t1 / 1e9);
-		print_lines(env, d, n, stdout);
+		histo_print_lines(env, d, n, stdout);
 	}
 	fflush(stdout);
 	free(d);
@@ -113,8 +113,8 @@ static const char *talk_name(const char *method)
 						       method;
 }
 
-void print_overhead_text(const struct histo_env *env, const struct probe_figures *fig,
-			 const struct run_info *ri)
+void histo_print_overhead(const struct histo_env *env, const struct probe_figures *fig,
+			  const struct run_info *ri)
 {
 	enum gpio_hook m = env->method;
 	char a[32], b[32], c[32], d[32], e[32];
@@ -197,8 +197,8 @@ static struct json_object *stat_json(const struct stat_acc *s, __u64 pulses)
 	return o;
 }
 
-void print_json(const struct histo_env *env, const struct probe_figures *fig,
-		const struct run_info *ri, struct line_result *lr, int n)
+void histo_print_json(const struct histo_env *env, const struct probe_figures *fig,
+		      const struct run_info *ri, struct line_result *lr, int n)
 {
 	enum gpio_hook m = env->method;
 	struct json_object *o, *a, *t, *ov, *p, *s, *ref;
@@ -300,8 +300,8 @@ void print_json(const struct histo_env *env, const struct probe_figures *fig,
 	json_print_put(o, JSON_C_TO_STRING_PLAIN);
 }
 
-void print_toggle_text(const struct histo_env *env, const struct run_info *ri,
-		       struct line_result *lr, int n)
+void histo_print_toggle(const struct histo_env *env, const struct run_info *ri,
+			struct line_result *lr, int n)
 {
 	__u64 r, f;
 	int i;

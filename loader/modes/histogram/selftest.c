@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gpiolat --self-test (histo_mode.h): which hooks and facilities work on this system, and why not.
+/* gpiolat --self-test (histo_int.h): which hooks and facilities work on this system, and why not.
  * */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "gpiolat.h"
-#include "modes/histogram/histo_mode.h"
+#include "modes/histogram/histo_int.h"
 #include "core/jit.h"
 #include "core/sys.h"
 
@@ -18,7 +18,7 @@ static void st(const char *status, const char *what, const char *detail)
 	printf("  %-5s %-22s %s\n", status, what, detail);
 }
 
-int self_test(struct run *r, struct histo_env *env)
+int histo_self_test(struct run *r, struct histo_env *env)
 {
 	char why[WHY_SIZE], detail[WHY_SIZE + 64];
 	bool root, can_default = false;

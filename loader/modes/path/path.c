@@ -35,7 +35,7 @@
 #include "core/parse.h"
 #include "core/run.h"
 #include "modes/path/path.h"
-#include "modes/path/path_mode.h"
+#include "modes/path/path_int.h"
 #include "core/undo.h"
 #include "providers/provider.h"
 

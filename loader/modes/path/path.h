@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* gpiolat --path: the GPIO path decomposed (docs/gpio-path.md); its parts share path_mode.h. */
+/* gpiolat --path: the GPIO path decomposed (docs/gpio-path.md); its parts share path_int.h. */
 #ifndef GPIOLAT_PATH_H
 #define GPIOLAT_PATH_H
 

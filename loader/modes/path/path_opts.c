@@ -12,7 +12,7 @@
 #include "core/kmod_reload.h"
 #include "core/parse.h"
 #include "core/run.h"
-#include "modes/path/path_mode.h"
+#include "modes/path/path_int.h"
 
 static const struct argp_option opts[] = {
 	{ "path", 0x200, NULL, 0, "the GPIO path decomposed (this mode)", 0 },

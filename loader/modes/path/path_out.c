@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "modes/path/path_mode.h"
+#include "modes/path/path_int.h"
 #include "core/baseline.h"
 #include "core/hist.h"
 #include "core/jsonout.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core/kmod_reload.h"
-#include "modes/path/path_mode.h"
+#include "modes/path/path_int.h"
 #include "core/run.h"
 #include "core/undo.h"
 

@@ -7,8 +7,8 @@
  * measure through the gpiolat BPF provider (providers/bpf_gpiolat.c). Only these files include
  * it, and none of them reaches up to histo.c.
  */
-#ifndef GPIOLAT_HISTO_MODE_H
-#define GPIOLAT_HISTO_MODE_H
+#ifndef GPIOLAT_HISTO_INT_H
+#define GPIOLAT_HISTO_INT_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -86,18 +86,18 @@ struct run_info {
 int histo_parse(int argc, char **argv, struct histo_env *env);
 
 /* selftest.c: gpiolat --self-test */
-int self_test(struct run *r, struct histo_env *env);
+int histo_self_test(struct run *r, struct histo_env *env);
 
 /* histo_report.c */
-void print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f);
-void print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
-		    struct line_result *now, int n, struct line_result *prev, int nprev);
+void histo_print_lines(const struct histo_env *env, struct line_result *lr, int n, FILE *f);
+void histo_print_interval(const struct histo_env *env, int idx, __u64 t0, __u64 t1,
+			  struct line_result *now, int n, struct line_result *prev, int nprev);
 /* FIG: the program's figures (its BPF run-time stats: nprogs 0 when unread) */
-void print_overhead_text(const struct histo_env *env, const struct probe_figures *fig,
-			 const struct run_info *ri);
-void print_json(const struct histo_env *env, const struct probe_figures *fig,
-		const struct run_info *ri, struct line_result *lr, int n);
-void print_toggle_text(const struct histo_env *env, const struct run_info *ri,
-		       struct line_result *lr, int n);
+void histo_print_overhead(const struct histo_env *env, const struct probe_figures *fig,
+			  const struct run_info *ri);
+void histo_print_json(const struct histo_env *env, const struct probe_figures *fig,
+		      const struct run_info *ri, struct line_result *lr, int n);
+void histo_print_toggle(const struct histo_env *env, const struct run_info *ri,
+			struct line_result *lr, int n);
 
-#endif /* GPIOLAT_HISTO_MODE_H */
+#endif /* GPIOLAT_HISTO_INT_H */

@@ -6,8 +6,8 @@
  * path_opts.c parses the options, path_sys.c spawns and reads, path_out.c prints the tables, JSON
  * and CSV.
  */
-#ifndef GPIOLAT_PATH_MODE_H
-#define GPIOLAT_PATH_MODE_H
+#ifndef GPIOLAT_PATH_INT_H
+#define GPIOLAT_PATH_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,4 +85,4 @@ int path_module_mode(struct undo *u);
 /* loader/modes/path/path_out.c */
 void path_print(const struct path_run *r, enum path_fmt fmt);
 
-#endif /* GPIOLAT_PATH_MODE_H */
+#endif /* GPIOLAT_PATH_INT_H */
