@@ -64,6 +64,10 @@ SERIAL = {
 PART = os.environ.get("GPIOLAT_HOST_PART", "")
 
 
+# tryfirst: before pytest-xdist's own hook, which reads the xdist_group marks into the node ids
+# (run after it, as it did until 2026-11-26, the marks came too late and every file went to
+# either worker: the serial group was not one worker's)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     if PART in ("free", "serial"):
         keep, drop = [], []
