@@ -150,19 +150,22 @@ fi
 
 # run_host NAME PART ARGS...: pytest ARGS into $log/NAME.log, shown when it ends, its counts
 # added; PART: every selected test (""), or tests/host/conftest.py's part of them ("free": the
-# files that neither boot, build nor time this host; "serial": those that do, one after another)
+# files that neither boot, write a Debian root nor time this host, beside the lanes; "serial":
+# those that boot or write a root, two workers; "alone": those that time this host)
 run_host() {
 	hname=$1
 	part=$2
 	shift 2
 	# in parallel where pytest-xdist is installed (host/deps.sh): HOST_JOBS workers (default 2,
 	# this machine's cores; 1: one after another), a file's tests in one worker, the files that
-	# boot a target, build or time this host one after another (tests/host/conftest.py)
+	# write a Debian root one after another, and those that load gpiolat's programs into this
+	# host's kernel (tests/host/conftest.py's groups)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
-	# pytest-xdist, as where a pyenv python3 without it comes first); a part runs in one worker
+	# pytest-xdist, as where a pyenv python3 without it comes first); the free part (beside the
+	# lanes' two boots) and the alone part run in one worker
 	par=
 	py=python3
-	if [ -z "$part" ] && [ "${HOST_JOBS:-2}" -gt 1 ]; then
+	if { [ -z "$part" ] || [ "$part" = serial ]; } && [ "${HOST_JOBS:-2}" -gt 1 ]; then
 		if ! python3 -c 'import xdist' 2>/dev/null &&
 			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
 			py=/usr/bin/python3
@@ -298,7 +301,7 @@ timer() {
 			_wl=$_w
 			continue
 		elif [ $((_w - _wl)) -ge "$_stall" ]; then
-			_why="$_stall s of the host's clock with no progress (less than 1 s of qemu's CPU time: VM_STALL)"
+			_why="$_stall s of the host's clock, qemu using less than 1 s of CPU (VM_STALL)"
 		else
 			continue
 		fi
