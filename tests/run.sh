@@ -150,19 +150,22 @@ fi
 
 # run_host NAME PART ARGS...: pytest ARGS into $log/NAME.log, shown when it ends, its counts
 # added; PART: every selected test (""), or tests/host/conftest.py's part of them ("free": the
-# files that neither boot, build nor time this host; "serial": those that do, one after another)
+# files that neither boot, write a Debian root nor time this host, beside the lanes; "serial":
+# those that boot or write a root, two workers; "alone": those that time this host)
 run_host() {
 	hname=$1
 	part=$2
 	shift 2
 	# in parallel where pytest-xdist is installed (host/deps.sh): HOST_JOBS workers (default 2,
 	# this machine's cores; 1: one after another), a file's tests in one worker, the files that
-	# boot a target, build or time this host one after another (tests/host/conftest.py)
+	# write a Debian root one after another, and those that load gpiolat's programs into this
+	# host's kernel (tests/host/conftest.py's groups)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
-	# pytest-xdist, as where a pyenv python3 without it comes first); a part runs in one worker
+	# pytest-xdist, as where a pyenv python3 without it comes first); the free part (beside the
+	# lanes' two boots) and the alone part run in one worker
 	par=
 	py=python3
-	if [ -z "$part" ] && [ "${HOST_JOBS:-2}" -gt 1 ]; then
+	if { [ -z "$part" ] || [ "$part" = serial ]; } && [ "${HOST_JOBS:-2}" -gt 1 ]; then
 		if ! python3 -c 'import xdist' 2>/dev/null &&
 			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
 			py=/usr/bin/python3
@@ -256,16 +259,69 @@ run_target() {
 	done
 }
 
-# timer PID LIMIT NAME FILE: a bounded wait, no polling: after LIMIT s of the host's clock write
-# NAME to FILE and stop the boot PID (vm/run; its child, the timeout running qemu, passes the
-# signal on to qemu); run_boot ends it (TERM) when what it bounds ended first
+# timer PID LIMIT NAME FILE: a bounded wait: when LIMIT is up write NAME and how it was bounded
+# ("NAME: within ...") to FILE and stop the boot PID (vm/run; its child, the timeout running
+# qemu, passes the signal on to qemu); run_boot ends it (TERM) when what it bounds ended first.
+# TIMING=real: LIMIT s of the host's clock (a sleep, no polling). TIMING=icount: LIMIT s of the
+# CPU time the boot's processes use (qemu's: the guest's progress, which a loaded host slows in
+# wall time but not in CPU time; read every 5 s), and the host's clock bounds it too: stopped
+# after VM_STALL s (default 300) in which they used less than 1 s of CPU (a qemu that stopped),
+# or after LIMIT x VM_ICOUNT_WALL s (default 8)
 timer() {
 	trap 'kill ${_t:-} 2>/dev/null; exit 0' TERM
-	sleep "$2" &
-	_t=$!
-	wait $_t
-	echo "$3" >"$4"
+	if [ "$timing" != icount ]; then
+		sleep "$2" &
+		_t=$!
+		wait $_t
+		echo "$3: within $2 s (VM_TIMEOUT, the host's clock)" >"$4"
+		pkill -TERM -P "$1"
+		return
+	fi
+	_hz=$(getconf CLK_TCK)
+	_stall=${VM_STALL:-300}
+	_every=5
+	[ "$_stall" -ge 5 ] || _every=$_stall
+	_wall=$(($2 * ${VM_ICOUNT_WALL:-8}))
+	_c0=$(ticks "$1")
+	_w0=$(date +%s)
+	_cl=$_c0
+	_wl=$_w0
+	while :; do
+		sleep $_every &
+		_t=$!
+		wait $_t
+		_c=$(ticks "$1")
+		_w=$(date +%s)
+		if [ $((_c - _c0)) -ge $(($2 * _hz)) ]; then
+			_why="$2 s of qemu's CPU time (VM_TIMEOUT; icount: the guest's progress)"
+		elif [ $((_w - _w0)) -ge $_wall ]; then
+			_why="$_wall s of the host's clock (icount: VM_TIMEOUT x VM_ICOUNT_WALL)"
+		elif [ $((_c - _cl)) -ge "$_hz" ]; then
+			_cl=$_c
+			_wl=$_w
+			continue
+		elif [ $((_w - _wl)) -ge "$_stall" ]; then
+			_why="$_stall s of the host's clock, qemu using less than 1 s of CPU (VM_STALL)"
+		else
+			continue
+		fi
+		break
+	done
+	echo "$3: within $_why" >"$4"
 	pkill -TERM -P "$1"
+}
+
+# tree PID: PID and every process it started, and theirs
+tree() {
+	echo "$1"
+	for _c in $(pgrep -P "$1"); do tree "$_c"; done
+}
+
+# ticks PID: the CPU time (clock ticks, user and system) that PID and its processes used so far
+# (with that of their children that ended)
+ticks() {
+	for _p in $(tree "$1"); do cat /proc/"$_p"/stat 2>/dev/null; done |
+		awk '{ sub(/.*\) /, ""); s += $12 + $13 + $14 + $15 } END { print s + 0 }'
 }
 
 # stop_timer: end the running timer (run_boot's $tm)
@@ -280,8 +336,8 @@ stop_timer() {
 # there in order, each judged as its end comes back; when the boot ends early, the test it was
 # running fails (its log gets vm/run's messages) and a new boot runs the ones after it; a boot
 # that never started a test fails them all. Each test, and the boot before the first, is limited
-# to VM_TIMEOUT s (default 1200, the host's clock): one hang costs one test (a new boot runs the
-# tests after it).
+# to VM_TIMEOUT s (default 1200; the host's clock, under icount qemu's CPU time: timer): one hang
+# costs one test (a new boot runs the tests after it).
 run_boot() {
 	kernel=$1
 	timing=$2
@@ -342,7 +398,7 @@ run_boot() {
 				echo "== target ($kernel): $name"
 				cp $boot.err "$log/$kernel-$name.log"
 				[ ! -f $boot.killed ] || echo "not ok - $name: its boot started no test" \
-					"within $limit s (VM_TIMEOUT, the host's clock): stopped" >>"$log/$kernel-$name.log"
+					"$(sed 's/^[^:]*: //' $boot.killed): stopped" >>"$log/$kernel-$name.log"
 				judge $rc "$log/$kernel-$name.log"
 			done
 			break
@@ -350,7 +406,7 @@ run_boot() {
 		# the boot ended inside the test it was running ($1): that test fails, the rest go on
 		name=$(basename "$1" .sh)
 		if [ -f $boot.killed ]; then
-			echo "not ok - $name finished within $limit s (VM_TIMEOUT, the host's clock): stopped" \
+			echo "not ok - $name finished $(sed 's/^[^:]*: //' $boot.killed): stopped" \
 				>>"$log/$kernel-$name.log"
 			rc=124
 		fi

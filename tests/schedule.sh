@@ -131,9 +131,10 @@ run_schedule() {
 	# then what does, alone.
 	#  1. two lanes run every deterministic boot (TIMING=icount: a guest instruction is 1 ns,
 	#     whatever the host's load), the longest first, each building its target first; beside
-	#     them one job builds the other targets and then runs the free part of the host tests
-	#     (tests/host/conftest.py: they neither boot, build nor time this host)
-	#  2. the serial part of the host tests (they boot, build or time this host), alone
+	#     them one job builds every target and then runs the free part of the host tests
+	#     (tests/host/conftest.py: they neither boot, write a Debian root nor time this host)
+	#  2. the serial part of the host tests (they boot or write a Debian root the boots use),
+	#     two workers; then the alone part (they time this host), one worker
 	#  3. the real-time boots (TIMING=real: their criteria were chosen against the noise of a
 	#     machine doing nothing else), one at a time, nothing beside them
 	lanes=${TEST_LANES:-2}
@@ -163,7 +164,7 @@ run_schedule() {
 	: >$log/build.lock
 	t0=$(date +%s)
 	beside=
-	[ "$what" = target ] || beside=" beside the builds and the free host tests, then the serial ones"
+	[ "$what" = target ] || beside=" beside the builds and the free host tests, then the serial and alone ones"
 	echo "== schedule: $(wc -l <$log/lanes.queue) deterministic boot(s) in $lanes lane(s)$beside," \
 		"then $(wc -l <$log/real.queue) real-time boot(s) one at a time"
 	pids=
@@ -187,12 +188,18 @@ run_schedule() {
 		) </dev/null &
 		pids="$pids $!"
 	done
-	# beside them: the other targets' builds (those of the real-time boots), then the free
-	# host tests
+	# beside them: every target's build (the real-time boots' first, then the lanes', which a
+	# lane may have made already: one make at a time), then the free host tests, whose own
+	# makes then find everything made
 	(
 		passed=0 failed=0 skipped=0
 		{
-			for k in $(awk '$4 != "compare" { print $4 }' $log/real.queue | awk '!seen[$0]++'); do
+			for k in $({
+				awk '$4 != "compare" { print $4 }' $log/real.queue $log/lanes.queue
+				for c in $(awk '$4 == "compare" { print $5 }' $log/lanes.queue $log/real.queue); do
+					sed -n 's/^# targets: *//p' "$c" | head -n 1 | tr ' ' '\n'
+				done
+			} | awk 'NF && !seen[$0]++'); do
 				build "$k"
 			done
 			if [ "$what" = all ]; then
@@ -217,6 +224,7 @@ run_schedule() {
 	echo "== the deterministic lanes and what ran beside them: $((t1 - t0)) s"
 	if [ "$what" = all ]; then
 		run_host host-serial serial tests/host
+		run_host host-alone alone tests/host
 	fi
 	t2=$(date +%s)
 	# (the queue on fd 3: nothing a boot or build runs reads it)
@@ -232,6 +240,6 @@ run_schedule() {
 		mv $log/durations.tmp $log/durations
 		rm -f $log/durations.new
 	fi
-	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial host tests" \
+	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial and alone host tests" \
 		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s"
 }

@@ -42,34 +42,53 @@ def gpiolat_root():
     return GPIOLAT
 
 
-# tests/run.sh runs the host tests in parallel with pytest-xdist (--dist loadgroup) where it is
-# installed: each file's tests stay in one worker (its module fixtures run once), and the files
-# that boot a target, run make or a build, or time this host's own work share one group, run
-# one after another (two boots or builds at once would race for out/ and the two cores)
+# Why a file cannot run anywhere, any time (tests/README, the schedule). make test runs the host
+# tests in three parts (GPIOLAT_HOST_PART): "free", beside the deterministic boots (after the
+# builds: every target and test helper is made, so a file's own make is a no-op there), one
+# worker; "serial", after the boots, two workers; "alone", after that, one worker, nothing else
+# on the machine. Unset (make test-host, T=): every selected test, two workers. In every part a
+# group's files run one after another in one worker, each other file in a worker of its own.
+#
+# SERIAL: file -> its xdist group; its part is "alone" for the group "alone", else "serial"
+#   roots   write into a Debian root the 6.12 and testing targets boot (out/roots/trixie: apt,
+#           DKMS, a build inside: test_deb, test_debian13) or build in one (test_kernels, by
+#           host/inroot.sh): not beside those boots, nor beside each other (one apt at a time)
+#   boot    boot a target with vm/run (real time, or the ARM observer in icount): not beside the
+#           lanes' two boots (the host's two cores), but beside each other and the roots group
+#   alone   time this host's own kernel (--syscall-cost's controls and comparisons), or run it
+#           within a bound of the host's clock (test_loader_writes: --syscall-cost in 20 s): alone
+# HOST_KERNEL: the files that load gpiolat's programs into this host's kernel and check what is
+# left there (bpftool): one after another wherever they run (one group), else one file's check
+# sees the other's programs
 SERIAL = {
-    "test_bpf_histograms.py", "test_compare.py", "test_deb.py", "test_debian13.py",
-    "test_foreign_root.py", "test_graph_measuring.py", "test_include_graph.py",
-    "test_install.py", "test_kernels.py", "test_loader_cli.py", "test_loader_writes.py",
-    "test_make_test_by_name.py", "test_man_page.py", "test_pl061_observer.py",
-    "test_pl061_trace.py", "test_report_html.py", "test_results.py", "test_syscall_cost.py",
-    "test_trust_check.py", "test_trust_observer.py", "test_vm_run.py", "test_run_sh.py",
+    "test_deb.py": "roots", "test_debian13.py": "roots", "test_kernels.py": "roots",
+    "test_vm_run.py": "boot-vm-run", "test_pl061_observer.py": "boot-observer",
+    "test_syscall_cost.py": "alone", "test_loader_writes.py": "alone",
 }
-
-
-# make test's schedule (tests/run.sh, tests/README) runs the host tests in two parts, by
-# GPIOLAT_HOST_PART: "free" (the files outside SERIAL: pure functions, reports and checks of
-# files; nothing there boots, builds or reads a clock it compares) beside the deterministic
-# boots, whose figures do not depend on this host's load, and "serial" (SERIAL, one after
-# another) alone; unset: every test, as make test-host and T= run them
+HOST_KERNEL = {
+    "test_loader_cli.py", "test_loader_writes.py", "test_syscall_clock_order.py",
+    "test_syscall_cost.py", "test_undo_journal.py",
+}
 PART = os.environ.get("GPIOLAT_HOST_PART", "")
 
 
+def part_of(f):
+    """the part of make test's schedule a test file runs in"""
+    if f not in SERIAL:
+        return "free"
+    return "alone" if SERIAL[f] == "alone" else "serial"
+
+
+# tryfirst: before pytest-xdist's own hook, which reads the xdist_group marks into the node ids
+# (run after it, as it did until 2026-11-26, the marks came too late and every file went to
+# either worker: the serial group was not one worker's)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    if PART in ("free", "serial"):
+    if PART in ("free", "serial", "alone"):
         keep, drop = [], []
         for item in items:
-            serial = os.path.basename(item.nodeid.split("::")[0]) in SERIAL
-            (keep if serial == (PART == "serial") else drop).append(item)
+            f = os.path.basename(item.nodeid.split("::")[0])
+            (keep if part_of(f) == PART else drop).append(item)
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
@@ -77,4 +96,5 @@ def pytest_collection_modifyitems(config, items):
         return
     for item in items:
         f = os.path.basename(item.nodeid.split("::")[0])
-        item.add_marker(pytest.mark.xdist_group("serial" if f in SERIAL else f))
+        group = "host-kernel" if f in HOST_KERNEL else SERIAL.get(f, f)
+        item.add_marker(pytest.mark.xdist_group(group))
