@@ -282,10 +282,15 @@ static __always_inline int record_one(int value, __u64 now)
 	}
 	one_slot.start = 0;
 	now -= start;
+	/* the width computed here (barrier_var): only it, not now and start, kept across the call */
+	barrier_var(now);
 	h = bpf_map_lookup_elem(&hists, &one_key);
 	if (!h) {
 		/* never (one_key is in the map): the pair counted as lost, as record() does */
-		count_drop(GPIOLAT_DROP_NO_LINE_SLOT);
+		__u64 *c = bpf_map_lookup_elem(&drops, &one_key); /* GPIOLAT_DROP_NO_LINE_SLOT */
+
+		if (c)
+			(*c)++;
 		return 0;
 	}
 	histogram(h, now, 0);
@@ -488,24 +493,31 @@ int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 	})
 #endif
 
+/*
+ * The plain programs read their arguments after the clock read, from ctx (not BPF_KPROBE's or
+ * BPF_PROG's reads at entry, which the compiler cannot move past a helper call): only ctx, then
+ * the width, live across a call, in one callee-saved register, as the floor has none
+ */
 SEC("?kprobe/gpiod_set_value")
-int BPF_KPROBE(gpiolat_kprobe_plain, struct gpio_desc *desc, int value)
+int gpiolat_kprobe_plain(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
+	struct gpio_desc *desc = (struct gpio_desc *)PT_REGS_PARM1(ctx);
 
 	if (!desc)
 		return 0;
-	return PLAIN_DESC(desc, value, now, kprobe_gpio);
+	return PLAIN_DESC(desc, (int)PT_REGS_PARM2(ctx), now, kprobe_gpio);
 }
 
 SEC("?fentry/gpiod_set_value")
-int BPF_PROG(gpiolat_fentry_plain, struct gpio_desc *desc, int value)
+int gpiolat_fentry_plain(unsigned long long *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
+	struct gpio_desc *desc = (struct gpio_desc *)ctx[0];
 
 	if (!desc)
 		return 0;
-	return PLAIN_DESC(desc, value, now, fentry_gpio);
+	return PLAIN_DESC(desc, (int)ctx[1], now, fentry_gpio);
 }
 
 /*
@@ -547,17 +559,18 @@ int BPF_PROG(gpiolat_tp_btf, unsigned int gpio, int get, int value)
 	return record(gpio, value, bpf_ktime_get_ns(), STAGE_FULL);
 }
 
+/* the arguments of trace_gpio_value(gpio, get, value), read as the kprobe's (above) */
 SEC("?tp_btf/gpio_value")
-int BPF_PROG(gpiolat_tp_btf_plain, unsigned int gpio, int get, int value)
+int gpiolat_tp_btf_plain(unsigned long long *ctx)
 {
 	__u64 now;
 
-	if (get)
+	if ((int)ctx[1])
 		return 0;
 	now = bpf_ktime_get_ns();
-	if (gpio != one_gpio)
+	if ((unsigned int)ctx[0] != one_gpio)
 		return 0;
-	return record_one(value, now);
+	return record_one((int)ctx[2], now);
 }
 
 #include "gpiolat_pair.bpf.h" /* the no-BTF kprobe's pre-phase */
