@@ -502,7 +502,7 @@ SEC("?kprobe/gpiod_set_value")
 int gpiolat_kprobe_plain(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct gpio_desc *desc = (struct gpio_desc *)PT_REGS_PARM1(ctx);
+	struct gpio_desc *desc = (struct gpio_desc *)(unsigned long)PT_REGS_PARM1(ctx);
 
 	if (!desc)
 		return 0;
