@@ -264,6 +264,19 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	return 0;
 }
 
+struct bpf_program *gpio_bpf_hook_prog(struct gpiolat_bpf *skel, enum gpio_hook hook)
+{
+	struct bpf_program *p;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_plain", gpio_hooks[hook].prog);
+	p = bpf_object__find_program_by_name(skel->obj, name);
+	if (p && bpf_program__fd(p) >= 0)
+		return p;
+	p = bpf_object__find_program_by_name(skel->obj, gpio_hooks[hook].prog);
+	return p && bpf_program__fd(p) >= 0 ? p : NULL;
+}
+
 int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l)
 {
 	struct gpiolat_line v = {};

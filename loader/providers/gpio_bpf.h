@@ -97,6 +97,10 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
  */
 int gpio_bpf_fill_lines(struct gpiolat_bpf *skel, const struct gpio_lines *l);
 
+/* the hook's program that gpio_bpf_open_load() loaded: its plain one (one line, no feature) or
+ * the general one; NULL: neither */
+struct bpf_program *gpio_bpf_hook_prog(struct gpiolat_bpf *skel, enum gpio_hook hook);
+
 /*
  * every indexed line that saw a set (every -l line: nsel > 0), summed over the CPUs and the two
  * halves, sorted by GPIO number; n or -errno. One consistent state while the programs run: the

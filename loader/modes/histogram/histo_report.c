@@ -119,6 +119,7 @@ void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
 			 const struct run_info *ri)
 {
 	enum gpio_hook m = env->method;
+	struct bpf_program *prog = gpio_bpf_hook_prog(skel, m);
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 	char a[32], b[32], c[32], d[32], e[32];
@@ -134,12 +135,11 @@ void print_overhead_text(const struct histo_env *env, struct gpiolat_bpf *skel,
 		       "the price of two more clock reads per run)\n");
 	} else if (ri->stats_fd < 0) {
 		printf("overhead: BPF run-time stats unavailable (BPF_ENABLE_STATS failed)\n");
-	} else if (!bpf_obj_get_info_by_fd(bpf_program__fd(bpf_object__find_program_by_name(
-						   skel->obj, gpio_hooks[m].prog)),
-					   &info, &len)) {
+	} else if (prog && !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
 		printf("overhead: %s (%s) ran %llu times, mean %s per run (BPF run-time stats: "
 		       "the program alone, not the hook's dispatch); %llu runs missed (recursion)\n",
-		       gpio_hooks[m].prog, gpio_hooks[m].hook, (unsigned long long)info.run_cnt,
+		       bpf_program__name(prog), gpio_hooks[m].hook,
+		       (unsigned long long)info.run_cnt,
 		       info.run_cnt ? fmt_time(a, sizeof(a),
 					       (double)info.run_time_ns / info.run_cnt, UNIT_NS) :
 				      "-",
@@ -208,6 +208,7 @@ void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const str
 		struct line_result *lr, int n)
 {
 	enum gpio_hook m = env->method;
+	struct bpf_program *prog = gpio_bpf_hook_prog(skel, m);
 	struct json_object *o, *a, *t, *ov, *p, *s, *ref;
 	const char *talk;
 	struct bpf_prog_info info;
@@ -263,12 +264,12 @@ void print_json(const struct histo_env *env, struct gpiolat_bpf *skel, const str
 	ov = json_object_new_object();
 	p = json_object_new_object();
 	memset(&info, 0, sizeof(info));
-	json_object_object_add(p, "name", json_object_new_string(gpio_hooks[m].prog));
+	json_object_object_add(
+		p, "name",
+		json_object_new_string(prog ? bpf_program__name(prog) : gpio_hooks[m].prog));
 	json_object_object_add(p, "bpf_stats", json_object_new_boolean(ri->stats_fd >= 0));
-	if (ri->stats_fd >= 0 &&
-	    !bpf_obj_get_info_by_fd(bpf_program__fd(bpf_object__find_program_by_name(
-					    skel->obj, gpio_hooks[m].prog)),
-				    &info, &len)) {
+	if (ri->stats_fd >= 0 && prog &&
+	    !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
 		json_object_object_add(p, "run_cnt", json_object_new_uint64(info.run_cnt));
 		json_object_object_add(p, "run_time_ns", json_object_new_uint64(info.run_time_ns));
 		json_object_object_add(
