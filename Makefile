@@ -226,6 +226,9 @@ $(TARGET_DIR)/toggle.ko: $(KMOD_SRCS) $(TARGET_DIR)/release
 	$(Q)cp $(TARGET_DIR)/kmod/toggle.ko $@
 
 # ---- bpf/: CO-RE programs (kernel side) and their skeletons ----------------------------------
+# gpiolat's GPIO programs with 32-bit ALU and jumps (BPF ISA v3, kernel 5.1+): a 32-bit field or
+# argument compared as it is, not zero-extended by two shifts first (docs/bench.md, the floor)
+$(BUILD)/gpiolat.bpf.o $(BUILD)/gpiolat_nobtf.bpf.o: BPF_CFLAGS += -mcpu=v3
 $(BUILD)/%.bpf.o: bpf/%.bpf.c | $(BUILD) $(DEPS_STAMP) $(SYSROOT_STAMP)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ -c $< -o $(@:.o=.tmp.o)

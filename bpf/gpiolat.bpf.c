@@ -14,7 +14,9 @@
  * histogram; with -i in the half the loader set: a bss load) and the pair's bucket. Both
  * lookups are array lookups, which the verifier inlines where the kernel can; no map update or
  * delete, no hash. What a run does not use (-i, --linear, --overhead's periods) is a rodata
- * switch the verifier prunes: make bench-gpio prints what each costs when on.
+ * switch the verifier prunes: make bench-gpio prints what each costs when on. The verifier drops
+ * a switch's branch but keeps its load, so one line traced alone with none of them on (-l LINE,
+ * --overhead's plain rows) runs a program of its own, *_plain (record_one): no switch, no index.
  *
  * The hooks of loader/providers/gpio_hooks.h, one object; the loader keeps exactly one of them
  * (bpf_program__set_autoload):
@@ -66,6 +68,8 @@ const volatile __u8 intervals = 0;
  * one_slot (bss: an address the verifier knows, no lookup); 0: the lines map
  */
 const volatile __u32 one_line = 0;
+/* the same line's GPIO number, for the plain programs (below), which compare it as it is */
+const volatile __u32 one_gpio = 0;
 
 /* global GPIO number -> its slot (index and stored start); sized by the loader */
 struct {
@@ -162,90 +166,7 @@ static __always_inline void count_drop(__u32 why)
 		(*c)++;
 }
 
-/*
- * The falling set's work: the pair's bucket and its sum, min and max. What the loader can count
- * from these is not counted here (hist_sum_cpus): pairs (the fine buckets' sum), falling (pairs +
- * unmatched), rising (pairs + rising_again, and a start still stored), events (rising + falling).
- */
-/* the number of significant bits of 0..511 (floor(log2(i)) + 1; 0 for 0) */
-#define BITS_R2(n) n, n
-#define BITS_R4(n) BITS_R2(n), BITS_R2(n)
-#define BITS_R8(n) BITS_R4(n), BITS_R4(n)
-#define BITS_R16(n) BITS_R8(n), BITS_R8(n)
-#define BITS_R32(n) BITS_R16(n), BITS_R16(n)
-#define BITS_R64(n) BITS_R32(n), BITS_R32(n)
-#define BITS_R128(n) BITS_R64(n), BITS_R64(n)
-#define BITS_R256(n) BITS_R128(n), BITS_R128(n)
-static const __u8 bits9[512] = {
-	0,	     1,		  BITS_R2(2),  BITS_R4(3),   BITS_R8(4),
-	BITS_R16(5), BITS_R32(6), BITS_R64(7), BITS_R128(8), BITS_R256(9)
-};
-
-static __always_inline void histogram(struct gpiolat_hist *h, __u64 delta)
-{
-	__u64 idx;
-	__u64 slot;
-	__u64 fine;
-
-	h->sum_ns += delta;
-	/* min_ns holds ~min here, so that the map's 0 means no pair yet: one compare, no count */
-	if ((delta ^ ~0ULL) > h->min_ns)
-		h->min_ns = delta ^ ~0ULL;
-	if (delta > h->max_ns)
-		h->max_ns = delta;
-	/*
-	 * the fine bucket (gpiolat.h): with s = max(floor(log2(delta)) - SUB_BITS, 0), which is
-	 * the number of significant bits of delta >> (SUB_BITS + 1), (s << SUB_BITS) + (delta >> s):
-	 * delta itself below 2 * HDR_SUB, then 2^SUB_BITS buckets per power of two, delta >> s
-	 * being in [32, 64) there. Those bits from a table of 512 (two lookups' worth of 9 bits
-	 * cover the 18 of delta >> 6 below 2^HDR_MAX_LOG2): no loop, no divide, about 20
-	 * instructions. The log2 slots below 2^HDR_MAX_LOG2 are not counted here: the loader sums
-	 * them from the fine buckets (hist_sum_cpus); from 2^HDR_MAX_LOG2 up the fine overflow
-	 * bucket and the log2 slot, so log2 stays exact.
-	 */
-	if (delta >= 1ULL << GPIOLAT_HDR_MAX_LOG2) {
-		/* the bound checked on the register that indexes (barrier_var: clang must not
-		 * copy it) */
-		slot = log2_slot(delta);
-		barrier_var(slot);
-		if (slot > GPIOLAT_LOG2_SLOTS - 1)
-			slot = GPIOLAT_LOG2_SLOTS - 1;
-		h->log2[slot]++;
-		fine = GPIOLAT_HDR_SLOTS - 1;
-	} else {
-		__u64 x = delta >> (GPIOLAT_HDR_SUB_BITS + 1);
-		__u64 s;
-
-		if (x >> 9)
-			s = bits9[(x >> 9) & 511] + 9;
-		else
-			s = bits9[x & 511];
-		/*
-		 * s <= MAX_LOG2 - SUB_BITS - 1 already; the clamp (never taken) gives the verifier
-		 * the bound, fine <= 639, which it cannot see in a table's byte (barrier_var: clang
-		 * must not drop the clamp)
-		 */
-		barrier_var(s);
-		if (s > GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1)
-			s = GPIOLAT_HDR_MAX_LOG2 - GPIOLAT_HDR_SUB_BITS - 1;
-		fine = (s << GPIOLAT_HDR_SUB_BITS) + ((delta >> s) & (2 * GPIOLAT_HDR_SUB - 1));
-	}
-	h->fine[fine]++;
-
-	if (!lin_width)
-		return;
-	if (delta >= lin_max) {
-		h->linear[GPIOLAT_LINEAR_SLOTS]++;
-		return;
-	}
-	/* delta / lin_width without a divide: the estimate is exact or one too high */
-	idx = (delta * lin_magic) >> 32;
-	if (idx * lin_width > delta)
-		idx--;
-	barrier_var(idx);
-	if (idx < GPIOLAT_LINEAR_SLOTS)
-		h->linear[idx]++;
-}
+#include "gpiolat_hist.bpf.h"
 
 /*
  * How much of record() runs: everything, or (only to measure what the parts cost, in programs
@@ -327,7 +248,52 @@ static __always_inline int record(__u32 gpio, int value, __u64 now, const int st
 		return 0;
 	}
 	l->start = 0;
-	histogram(h, now - start);
+	histogram(h, now - start, 1);
+	return 0;
+}
+
+/*
+ * record() of the line traced alone with no feature on (-l LINE without -i, --linear or the
+ * trust periods; --overhead's plain rows), in the programs *_plain that the loader picks then:
+ * no rodata switch to load (the verifier drops a switch's branch but keeps its load), no index
+ * to compute, the slot in bss and the histogram at one_key. The set to 1 stores its start; the
+ * set to 0 clears it before the lookup, so only the pulse width lives across the call.
+ */
+static __always_inline int record_one(int value, __u64 now)
+{
+	__u64 start = one_slot.start;
+	struct gpiolat_hist *h;
+
+	if (value) {
+		if (!start) {
+			one_slot.start = now;
+			return 0;
+		}
+		h = bpf_map_lookup_elem(&hists, &one_key);
+		if (h)
+			h->rising_again++;
+		return 0;
+	}
+	if (!start) {
+		h = bpf_map_lookup_elem(&hists, &one_key);
+		if (h)
+			h->unmatched++;
+		return 0;
+	}
+	one_slot.start = 0;
+	now -= start;
+	/* the width computed here (barrier_var): only it, not now and start, kept across the call */
+	barrier_var(now);
+	h = bpf_map_lookup_elem(&hists, &one_key);
+	if (!h) {
+		/* never (one_key is in the map): the pair counted as lost, as record() does */
+		__u64 *c = bpf_map_lookup_elem(&drops, &one_key); /* GPIOLAT_DROP_NO_LINE_SLOT */
+
+		if (c)
+			(*c)++;
+		return 0;
+	}
+	histogram(h, now, 0);
 	return 0;
 }
 
@@ -413,6 +379,20 @@ int gpiolat_tp_slot(struct trace_event_raw_gpio_value *ctx)
 	return record(ctx->gpio, ctx->value, bpf_ktime_get_ns(), STAGE_SLOT);
 }
 
+/* the plain programs (record_one): one line traced alone, no feature; not loaded unless picked */
+SEC("?tp/gpio/gpio_value")
+int gpiolat_tp_plain(struct trace_event_raw_gpio_value *ctx)
+{
+	__u64 now;
+
+	if (ctx->get)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (ctx->gpio != one_gpio)
+		return 0;
+	return record_one(ctx->value, now);
+}
+
 #ifdef GPIOLAT_NOBTF
 /*
  * A kernel without BTF: no offset of gpio_desc or gpio_device is known, so the GPIO number is
@@ -487,6 +467,60 @@ int BPF_PROG(gpiolat_fentry, struct gpio_desc *desc, int value)
 }
 
 /*
+ * The plain kprobe and fentry: the desc of one_gpio learnt (one_desc) or its GPIO number read
+ * (without BTF: the pre-phase's pairing), then record_one()
+ */
+#ifdef GPIOLAT_NOBTF
+#define PLAIN_DESC(desc, value, now, read_gpio)                                    \
+	({                                                                         \
+		__u64 __d = (__u64)(desc);                                         \
+		struct gpiolat_desc *__g = bpf_map_lookup_elem(&desc_lines, &__d); \
+		__g && __g->gpio == one_gpio ? record_one(value, now) : 0;         \
+	})
+#else
+#define PLAIN_DESC(desc, value, now, read_gpio)           \
+	({                                                \
+		__u64 __d = (__u64)(desc);                \
+		int __r = 0;                              \
+		if (__d == one_desc) {                    \
+			__r = record_one(value, now);     \
+		} else if (read_gpio(desc) == one_gpio) { \
+			if (desc_learn)                   \
+				one_desc = __d;           \
+			__r = record_one(value, now);     \
+		}                                         \
+		__r;                                      \
+	})
+#endif
+
+/*
+ * The plain programs read their arguments after the clock read, from ctx (not BPF_KPROBE's or
+ * BPF_PROG's reads at entry, which the compiler cannot move past a helper call): only ctx, then
+ * the width, live across a call, in one callee-saved register, as the floor has none
+ */
+SEC("?kprobe/gpiod_set_value")
+int gpiolat_kprobe_plain(struct pt_regs *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpio_desc *desc = (struct gpio_desc *)(unsigned long)PT_REGS_PARM1(ctx);
+
+	if (!desc)
+		return 0;
+	return PLAIN_DESC(desc, (int)PT_REGS_PARM2(ctx), now, kprobe_gpio);
+}
+
+SEC("?fentry/gpiod_set_value")
+int gpiolat_fentry_plain(unsigned long long *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpio_desc *desc = (struct gpio_desc *)ctx[0];
+
+	if (!desc)
+		return 0;
+	return PLAIN_DESC(desc, (int)ctx[1], now, fentry_gpio);
+}
+
+/*
  * a chip's descs allocated (maybe where freed ones were): every desc learnt is forgotten (in both
  * objects, as every program is: the loader attaches it only where the CO-RE kprobe or fentry
  * learns)
@@ -525,66 +559,20 @@ int BPF_PROG(gpiolat_tp_btf, unsigned int gpio, int get, int value)
 	return record(gpio, value, bpf_ktime_get_ns(), STAGE_FULL);
 }
 
-/*
- * The no-BTF kprobe's pre-phase (loaded and attached only then, never while measuring): the
- * kprobe on gpiod_set_value() keeps desc and the task in this CPU's slot; the tracepoint that
- * gpiod_set_value() fires for that desc (gpiod_set_raw_value_commit(): trace_gpio_value(
- * desc_to_gpio(desc), 0, value)) takes the slot when the same task set it, and pairs the desc
- * with the record's GPIO number; the kretprobe empties the slot, so a set that fired no
- * tracepoint (an open-drain line) pairs with nothing. A desc paired with two GPIO numbers counts
- * a conflict: the loader then refuses the kprobe.
- */
-SEC("?kprobe/gpiod_set_value")
-int BPF_KPROBE(gpiolat_pair_kprobe, struct gpio_desc *desc)
+/* the arguments of trace_gpio_value(gpio, get, value), read as the kprobe's (above) */
+SEC("?tp_btf/gpio_value")
+int gpiolat_tp_btf_plain(unsigned long long *ctx)
 {
-	__u32 zero = 0;
-	struct gpiolat_pair *p = bpf_map_lookup_elem(&pair_slot, &zero);
+	__u64 now;
 
-	if (p) {
-		p->desc = (__u64)desc;
-		p->pid_tgid = bpf_get_current_pid_tgid();
-	}
-	return 0;
+	if ((int)ctx[1])
+		return 0;
+	now = bpf_ktime_get_ns();
+	if ((unsigned int)ctx[0] != one_gpio)
+		return 0;
+	return record_one((int)ctx[2], now);
 }
 
-SEC("?kretprobe/gpiod_set_value")
-int BPF_KRETPROBE(gpiolat_pair_ret)
-{
-	__u32 zero = 0;
-	struct gpiolat_pair *p = bpf_map_lookup_elem(&pair_slot, &zero);
-
-	if (p && p->pid_tgid == bpf_get_current_pid_tgid())
-		p->desc = 0;
-	return 0;
-}
-
-SEC("?tp/gpio/gpio_value")
-int gpiolat_pair_tp(struct trace_event_raw_gpio_value *ctx)
-{
-	struct gpiolat_desc d = {}, *e;
-	struct gpiolat_pair *p;
-	__u32 zero = 0;
-	__u64 desc;
-
-	if (ctx->get)
-		return 0;
-	p = bpf_map_lookup_elem(&pair_slot, &zero);
-	if (!p || !p->desc || p->pid_tgid != bpf_get_current_pid_tgid())
-		return 0;
-	desc = p->desc;
-	p->desc = 0;
-	e = bpf_map_lookup_elem(&desc_lines, &desc);
-	if (!e) {
-		d.gpio = ctx->gpio;
-		d.seen = 1;
-		bpf_map_update_elem(&desc_lines, &desc, &d, BPF_NOEXIST);
-		return 0;
-	}
-	if (e->gpio == ctx->gpio)
-		e->seen++;
-	else
-		e->conflicts++;
-	return 0;
-}
+#include "gpiolat_pair.bpf.h" /* the no-BTF kprobe's pre-phase */
 
 char LICENSE[] SEC("license") = "GPL";

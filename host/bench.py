@@ -144,7 +144,7 @@ def per_syscall(gpiolat, script):
               f"{f:7.1f}")
         print(f"  {'+ one clock read per program (bpf_ktime_get_ns): irreducible':74} "
               f"{c - f:+7.1f}")
-        print(f"  {'+ the start in task storage (task pointer, storage lookup): irreducible':74} "
+        print(f"  {'+ the start (per-CPU slot checked against the task; its switch program)':74} "
               f"{st - c:+7.1f}")
         print(f"  {'+ the histogram (per-CPU array, log2 slot, two adds)':74} {h - st:+7.1f}")
         print(f"  {'= gpiolat histogram':74} {h:7.1f}")

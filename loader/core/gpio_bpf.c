@@ -140,6 +140,17 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	keep = cfg->part == GPIO_PART_CLOCK ? skel->progs.gpiolat_tp_clock :
 	       cfg->part == GPIO_PART_SLOT  ? skel->progs.gpiolat_tp_slot :
 					      bpf_object__find_program_by_name(skel->obj, cfg->prog);
+	/*
+	 * one line traced alone with no feature on: the hook's plain program (bpf/gpiolat.bpf.c,
+	 * record_one), which loads no switch
+	 */
+	if (keep && cfg->part == GPIO_PART_ALL && cfg->filter_lines && cfg->lines &&
+	    cfg->lines->n == 1 && !cfg->intervals && !cfg->period_max && !cfg->lin_width) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s_plain", cfg->prog);
+		keep = bpf_object__find_program_by_name(skel->obj, name);
+	}
 	if (!keep) {
 		gpiolat_bpf__destroy(skel);
 		return -ENOENT;
@@ -168,8 +179,10 @@ int gpio_bpf_open_load(const struct gpio_bpf_cfg *cfg, struct gpiolat_bpf **out,
 	skel->rodata->period_max = cfg->period_max;
 	skel->rodata->intervals = cfg->intervals;
 	/* one selected line: its slot in bss, no lookup (gpio_bpf_fill_lines gives it index 1) */
-	if (cfg->filter_lines && cfg->lines && cfg->lines->n == 1)
+	if (cfg->filter_lines && cfg->lines && cfg->lines->n == 1) {
 		skel->rodata->one_line = cfg->lines->gpio[0] + 1;
+		skel->rodata->one_gpio = cfg->lines->gpio[0];
+	}
 	skel->rodata->desc_magic = cfg->desc_size ? gpiolat_reciprocal(cfg->desc_size) : 0;
 	if (cfg->lin_width) {
 		skel->rodata->lin_width = cfg->lin_width;

@@ -61,7 +61,8 @@ enum gpio_part {
 #define GPIO_FEAT_INTERVALS (1 << 3)
 
 struct gpio_bpf_cfg {
-	const char *prog; /* the one hook program loaded, by name (gpio_hooks[].prog) */
+	const char *prog; /* the one hook program loaded, by name (gpio_hooks[].prog); its
+			   * _plain twin for one -l line with no feature on */
 	enum gpio_part part; /* the tracepoint's program: the whole program or a part */
 	bool desc; /* the program maps a gpio_desc to its line (gpio_hooks[].desc): with BTF, the
 		    * generation's program on chip additions, without, the pre-phase's programs */

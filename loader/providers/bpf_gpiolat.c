@@ -399,6 +399,7 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 	if (!p->progs[0])
 		return -1;
 	probe_prog_figures(bpf_program__fd(p->progs[0]), f);
+	f->prog = bpf_program__name(p->progs[0]);
 	/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
 	if (!p->a->watch && !gpio_bpf_line_summary(gskel(p), 0, &sm) && sm.count) {
 		f->hist_ok = true;

@@ -43,15 +43,23 @@ static struct bpf_program *hist_prog(struct syscall_bpf *skel, enum sch_variant 
  * (bpf_get_current_task_btf(), bpf_task_storage_get()) beats the LRU hash by about 35 ns a
  * run; kernels before 5.11 have no task storage, hence the hash.
  */
+/*
+ * First of all the per-CPU slot (bpf/syscall.bpf.c, percpu_start): no task storage helper on a
+ * syscall's path, a program on sched_switch moving a start whose thread is switched out
+ * mid-syscall; it needs sched_switch's prev_state (Linux 5.18), tried by attaching.
+ */
+enum sch_start { SCS_LRU, SCS_TASK, SCS_NAIVE, SCS_PERCPU };
+
 static const struct {
 	enum sch_hook hook;
-	bool task_storage;
+	enum sch_start start;
 } hist_choices[] = {
-	{ SCH_HOOK_RAW, true }, { SCH_HOOK_BTF, true }, { SCH_HOOK_RAW, false },
-	{ SCH_HOOK_TP, true },	{ SCH_HOOK_TP, false },
+	{ SCH_HOOK_RAW, SCS_PERCPU }, { SCH_HOOK_RAW, SCS_TASK }, { SCH_HOOK_BTF, SCS_TASK },
+	{ SCH_HOOK_RAW, SCS_LRU },    { SCH_HOOK_TP, SCS_TASK },  { SCH_HOOK_TP, SCS_LRU },
 };
 
-static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete" };
+static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete",
+					   "per-CPU slot" };
 
 /*
  * the histogram programs (variant v) on the first of hist_choices that loads, on hook only
@@ -63,17 +71,18 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 	enum sch_variant v = p->a->variant;
 	int only = p->a->hook ? p->a->hook - 1 : p->t->hook;
 	struct syscall_bpf *skel;
-	char buf[96], tried[5 * 120] = "";
+	char buf[96], tried[6 * 120] = "";
 	struct bpf_program *prog;
 	size_t len = 0;
 	int c, h, err;
-	bool ts;
+	bool ts, pc;
 
 	for (c = 0; c < (int)(sizeof(hist_choices) / sizeof(hist_choices[0])); c++) {
 		h = hist_choices[c].hook;
-		ts = hist_choices[c].task_storage;
+		ts = hist_choices[c].start == SCS_TASK;
+		pc = hist_choices[c].start == SCS_PERCPU;
 		if ((only >= 0 && h != only) ||
-		    (ts && (v == SCH_NAIVE || getenv("GPIOLAT_SC_LRU"))) ||
+		    ((ts || pc) && (v == SCH_NAIVE || getenv("GPIOLAT_SC_LRU"))) ||
 		    ((v == SCH_CLOCK || v == SCH_START) && h != SCH_HOOK_RAW))
 			continue;
 		skel = syscall_bpf__open();
@@ -85,24 +94,41 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 			bpf_program__set_autoload(prog, false);
 		bpf_program__set_autoload(hist_prog(skel, v, h, 0), true);
 		bpf_program__set_autoload(hist_prog(skel, v, h, 1), true);
+		pc = pc && v != SCH_CLOCK;
+		bpf_program__set_autoload(skel->progs.sc_switch, pc);
 		skel->rodata->naive = v == SCH_NAIVE;
 		skel->rodata->task_storage = ts;
-		/* only the start's map in use is created (the LRU hash is pre-allocated) */
+		skel->rodata->percpu_start = pc;
+		/* only the start's maps in use are created (the LRU hash is pre-allocated) */
 		bpf_map__set_autocreate(skel->maps.sc_task_starts, ts);
-		bpf_map__set_autocreate(skel->maps.sc_starts, !ts);
+		bpf_map__set_autocreate(skel->maps.sc_starts, !ts && !pc);
+		bpf_map__set_autocreate(skel->maps.sc_slots, pc);
+		bpf_map__set_autocreate(skel->maps.sc_spill, pc);
 		err = syscall_bpf__load(skel);
+		if (!err && pc) {
+			/* sched_switch's prev_state there: attached once to see (on: schist_on) */
+			struct bpf_link *l = bpf_program__attach(skel->progs.sc_switch);
+
+			err = l ? 0 : -errno;
+			bpf_link__destroy(l);
+		}
 		if (!err) {
 			p->obj = skel;
 			p->progs[0] = hist_prog(skel, v, h, 0);
 			p->progs[1] = hist_prog(skel, v, h, 1);
+			p->progs[2] = pc ? skel->progs.sc_switch : NULL;
 			p->hook = h;
 			p->hook_name = sch_hook_names[h];
 			/* the clock reads alone keep no start */
-			p->start = v == SCH_CLOCK ? NULL : start_names[v == SCH_NAIVE ? 2 : ts];
+			p->start = v == SCH_CLOCK ?
+					   NULL :
+					   start_names[v == SCH_NAIVE ? SCS_NAIVE :
+									hist_choices[c].start];
 			return 0;
 		}
 		len += snprintf(tried + len, sizeof(tried) - len, "%s%s with the %s: %s",
-				len ? "; " : "", sch_hook_names[h], start_names[ts],
+				len ? "; " : "", sch_hook_names[h],
+				start_names[hist_choices[c].start],
 				probe_errstr(err, buf, sizeof(buf)));
 		syscall_bpf__destroy(skel);
 		if (len >= sizeof(tried))
@@ -116,7 +142,7 @@ static int schist_on(struct probe *p, char *why, size_t size)
 {
 	int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
 		if (probe_link_add(p, bpf_program__attach(p->progs[i]),
 				   bpf_program__section_name(p->progs[i]), why, size))
 			return -1;
@@ -146,7 +172,7 @@ static void schist_teardown(struct probe *p)
 	probe_links_destroy(p);
 	syscall_bpf__destroy(p->obj);
 	p->obj = NULL;
-	p->progs[0] = p->progs[1] = NULL;
+	p->progs[0] = p->progs[1] = p->progs[2] = NULL;
 }
 
 /* the histogram summed over the CPUs (struct schist_read) */

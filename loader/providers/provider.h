@@ -173,6 +173,7 @@ struct probe_figures {
 	__u64 run_cnt, run_time_ns; /* BPF run-time statistics of its programs */
 	__u64 recursion_misses; /* their runs missed (recursion) */
 	int nprogs;
+	const char *prog; /* the program that ran, by name (gpiolat's provider), or NULL */
 	/* gpiolat's program on the GPIO set: its histogram of the toggled line */
 	bool hist_ok;
 	double hist_mean, hist_p50; /* ns */

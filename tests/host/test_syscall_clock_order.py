@@ -2,7 +2,7 @@
 
 sys_enter must read the clock last, sys_exit first: a map lookup or update after the start's
 clock read (or before the end's) lands inside the syscall being measured. The programs are
-checked as the kernel runs them: gpiolat --syscall-hist loads them (task storage, and the LRU
+checked as the kernel runs them: gpiolat --syscall-hist loads them (the per-CPU slot, and the LRU
 hash fallback with GPIOLAT_SC_LRU=1), and the verifier's translation (bpftool prog dump
 xlated), where the branches that the frozen rodata rules out are gone, is walked path by path:
 on every path from entry to exit, no helper call follows the clock read in the enter program,
@@ -83,7 +83,7 @@ def our_programs():
             if p.get("name", "").startswith(("sc_raw_", "sc_btf_", "sc_tp_"))}
 
 
-@pytest.mark.parametrize("lru", ["0", "1"], ids=["task-storage", "lru-hash"])
+@pytest.mark.parametrize("lru", ["0", "1"], ids=["per-cpu-slot", "lru-hash"])
 def test_clock_last_on_enter_first_on_exit(lru):
     env = dict(os.environ, GPIOLAT_SC_LRU=lru)
     # an earlier run's programs (the other case's) go after it exits, not at once: this run's

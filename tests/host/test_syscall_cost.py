@@ -243,7 +243,7 @@ def test_syscall_hist():
     assert r.returncode == 0, r.stderr
     h = json.loads(r.stdout.splitlines()[0])
     assert h["count"] > 0 and h["hook"] in ("tp_btf", "raw_tp", "tp")
-    assert h["start"] in ("task storage", "LRU hash")
+    assert h["start"] in ("per-CPU slot", "task storage", "LRU hash")
     assert sum(b["count"] for b in h["log2"]) == h["count"]
     assert our_leftovers() == []
 
@@ -255,11 +255,12 @@ def hist_json(*args):
 
 
 def test_default_hook_is_lean():
-    """raw_tp with task storage loads on this kernel (6.18; the verifier decides) and is the
-    default: libbpf parses no vmlinux BTF for it, so its peak RSS stays well under tp_btf's
-    (which parses the kernel's whole BTF to attach by name)"""
+    """raw_tp with the per-CPU slot (and its sched_switch program) loads on this kernel (6.18;
+    the verifier and the attach decide) and is the default: libbpf parses no vmlinux BTF for
+    it, so its peak RSS stays well under tp_btf's (which parses the kernel's whole BTF to attach
+    by name)"""
     d = hist_json()
-    assert (d["hook"], d["start"]) == ("raw_tp", "task storage"), d
+    assert (d["hook"], d["start"]) == ("raw_tp", "per-CPU slot"), d
     b = hist_json("--hook", "tp_btf")
     assert b["start"] == "task storage"
     btf_kib = os.path.getsize("/sys/kernel/btf/vmlinux") / 1024

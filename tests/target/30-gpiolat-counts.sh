@@ -74,7 +74,7 @@ if $GPIOLAT --pulses 100 -l toggle-vchip:0 --bpf-stats >"$out" 2>&1; then
 	check "text: summary with count, min, mean, p50, p90, p99, max in ns" grep -Eq \
 		'count 100 pulses, min [0-9]+ ns, mean [0-9.]+ ns, p50 [0-9.]+ ns, p90 [0-9.]+ ns, p99 [0-9.]+ ns, max [0-9]+ ns' "$out"
 	check "text: BPF run-time stats per program run (--bpf-stats)" grep -Eq \
-		'^overhead: gpiolat_tp .* ran 200 times, mean [0-9.]+ ns per run' "$out"
+		'^overhead: gpiolat_tp(_plain)? .* ran 200 times, mean [0-9.]+ ns per run' "$out"
 	check "text: pulse-width shift with count and spread" grep -Eq \
 		'^overhead: pulse-width shift [-+][0-9.]+ ns per set .*sd .* batches' "$out"
 	# the talk's ply figure is on top of the enabled event: not beside our shift (against

@@ -132,7 +132,8 @@ void histo_print_overhead(const struct histo_env *env, const struct probe_figure
 	} else if (fig->nprogs) {
 		printf("overhead: %s (%s) ran %llu times, mean %s per run (BPF run-time stats: "
 		       "the program alone, not the hook's dispatch); %llu runs missed (recursion)\n",
-		       gpio_hooks[m].prog, gpio_hooks[m].hook, (unsigned long long)fig->run_cnt,
+		       fig->prog ? fig->prog : gpio_hooks[m].prog, gpio_hooks[m].hook,
+		       (unsigned long long)fig->run_cnt,
 		       fig->run_cnt ? fmt_time(a, sizeof(a),
 					       (double)fig->run_time_ns / fig->run_cnt, UNIT_NS) :
 				      "-",
@@ -253,7 +254,8 @@ void histo_print_json(const struct histo_env *env, const struct probe_figures *f
 
 	ov = json_object_new_object();
 	p = json_object_new_object();
-	json_object_object_add(p, "name", json_object_new_string(gpio_hooks[m].prog));
+	json_object_object_add(p, "name",
+			       json_object_new_string(fig->prog ? fig->prog : gpio_hooks[m].prog));
 	json_object_object_add(p, "bpf_stats", json_object_new_boolean(ri->stats_fd >= 0));
 	if (ri->stats_fd >= 0 && fig->nprogs) {
 		json_object_object_add(p, "run_cnt", json_object_new_uint64(fig->run_cnt));
