@@ -69,10 +69,9 @@ def deb(tmp, name, arch):
                hashlib.sha256(data).hexdigest()))
 
 
-def suite(tmp, name, packages, lie=0):
-    """dists/NAME with PACKAGES ({arch: text}) and a Release file; LIE: bytes added to each
-    size the Release file names (a mirror mid-sync)"""
-    d = tmp / "repo/dists" / name
+def write_suite(d, name, codename, packages, lie=0):
+    """D (a dists/NAME folder) with PACKAGES ({arch: text}) and a Release file naming CODENAME;
+    LIE: bytes added to each size the Release file names (a mirror mid-sync)"""
     sums = []
     for arch, text in packages.items():
         rel = "main/binary-%s/Packages" % arch
@@ -83,7 +82,12 @@ def suite(tmp, name, packages, lie=0):
     (d / "Release").write_text(
         "Suite: %s\nCodename: %s\nArchitectures: %s\nComponents: main\n"
         "Date: Thu, 26 Nov 2026 00:00:00 UTC\nSHA256:\n%s\n"
-        % (name, name, " ".join(packages), "\n".join(sums)))
+        % (name, codename, " ".join(packages), "\n".join(sums)))
+
+
+def suite(tmp, name, packages, lie=0):
+    """dists/NAME in the unsigned mirror ("repo"), its Codename NAME"""
+    write_suite(tmp / "repo/dists" / name, name, name, packages, lie)
 
 
 @pytest.fixture
@@ -270,17 +274,7 @@ def key(tmp, name):
 def signed_suite(tmp, repo, name, codename, packages, home, lie=0):
     """dists/NAME in REPO (Codename CODENAME), its InRelease signed by HOME's key"""
     d = tmp / repo / "dists" / name
-    sums = []
-    for arch, text in packages.items():
-        rel = "main/binary-%s/Packages" % arch
-        (d / rel).parent.mkdir(parents=True, exist_ok=True)
-        (d / rel).write_text(text)
-        b = text.encode()
-        sums.append(" %s %d %s" % (hashlib.sha256(b).hexdigest(), len(b) + lie, rel))
-    (d / "Release").write_text(
-        "Suite: %s\nCodename: %s\nArchitectures: %s\nComponents: main\n"
-        "Date: Thu, 26 Nov 2026 00:00:00 UTC\nSHA256:\n%s\n"
-        % (name, codename, " ".join(packages), "\n".join(sums)))
+    write_suite(d, name, codename, packages, lie)
     gpg(home, "--clearsign", "-o", str(d / "InRelease"), str(d / "Release"))
 
 
