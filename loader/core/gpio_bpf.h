@@ -51,7 +51,7 @@ enum gpio_part {
 };
 
 /*
- * the features of gpiolat's program an --overhead row loads (struct probe_args.features): with
+ * the features of gpiolat's program an --overhead row loads (struct bpf_args.features): with
  * GPIO_FEAT_SET exactly the ones named (make bench-gpio: each one's cost), else --overhead's own,
  * the trust check's periods and the linear buckets of its p50
  */

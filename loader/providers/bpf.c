@@ -30,20 +30,21 @@ static struct bpf_object *object(const struct probe *p)
 
 static int empty_setup(struct probe *p, char *why, size_t size)
 {
+	const struct bpf_args *ba = probe_bpf(p);
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = p->t->btf_path);
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	char buf[96], fn[64];
 	int n, err;
 
-	if (p->a->attach == ATTACH_KPROBE && !kprobe_pmu() &&
+	if (ba->attach == ATTACH_KPROBE && !kprobe_pmu() &&
 	    !(tracefs_tracing_dir() && tracefs_file_exists(NULL, "kprobe_events"))) {
 		snprintf(why, size,
 			 "this kernel has no kprobes: no kprobe PMU and no kprobe_events "
 			 "in tracefs (CONFIG_KPROBES off)");
 		return -1;
 	}
-	if (p->a->attach == ATTACH_UPROBE && !p->t->off) {
+	if (ba->attach == ATTACH_UPROBE && !p->t->off) {
 		snprintf(why, size, "cannot find %s() in %.150s", p->t->fn, p->t->exe);
 		return -1;
 	}
@@ -61,17 +62,16 @@ static int empty_setup(struct probe *p, char *why, size_t size)
 	}
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, false);
-	for (n = 0; n < PROBE_MAX_PROGS && p->a->progs[n]; n++) {
-		p->progs[n] = bpf_object__find_program_by_name(obj, p->a->progs[n]);
+	for (n = 0; n < PROBE_MAX_PROGS && ba->progs[n]; n++) {
+		p->progs[n] = bpf_object__find_program_by_name(obj, ba->progs[n]);
 		if (!p->progs[n]) {
-			snprintf(why, size, "no program %s in the empty BPF object",
-				 p->a->progs[n]);
+			snprintf(why, size, "no program %s in the empty BPF object", ba->progs[n]);
 			return -1;
 		}
 		bpf_program__set_autoload(p->progs[n], true);
-		if (p->a->attach != ATTACH_BTF)
+		if (ba->attach != ATTACH_BTF)
 			continue;
-		if (probe_func(p, n, fn, sizeof(fn), why, size))
+		if (probe_func(ba->funcs[n], ba->syscalls, fn, sizeof(fn), why, size))
 			return -1;
 		err = bpf_program__set_attach_target(p->progs[n], 0, fn);
 		if (err) {
@@ -92,13 +92,14 @@ static int empty_setup(struct probe *p, char *why, size_t size)
 
 static int empty_on(struct probe *p, char *why, size_t size)
 {
+	const struct bpf_args *ba = probe_bpf(p);
 	struct bpf_program *prog = p->progs[0];
 	char fn[64];
 	int i;
 
 	if (p->t->kind == TGT_GPIO_PULSE)
 		gpio_phases_start(p);
-	switch (p->a->attach) {
+	switch (ba->attach) {
 	case ATTACH_SECTION:
 	case ATTACH_BTF:
 		for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
@@ -107,8 +108,8 @@ static int empty_on(struct probe *p, char *why, size_t size)
 				return -1;
 		return 0;
 	case ATTACH_KPROBE:
-		for (i = 0; i < PROBE_MAX_LINKS && p->a->funcs[i]; i++)
-			if (probe_func(p, i, fn, sizeof(fn), why, size) ||
+		for (i = 0; i < PROBE_MAX_LINKS && ba->funcs[i]; i++)
+			if (probe_func(ba->funcs[i], ba->syscalls, fn, sizeof(fn), why, size) ||
 			    probe_link_add(p, bpf_program__attach_kprobe(prog, false, fn), fn, why,
 					   size))
 				return -1;
@@ -119,9 +120,9 @@ static int empty_on(struct probe *p, char *why, size_t size)
 			p, bpf_program__attach_uprobe(prog, false, p->t->pid, p->t->exe, p->t->off),
 			fn, why, size);
 	case ATTACH_RAW_TP:
-		snprintf(fn, sizeof(fn), "%s", p->a->events[0]);
-		return probe_link_add(p, bpf_program__attach_raw_tracepoint(prog, p->a->events[0]),
-				      fn, why, size);
+		snprintf(fn, sizeof(fn), "%s", ba->event);
+		return probe_link_add(p, bpf_program__attach_raw_tracepoint(prog, ba->event), fn,
+				      why, size);
 	}
 	return -1;
 }

@@ -149,7 +149,7 @@ static int hook_check_btf(const struct probe *p, struct btf **btf, char *why, si
 		if (!*btf)
 			return -1;
 	}
-	return hook_check(p->a->hook, *btf, why, size);
+	return hook_check(probe_bpf(p)->hook, *btf, why, size);
 }
 
 /*
@@ -238,14 +238,14 @@ void gpio_phases_free(struct probe *p)
 static int gpiolat_cfg(struct probe *p, const struct gpio_watch *w, struct gpio_bpf_cfg *cfg,
 		       char *why, size_t size)
 {
-	const struct gpio_hook_info *hk = &gpio_hooks[p->a->hook];
-	int feat = p->a->features & GPIO_FEAT_SET ? p->a->features :
-						    GPIO_FEAT_TRUST | GPIO_FEAT_LINEAR;
+	const struct bpf_args *ba = probe_bpf(p);
+	const struct gpio_hook_info *hk = &gpio_hooks[ba->hook];
+	int feat = ba->features & GPIO_FEAT_SET ? ba->features : GPIO_FEAT_TRUST | GPIO_FEAT_LINEAR;
 	struct btf *btf;
 	int err;
 
 	*cfg = (struct gpio_bpf_cfg){ .prog = hk->prog,
-				      .part = p->a->part,
+				      .part = ba->part,
 				      .btf_path = p->t->btf_path,
 				      .desc_size = 1,
 				      .desc = hk->desc,
@@ -283,7 +283,8 @@ static int gpiolat_cfg(struct probe *p, const struct gpio_watch *w, struct gpio_
 
 static int gpiolat_setup(struct probe *p, char *why, size_t size)
 {
-	const struct gpio_watch *w = p->a->watch;
+	const struct bpf_args *ba = probe_bpf(p);
+	const struct gpio_watch *w = ba->watch;
 	struct gpio_bpf_cfg cfg;
 	char buf[96];
 	struct gl *g;
@@ -319,7 +320,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	}
 	if (err) {
 		snprintf(why, size, "loading the %s program failed: %s (gpiolat -v shows why)",
-			 gpio_hooks[p->a->hook].name, probe_errstr(err, buf, sizeof(buf)));
+			 gpio_hooks[ba->hook].name, probe_errstr(err, buf, sizeof(buf)));
 		return -1;
 	}
 	if (w && w->load_only)
@@ -340,7 +341,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 static int gpiolat_on(struct probe *p, char *why, size_t size)
 {
 	/* the trust check: --overhead's */
-	if (!p->a->watch)
+	if (!probe_bpf(p)->watch)
 		gpio_phases_start(p);
 	return probe_link_add(p, bpf_program__attach(p->progs[0]),
 			      bpf_program__section_name(p->progs[0]), why, size);
@@ -351,7 +352,7 @@ static int gpiolat_off(struct probe *p)
 	if (!p->nlinks)
 		return 0;
 	probe_links_destroy(p);
-	if (!p->a->watch)
+	if (!probe_bpf(p)->watch)
 		gpio_phases_end(p);
 	return 0;
 }
@@ -374,7 +375,7 @@ static void gpiolat_teardown(struct probe *p)
 /* the histogram mode's lines (struct gpio_read), on or off */
 static int gpiolat_read(struct probe *p, void *out, char *why, size_t size)
 {
-	const struct gpio_watch *w = p->a->watch;
+	const struct gpio_watch *w = probe_bpf(p)->watch;
 	struct gl *g = p->obj;
 	struct gpio_read *r = out;
 
@@ -394,6 +395,7 @@ static int gpiolat_read(struct probe *p, void *out, char *why, size_t size)
 /* the run time of the program, gpiolat's histogram of the toggled line, the phases */
 static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 {
+	const struct bpf_args *ba = probe_bpf(p);
 	struct summary sm;
 
 	if (!p->progs[0])
@@ -401,13 +403,13 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 	probe_prog_figures(bpf_program__fd(p->progs[0]), f);
 	f->prog = bpf_program__name(p->progs[0]);
 	/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
-	if (!p->a->watch && !gpio_bpf_line_summary(gskel(p), 0, &sm) && sm.count) {
+	if (!ba->watch && !gpio_bpf_line_summary(gskel(p), 0, &sm) && sm.count) {
 		f->hist_ok = true;
 		f->hist_mean = sm.mean;
 		f->hist_p50 = sm.p50;
 		f->hist_pairs = sm.count;
 	}
-	if (!p->a->watch)
+	if (!ba->watch)
 		gpio_phases_figures(p, f);
 	return 0;
 }
@@ -424,7 +426,7 @@ static int gpiolat_count(struct probe *p, __u64 *n, unsigned int *per_pulse, cha
 	if (rc <= 0)
 		return rc;
 	*per_pulse = 1;
-	if (p->a->part)
+	if (probe_bpf(p)->part)
 		return 1; /* why: the run count's */
 	if (!gskel(p) || gpio_bpf_line_summary(gskel(p), 0, &sm)) {
 		snprintf(why, size, "cannot read its histogram");

@@ -68,8 +68,9 @@ static const char *const start_names[] = { "LRU hash", "task storage", "hash, up
  */
 static int schist_setup(struct probe *p, char *why, size_t size)
 {
-	enum sch_variant v = p->a->variant;
-	int only = p->a->hook ? p->a->hook - 1 : p->t->hook;
+	const struct bpf_args *ba = probe_bpf(p);
+	enum sch_variant v = ba->variant;
+	int only = ba->hook ? ba->hook - 1 : p->t->hook;
 	struct syscall_bpf *skel;
 	char buf[96], tried[6 * 120] = "";
 	struct bpf_program *prog;

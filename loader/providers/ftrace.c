@@ -19,6 +19,7 @@
 
 static int function_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char *t;
 
 	if (probe_need_instance(p, why, size))
@@ -31,10 +32,10 @@ static int function_setup(struct probe *p, char *why, size_t size)
 		return -1;
 	}
 	free(t);
-	if (tracefs_function_filter(p->t->inst, p->a->funcs[0], NULL,
+	if (tracefs_function_filter(p->t->inst, ea->funcs[0], NULL,
 				    TRACEFS_FL_RESET | TRACEFS_FL_CONTINUE) ||
 	    tracefs_function_filter(p->t->inst, NULL, NULL, 0)) {
-		snprintf(why, size, "set_ftrace_filter '%s' failed: %s", p->a->funcs[0],
+		snprintf(why, size, "set_ftrace_filter '%s' failed: %s", ea->funcs[0],
 			 strerror(errno));
 		return -1;
 	}
@@ -48,12 +49,14 @@ static int function_setup(struct probe *p, char *why, size_t size)
  */
 static const char *trace_word(const struct probe *p, char *buf, size_t size)
 {
-	if (p->a->top_level)
-		snprintf(buf, size, " %s()", p->a->funcs[0]);
+	const struct events_args *ea = probe_ev(p);
+
+	if (ea->top_level)
+		snprintf(buf, size, " %s()", ea->funcs[0]);
 	else
 		snprintf(buf, size, " %s <-",
-			 p->a->funcs[0][strcspn(p->a->funcs[0], "*")] ? "gpiod_set_value" :
-									p->a->funcs[0]);
+			 ea->funcs[0][strcspn(ea->funcs[0], "*")] ? "gpiod_set_value" :
+								    ea->funcs[0]);
 	return buf;
 }
 
@@ -61,8 +64,8 @@ static int tracer_lines(struct probe *p)
 {
 	char w[80];
 
-	return probe_trace_lines(p->a->top_level ? NULL : p->t->inst, trace_word(p, w, sizeof(w)),
-				 &p->counted);
+	return probe_trace_lines(probe_ev(p)->top_level ? NULL : p->t->inst,
+				 trace_word(p, w, sizeof(w)), &p->counted);
 }
 
 static int tracer_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
@@ -87,7 +90,7 @@ static int tracer_off(struct probe *p)
 	if (p->counting && tracer_lines(p))
 		p->counted = 0;
 	p->counting = false;
-	return tracefs_tracer_clear(p->a->top_level ? NULL : p->t->inst);
+	return tracefs_tracer_clear(probe_ev(p)->top_level ? NULL : p->t->inst);
 }
 
 static void function_teardown(struct probe *p)
@@ -99,6 +102,7 @@ static void function_teardown(struct probe *p)
 /* function_graph: the top level only (6.1 has no graph tracer in instances); saved first */
 static int graph_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char *t;
 	int i;
 
@@ -126,9 +130,9 @@ static int graph_setup(struct probe *p, char *why, size_t size)
 		}
 	}
 	tracefs_instance_file_clear(NULL, "set_graph_function");
-	if (tracefs_instance_file_write(NULL, "set_graph_function", p->a->funcs[0]) < 0 ||
+	if (tracefs_instance_file_write(NULL, "set_graph_function", ea->funcs[0]) < 0 ||
 	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0) {
-		snprintf(why, size, "set_graph_function %s failed: %s", p->a->funcs[0],
+		snprintf(why, size, "set_graph_function %s failed: %s", ea->funcs[0],
 			 strerror(errno));
 		return -1;
 	}

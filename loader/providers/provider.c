@@ -22,6 +22,27 @@ void probe_init(struct probe *p, const struct provider *ops, const struct probe_
 	p->hook = -1;
 }
 
+const struct events_args *probe_ev(const struct probe *p)
+{
+	static const struct events_args none;
+
+	return p->a->ev ?: &none;
+}
+
+const struct bpf_args *probe_bpf(const struct probe *p)
+{
+	static const struct bpf_args none;
+
+	return p->a->bpf ?: &none;
+}
+
+const struct tool_args *probe_tool(const struct probe *p)
+{
+	static const struct tool_args none;
+
+	return p->a->tool ?: &none;
+}
+
 int probe_setup(struct probe *p, char *why, size_t size)
 {
 	if (p->ops && !(p->ops->targets & p->t->kind)) {

@@ -14,7 +14,7 @@
  *   tools.c          child tools: strace, perf trace, bpftrace, ply, gpiolat --syscall-hist
  *   bpf_rt.c         the scheduling objects of --wakeup and --gaps (tp_btf, else raw_tp)
  * A mode keeps a table of methods, each naming its provider and the provider's arguments
- * (struct probe_args: which events, functions, hook, script), and fills a struct target with
+ * (struct probe_args: the family's own, which events, functions, hook, script), and fills a struct target with
  * what it measures. Nothing here includes a mode's header.
  */
 #ifndef GPIOLAT_PROVIDER_H
@@ -64,7 +64,7 @@ struct target {
 	struct child child; /* the method's child tool */
 };
 
-/* how an empty BPF program is attached (struct probe_args.attach) */
+/* how an empty BPF program is attached (struct bpf_args.attach) */
 enum probe_attach {
 	ATTACH_SECTION, /* as its section says (tp/..., raw_tp/..., tp_btf/..., fentry/...) */
 	ATTACH_KPROBE, /* a kprobe on each of funcs */
@@ -74,9 +74,24 @@ enum probe_attach {
 };
 
 #define PROBE_MAX_PROGS 3
+#define PROBE_MAX_LINKS 6
+#define PROBE_MAX_DYN 11
 
-/* a method's arguments to its provider (the mode's method table holds them) */
+/*
+ * a method's arguments to its provider (the mode's method table holds them): what every
+ * provider may read, and one pointer to the arguments of the provider's own family (the others
+ * NULL; a family given none reads its empty ones: probe_ev(), probe_bpf(), probe_tool())
+ */
 struct probe_args {
+	const char *needs; /* what the kernel lacks when an event is missing (the message) */
+	const struct events_args *ev; /* tracefs.c, tracefs_probe.c, ftrace.c */
+	const struct bpf_args *bpf; /* bpf.c, bpf_gpiolat.c, bpf_schist.c */
+	const struct sched_args *sched; /* bpf_rt.c */
+	const struct tool_args *tool; /* tools.c */
+};
+
+/* the tracefs families' arguments: events, kprobe and uprobe events, tracers */
+struct events_args {
 	const char *system; /* tracefs events: their system */
 	const char *events[11]; /* their names (a NULL ends them); the first k when k */
 	const char *funcs[11]; /* kernel functions (kprobes, filters); a NULL ends them */
@@ -84,19 +99,45 @@ struct probe_args {
 	bool syscalls; /* funcs are syscalls: their kernel functions looked up (__x64_sys_...) */
 	bool ret; /* uprobe events: a uretprobe too (names[1]) */
 	int k; /* a series: how many of them are switched on */
-	const char *needs; /* what the kernel lacks when an event is missing (the message) */
-	const char *progs[PROBE_MAX_PROGS]; /* BPF: the programs loaded (a NULL ends them) */
+	const char *filter; /* tracefs events: their filter while on (NULL: none) */
+	bool top_level; /* tracers: the top level's, not our instance's */
+};
+
+/* the BPF program families' arguments: empty programs, gpiolat's, the syscall histogram */
+struct bpf_args {
+	const char *progs[PROBE_MAX_PROGS]; /* the programs loaded (a NULL ends them) */
 	enum probe_attach attach;
+	const char *funcs[PROBE_MAX_LINKS]; /* ATTACH_KPROBE, ATTACH_BTF: kernel functions */
+	bool syscalls; /* funcs are syscalls: their kernel functions looked up (__x64_sys_...) */
+	const char *event; /* ATTACH_RAW_TP: the raw tracepoint */
 	int hook; /* gpiolat's and the empty GPIO programs: GPIO_HOOK_*; the histogram's */
 	int part; /* gpiolat's program: GPIO_PART_* */
 	int features; /* gpiolat's program: GPIO_FEAT_* (0: --overhead's, trust and linear) */
 	int variant; /* the syscall histogram: SCH_* */
-	const char *script; /* tools: their script */
-	bool top_level; /* tracers: the top level's, not our instance's */
 	const struct gpio_watch *watch; /* gpiolat's program: the histogram mode's lines, or NULL */
-	const char *filter; /* tracefs events: their filter while on (NULL: none) */
-	const struct sched_args *sched; /* the scheduling objects' */
 };
+
+/* the child tools' arguments */
+struct tool_args {
+	const char *script; /* their script (NULL: the target's) */
+};
+
+/* a method table's family arguments, static as a file-scope table is: .a = { EV_ARGS(...) } */
+#define EV_ARGS(...)                      \
+	.ev = &(const struct events_args) \
+	{                                 \
+		__VA_ARGS__               \
+	}
+#define BPF_ARGS(...)                   \
+	.bpf = &(const struct bpf_args) \
+	{                               \
+		__VA_ARGS__             \
+	}
+#define TOOL_ARGS(...)                    \
+	.tool = &(const struct tool_args) \
+	{                                 \
+		__VA_ARGS__               \
+	}
 
 /* the scheduling objects' arguments (struct probe_args.sched) */
 struct sched_args {
@@ -132,7 +173,7 @@ struct trace_read {
 };
 
 /*
- * gpiolat's program as the histogram mode runs it (struct probe_args.watch): which lines, with
+ * gpiolat's program as the histogram mode runs it (struct bpf_args.watch): which lines, with
  * which features; without it, --overhead's row: the toggled line (struct target.gpio) alone
  */
 struct gpio_watch {
@@ -180,9 +221,6 @@ struct probe_figures {
 	__u64 hist_pairs;
 	struct gpio_trust trust; /* the programs on the GPIO set (bpf_gpiolat.c) */
 };
-
-#define PROBE_MAX_LINKS 6
-#define PROBE_MAX_DYN 11
 
 /* one method's provider at work: its arguments, the target, and what the provider holds */
 struct probe {
@@ -258,6 +296,10 @@ int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *
 void probe_links_destroy(struct probe *p);
 /* add the run-time figures of the program of FD to F */
 void probe_prog_figures(int fd, struct probe_figures *f);
+/* the arguments of the method's family (struct probe_args), its empty ones when it gave none */
+const struct events_args *probe_ev(const struct probe *p);
+const struct bpf_args *probe_bpf(const struct probe *p);
+const struct tool_args *probe_tool(const struct probe *p);
 /* the family's private state of SIZE bytes: allocated zeroed at its first call (in setup),
  * the same after; NULL: out of memory. probe_priv_free() frees it (teardown). */
 void *probe_priv(struct probe *p, size_t size);
@@ -296,8 +338,8 @@ void target_instance_free(struct target *t, bool remove);
 /* tracefs_probe.c: the kernel function of a syscall (__x64_sys_read, sys_read, ...) */
 int syscall_function(const char *sc, char *out, size_t size);
 bool kprobe_pmu(void);
-/* the method's kernel function I (a syscall's looked up); 0, or -1 and why */
-int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size);
+/* the kernel function of FUNC (SYSCALLS: FUNC is a syscall, looked up); 0, or -1 and why */
+int probe_func(const char *func, bool syscalls, char *fn, size_t fsize, char *why, size_t size);
 
 /* the run count of a probe's programs (run_cnt, with --bpf-stats); 0, or -1 and why */
 int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
@@ -314,7 +356,7 @@ void gpio_phases_free(struct probe *p);
 /* bpf_gpiolat.c: a program's fall-to-fall period longer spans a rest (>= 1 ms) */
 #define TRUST_PERIOD_MAX 500000ULL /* ns */
 
-/* bpf_schist.c: the syscall histogram's hooks and what of it runs (probe_args.variant) */
+/* bpf_schist.c: the syscall histogram's hooks and what of it runs (bpf_args.variant) */
 enum sch_hook { SCH_HOOK_BTF, SCH_HOOK_RAW, SCH_HOOK_TP, SCH_HOOK_MAX };
 enum sch_variant {
 	SCH_FULL, /* gpiolat's histogram */

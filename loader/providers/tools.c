@@ -189,7 +189,7 @@ static int perf_on(struct probe *p, char *why, size_t size)
 /* the method's script, else the mode's */
 static const char *script(const struct probe *p)
 {
-	return p->a->script ?: p->t->script;
+	return probe_tool(p)->script ?: p->t->script;
 }
 
 static int script_setup(struct probe *p, const char *prog, char *why, size_t size)

@@ -19,23 +19,25 @@
 /* how many of the method's events are on: the first k, or all of them */
 static int nevents(const struct probe *p)
 {
+	const struct events_args *ea = probe_ev(p);
 	int n = 0;
 
-	while (n < (int)(sizeof(p->a->events) / sizeof(p->a->events[0])) && p->a->events[n])
+	while (n < (int)(sizeof(ea->events) / sizeof(ea->events[0])) && ea->events[n])
 		n++;
-	return p->a->k && p->a->k < n ? p->a->k : n;
+	return ea->k && ea->k < n ? ea->k : n;
 }
 
 static int events_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	int i, n = nevents(p);
 
 	if (probe_need_instance(p, why, size))
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (tracefs_event_file_exists(p->t->inst, p->a->system, p->a->events[i], "enable"))
+		if (tracefs_event_file_exists(p->t->inst, ea->system, ea->events[i], "enable"))
 			continue;
-		snprintf(why, size, "no %s:%s event%s%s%s", p->a->system, p->a->events[i],
+		snprintf(why, size, "no %s:%s event%s%s%s", ea->system, ea->events[i],
 			 p->a->needs ? " (" : "", p->a->needs ?: "", p->a->needs ? ")" : "");
 		return -1;
 	}
@@ -51,22 +53,22 @@ static const char *exact(const char *name, char *buf, size_t size)
 
 static int events_on(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	int i, n = nevents(p);
 	char re[80];
 
 	for (i = 0; i < n; i++) {
-		if (p->a->filter &&
-		    tracefs_event_file_write(p->t->inst, p->a->system, p->a->events[i], "filter",
-					     p->a->filter) < 0) {
-			snprintf(why, size, "cannot set the filter of %s:%s: %s", p->a->system,
-				 p->a->events[i], strerror(errno ?: EINVAL));
+		if (ea->filter && tracefs_event_file_write(p->t->inst, ea->system, ea->events[i],
+							   "filter", ea->filter) < 0) {
+			snprintf(why, size, "cannot set the filter of %s:%s: %s", ea->system,
+				 ea->events[i], strerror(errno ?: EINVAL));
 			return -1;
 		}
-		if (!tracefs_event_enable(p->t->inst, p->a->system,
-					  exact(p->a->events[i], re, sizeof(re))))
+		if (!tracefs_event_enable(p->t->inst, ea->system,
+					  exact(ea->events[i], re, sizeof(re))))
 			continue;
-		snprintf(why, size, "cannot enable %s:%s in tracefs: %s", p->a->system,
-			 p->a->events[i], strerror(errno ?: ENOENT));
+		snprintf(why, size, "cannot enable %s:%s in tracefs: %s", ea->system, ea->events[i],
+			 strerror(errno ?: ENOENT));
 		return -1;
 	}
 	return 0;
@@ -74,14 +76,15 @@ static int events_on(struct probe *p, char *why, size_t size)
 
 static int events_off(struct probe *p)
 {
+	const struct events_args *ea = probe_ev(p);
 	int i, n = nevents(p), err = 0;
 	char re[80];
 
 	for (i = 0; i < n; i++) {
-		err |= tracefs_event_disable(p->t->inst, p->a->system,
-					     exact(p->a->events[i], re, sizeof(re)));
-		if (p->a->filter)
-			err |= tracefs_event_file_write(p->t->inst, p->a->system, p->a->events[i],
+		err |= tracefs_event_disable(p->t->inst, ea->system,
+					     exact(ea->events[i], re, sizeof(re)));
+		if (ea->filter)
+			err |= tracefs_event_file_write(p->t->inst, ea->system, ea->events[i],
 							"filter", "0") < 0;
 	}
 	return err ? -1 : 0;
@@ -212,7 +215,7 @@ static int hits_count(struct probe *p, const char *system, const char *event, __
 }
 
 /* the first event's files */
-#define EV(p) (p)->t->inst, (p)->a->system, (p)->a->events[0]
+#define EV(p) (p)->t->inst, probe_ev(p)->system, probe_ev(p)->events[0]
 
 static int filter_on(struct probe *p, char *why, size_t size)
 {
@@ -262,12 +265,13 @@ static struct tracefs_hist *phist(const struct probe *p)
 
 static int hist_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	struct tracefs_instance *inst = p->t->inst;
 	struct tfs *f;
 
 	if (events_setup(p, why, size) || !(f = tfs_alloc(p, why, size)))
 		return -1;
-	f->hist = tracefs_hist_alloc(p->t->tep, p->a->system, p->a->events[0], "value",
+	f->hist = tracefs_hist_alloc(p->t->tep, ea->system, ea->events[0], "value",
 				     TRACEFS_HIST_KEY_NORMAL);
 	if (!f->hist || tracefs_hist_start(inst, f->hist) || tracefs_hist_destroy(inst, f->hist)) {
 		char *log = tracefs_error_last(inst);
@@ -291,7 +295,9 @@ static int hist_on(struct probe *p, char *why, size_t size)
 
 static int hist_off(struct probe *p)
 {
-	if (p->counting && hist_hits(p, p->a->system, p->a->events[0], &p->counted))
+	const struct events_args *ea = probe_ev(p);
+
+	if (p->counting && hist_hits(p, ea->system, ea->events[0], &p->counted))
 		p->counted = 0;
 	p->counting = false;
 	return tracefs_hist_destroy(p->t->inst, phist(p));
@@ -299,8 +305,10 @@ static int hist_off(struct probe *p)
 
 static int hist_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
+
 	*per_pulse = 2;
-	return hits_count(p, p->a->system, p->a->events[0], n, why, size);
+	return hits_count(p, ea->system, ea->events[0], n, why, size);
 }
 
 static void hist_teardown(struct probe *p)
@@ -364,7 +372,7 @@ static int synth_setup(struct probe *p, char *why, size_t size)
 	}
 	tep_free(p->t->tep);
 	p->t->tep = tracefs_local_events_system(
-		NULL, (const char *[]){ p->a->system, "synthetic", NULL });
+		NULL, (const char *[]){ probe_ev(p)->system, "synthetic", NULL });
 	f->hist = p->t->tep ? tracefs_hist_alloc(p->t->tep, "synthetic", SYNTH_NAME, "delta",
 						 TRACEFS_HIST_KEY_NORMAL) :
 			      NULL;

@@ -40,17 +40,16 @@ bool kprobe_pmu(void)
 	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK);
 }
 
-/* the method's kernel function i (a syscall's looked up); 0, or -1 and why */
-int probe_func(const struct probe *p, int i, char *fn, size_t fsize, char *why, size_t size)
+/* the kernel function of FUNC (a syscall's looked up); 0, or -1 and why */
+int probe_func(const char *func, bool syscalls, char *fn, size_t fsize, char *why, size_t size)
 {
-	if (!p->a->syscalls) {
-		snprintf(fn, fsize, "%s", p->a->funcs[i]);
+	if (!syscalls) {
+		snprintf(fn, fsize, "%s", func);
 		return 0;
 	}
-	if (!syscall_function(p->a->funcs[i], fn, fsize))
+	if (!syscall_function(func, fn, fsize))
 		return 0;
-	snprintf(why, size, "no kernel function for the %s syscall in /proc/kallsyms",
-		 p->a->funcs[i]);
+	snprintf(why, size, "no kernel function for the %s syscall in /proc/kallsyms", func);
 	return -1;
 }
 
@@ -76,13 +75,14 @@ static int dyn_alloc(struct probe *p, char *why, size_t size)
 static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const char *where,
 		      char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char *log;
 
 	dyn(p)[i] = d;
 	/* its removal pushed first (dropped again when it was not made) */
-	if (d && undo_event(&p->t->run->undo, p->t->group, p->a->names[i])) {
+	if (d && undo_event(&p->t->run->undo, p->t->group, ea->names[i])) {
 		snprintf(why, size, "cannot record the event %s/%s in the undo journal",
-			 p->t->group, p->a->names[i]);
+			 p->t->group, ea->names[i]);
 		tracefs_dynevent_free(d);
 		dyn(p)[i] = NULL;
 		return -1;
@@ -90,13 +90,13 @@ static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const 
 	if (d && !tracefs_dynevent_create(d))
 		return 0;
 	if (d)
-		undo_event_done(&p->t->run->undo, p->t->group, p->a->names[i]);
+		undo_event_done(&p->t->run->undo, p->t->group, ea->names[i]);
 	log = tracefs_error_last(NULL);
 	snprintf(why, size, "cannot create the %s event %s/%s on %.150s: %s%s%s",
-		 i && p->a->ret	 ? "uretprobe" :
+		 i && ea->ret	 ? "uretprobe" :
 		 where[0] == '/' ? "uprobe" :
 				   "kprobe",
-		 p->t->group, p->a->names[i], where, strerror(errno ?: EINVAL), log ? ": " : "",
+		 p->t->group, ea->names[i], where, strerror(errno ?: EINVAL), log ? ": " : "",
 		 log ?: "");
 	free(log);
 	tracefs_dynevent_free(d);
@@ -106,6 +106,7 @@ static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const 
 
 static void dyn_destroy_all(struct probe *p)
 {
+	const struct events_args *ea = probe_ev(p);
 	int i;
 
 	if (p->t->inst)
@@ -115,9 +116,9 @@ static void dyn_destroy_all(struct probe *p)
 			continue;
 		if (tracefs_dynevent_destroy(dyn(p)[i], true))
 			fprintf(stderr, "gpiolat: cannot remove the probe event %s/%s: %s\n",
-				p->t->group, p->a->names[i], strerror(errno));
+				p->t->group, ea->names[i], strerror(errno));
 		else /* else kept: the undo at the end tries again */
-			undo_event_done(&p->t->run->undo, p->t->group, p->a->names[i]);
+			undo_event_done(&p->t->run->undo, p->t->group, ea->names[i]);
 		tracefs_dynevent_free(dyn(p)[i]);
 		dyn(p)[i] = NULL;
 	}
@@ -127,18 +128,19 @@ static void dyn_destroy_all(struct probe *p)
 /* the events named, the first k of them when k */
 static int names_on(struct probe *p, bool on, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char re[80];
 	int i, err = 0;
 
-	for (i = 0; p->priv && i < PROBE_MAX_DYN && dyn(p)[i] && (!p->a->k || i < p->a->k); i++) {
-		snprintf(re, sizeof(re), "^%s$", p->a->names[i]);
+	for (i = 0; p->priv && i < PROBE_MAX_DYN && dyn(p)[i] && (!ea->k || i < ea->k); i++) {
+		snprintf(re, sizeof(re), "^%s$", ea->names[i]);
 		if (!on) {
 			err |= tracefs_event_disable(p->t->inst, p->t->group, re);
 			continue;
 		}
 		if (tracefs_event_enable(p->t->inst, p->t->group, re)) {
 			snprintf(why, size, "cannot enable %s:%s in tracefs: %s", p->t->group,
-				 p->a->names[i], strerror(errno ?: ENOENT));
+				 ea->names[i], strerror(errno ?: ENOENT));
 			return -1;
 		}
 	}
@@ -147,6 +149,7 @@ static int names_on(struct probe *p, bool on, char *why, size_t size)
 
 static int kprobes_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char fn[64];
 	int i;
 
@@ -159,10 +162,10 @@ static int kprobes_setup(struct probe *p, char *why, size_t size)
 			 kprobe_pmu() ? "" : " and no kprobe PMU");
 		return -1;
 	}
-	for (i = 0; i < PROBE_MAX_DYN && p->a->funcs[i]; i++) {
-		if (probe_func(p, i, fn, sizeof(fn), why, size) ||
-		    dyn_create(p, i, tracefs_kprobe_alloc(p->t->group, p->a->names[i], fn, NULL),
-			       fn, why, size))
+	for (i = 0; i < PROBE_MAX_DYN && ea->funcs[i]; i++) {
+		if (probe_func(ea->funcs[i], ea->syscalls, fn, sizeof(fn), why, size) ||
+		    dyn_create(p, i, tracefs_kprobe_alloc(p->t->group, ea->names[i], fn, NULL), fn,
+			       why, size))
 			return -1;
 	}
 	return 0;
@@ -180,6 +183,7 @@ static int probes_off(struct probe *p)
 
 static int uprobes_setup(struct probe *p, char *why, size_t size)
 {
+	const struct events_args *ea = probe_ev(p);
 	char where[PATH_MAX + 32];
 	int i;
 
@@ -196,10 +200,10 @@ static int uprobes_setup(struct probe *p, char *why, size_t size)
 		return -1;
 	}
 	snprintf(where, sizeof(where), "%s:0x%lx", p->t->exe, p->t->off);
-	for (i = 0; i < (p->a->ret ? 2 : 1); i++)
+	for (i = 0; i < (ea->ret ? 2 : 1); i++)
 		if (dyn_create(p, i,
 			       (i ? tracefs_uretprobe_alloc : tracefs_uprobe_alloc)(
-				       p->t->group, p->a->names[i], p->t->exe, p->t->off, NULL),
+				       p->t->group, ea->names[i], p->t->exe, p->t->off, NULL),
 			       where, why, size))
 			return -1;
 	return 0;
@@ -208,9 +212,10 @@ static int uprobes_setup(struct probe *p, char *why, size_t size)
 /* how many of the method's dynamic events are switched on: the first k, or all */
 static int ndyn(const struct probe *p)
 {
+	const struct events_args *ea = probe_ev(p);
 	int n = 0;
 
-	while (p->priv && n < PROBE_MAX_DYN && dyn(p)[n] && (!p->a->k || n < p->a->k))
+	while (p->priv && n < PROBE_MAX_DYN && dyn(p)[n] && (!ea->k || n < ea->k))
 		n++;
 	return n;
 }
@@ -233,7 +238,7 @@ static int profile_count(struct probe *p, const char *file, __u64 *n, char *why,
 		if (kp ? sscanf(line, "%127s %llu %llu", b, &x, &y) != 3 :
 			 sscanf(line, "%4095s %127s %llu", a, b, &x) != 3)
 			continue;
-		for (i = 0; i < want && strcmp(b, p->a->names[i]); i++)
+		for (i = 0; i < want && strcmp(b, probe_ev(p)->names[i]); i++)
 			;
 		if (i == want)
 			continue;

@@ -241,7 +241,7 @@ static int report(int argc, char **argv)
 		r->talk = m->talk;
 		r->fires = m->fires;
 		r->series = m->series;
-		r->k = m->a.k;
+		r->k = ov_series_k(m);
 		r->measured = true;
 		r->reps = 5;
 		r->ci = 1;

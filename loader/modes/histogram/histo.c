@@ -128,6 +128,7 @@ struct histo {
 	/* the gpiolat BPF provider on the lines: its target, arguments, run */
 	struct target t;
 	struct probe_args a;
+	struct bpf_args ba;
 	struct gpio_watch w;
 	struct probe p;
 	struct probe_figures fig;
@@ -180,7 +181,8 @@ static int histo_prepare(struct run *r, void *ctx)
 		}
 	}
 	h->t = (struct target){ .kind = TGT_GPIO_PULSE, .run = r, .btf_path = env->btf_path };
-	h->a = (struct probe_args){ .hook = env->method, .watch = &h->w };
+	h->ba = (struct bpf_args){ .hook = env->method, .watch = &h->w };
+	h->a = (struct probe_args){ .bpf = &h->ba };
 	probe_init(&h->p, &prov_bpf_gpiolat, &h->a, &h->t);
 	if (probe_gpio_hook_check(&h->p, why, sizeof(why))) {
 		/* as --overhead says it of a row: "not available: why" */

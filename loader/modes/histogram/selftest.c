@@ -25,7 +25,8 @@ int histo_self_test(struct run *r, struct histo_env *env)
 	/* each hook: the gpiolat BPF provider loaded and attached, one line slot */
 	struct gpio_watch w = { .load_only = true };
 	struct target t = { .kind = TGT_GPIO_PULSE, .run = r, .btf_path = env->btf_path };
-	struct probe_args a = { .watch = &w };
+	struct bpf_args ba = { .watch = &w };
+	struct probe_args a = { .bpf = &ba };
 	struct utsname u;
 	struct probe p;
 	struct btf *btf;
@@ -56,7 +57,7 @@ int histo_self_test(struct run *r, struct histo_env *env)
 			st("no", gpio_hooks[m].name, root ? "needs BTF" : "needs root");
 			continue;
 		}
-		a.hook = m;
+		ba.hook = m;
 		probe_init(&p, &prov_bpf_gpiolat, &a, &t);
 		if (probe_setup(&p, why, sizeof(why)) || probe_on(&p, why, sizeof(why))) {
 			st("no", gpio_hooks[m].name, why);

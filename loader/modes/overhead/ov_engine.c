@@ -204,7 +204,7 @@ void ov_measure(struct ov *ov, const struct method *m, struct row *r)
 	r->talk = m->talk;
 	r->fires = m->fires;
 	r->series = m->series;
-	r->k = m->a.k;
+	r->k = ov_series_k(m);
 	r->bpf = m->trust;
 	r->counted = true;
 	r->count_lost = false;

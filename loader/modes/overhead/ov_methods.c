@@ -13,18 +13,18 @@
 #include "providers/gpio_hooks.h"
 #include "providers/provider.h"
 
-#define GPIO_EVENT .system = "gpio", .events = { "gpio_value" }, .needs = "no CONFIG_GPIOLIB?"
+#define GPIO_EVENT \
+	EV_ARGS(.system = "gpio", .events = { "gpio_value" }), .needs = "no CONFIG_GPIOLIB?"
 /* the talk's event rows: a provider on gpio:gpio_value, against the bare event or untraced */
 #define EVENT(nm, prov_, against_)                                                     \
 	{                                                                              \
 		.name = nm, .kind = KIND_TRACEFS, .prov = &prov_, .a = { GPIO_EVENT }, \
 		.against = against_, .talk = nm                                        \
 	}
-#define TOGGLE_EVENTS                                                                       \
-	.system = "toggle",                                                                 \
-	.events = { "toggle_ev0", "toggle_ev1", "toggle_ev2", "toggle_ev3", "toggle_ev4",   \
-		    "toggle_ev5", "toggle_ev6", "toggle_ev7", "toggle_ev8", "toggle_ev9" }, \
-	.needs = "an older toggle module?"
+#define TOGGLE_EVENTS                                                                     \
+	.system = "toggle",                                                               \
+	.events = { "toggle_ev0", "toggle_ev1", "toggle_ev2", "toggle_ev3", "toggle_ev4", \
+		    "toggle_ev5", "toggle_ev6", "toggle_ev7", "toggle_ev8", "toggle_ev9" }
 #define CHAIN_KPROBES                                                                          \
 	.funcs = { "toggle_chain_1", "toggle_chain_2", "toggle_chain_3", "toggle_chain_4",     \
 		   "toggle_chain_5", "toggle_chain_6", "toggle_chain_7", "toggle_chain_8",     \
@@ -36,40 +36,41 @@
 	{ .name = "events-" #k_,                                                           \
 	  .kind = KIND_TRACEFS,                                                            \
 	  .prov = &prov_events,                                                            \
-	  .a = { TOGGLE_EVENTS, .k = k_ },                                                 \
+	  .a = { EV_ARGS(TOGGLE_EVENTS, .k = k_), .needs = "an older toggle module?" },    \
 	  .series = "events",                                                              \
 	  .talk = k_ == 1 ? "event-per-extra" : NULL },                                    \
 	{                                                                                  \
 		.name = "kprobes-" #k_, .kind = KIND_TRACEFS, .prov = &prov_kprobe_events, \
-		.a = { CHAIN_KPROBES, .k = k_ }, .series = "kprobes",                      \
+		.a = { EV_ARGS(CHAIN_KPROBES, .k = k_) }, .series = "kprobes",             \
 		.talk = k_ == 1 ? "kprobe-per-extra" : NULL                                \
 	}
 /* gpiolat's own programs: the set to 1 stores a time, the set to 0 adds to the histogram */
-#define BPF(nm, prov_, h, talk_, ...)                                                          \
-	{                                                                                      \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .hook = h, __VA_ARGS__ }, \
-		.talk = talk_, .trust = true, .fires = FIRES_SET_UNEQUAL                       \
+#define BPF(nm, prov_, h, talk_, ...)                                                    \
+	{                                                                                \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_,                            \
+		.a = { BPF_ARGS(.hook = h, __VA_ARGS__) }, .talk = talk_, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL                                               \
 	}
 /* a part of gpiolat's tracepoint program: its cost breakdown, only when --only names it */
-#define BPF_PART(nm, p)                                                  \
-	{                                                                \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat, \
-		.a = { .hook = GPIO_HOOK_TP, .part = p }, .trust = true, \
-		.fires = FIRES_SET_UNEQUAL                               \
+#define BPF_PART(nm, p)                                                            \
+	{                                                                          \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat,           \
+		.a = { BPF_ARGS(.hook = GPIO_HOOK_TP, .part = p) }, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL                                         \
 	}
 /* make bench-gpio's floor: an empty program plus one clock read on the hook */
-#define FLOOR(nm, h, prog)                                                                        \
-	{                                                                                         \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_empty,                            \
-		.a = { .hook = h, .progs = { prog } }, .trust = true, .fires = FIRES_SET_UNEQUAL, \
-		.bench = true                                                                     \
+#define FLOOR(nm, h, prog)                                                      \
+	{                                                                       \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_empty,          \
+		.a = { BPF_ARGS(.hook = h, .progs = { prog }) }, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL, .bench = true                       \
 	}
 /* make bench-gpio's gpiolat rows: the program with exactly the features named (GPIO_FEAT_*) */
-#define BENCH(nm, h, feat)                                                             \
-	{                                                                              \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat,               \
-		.a = { .hook = h, .features = GPIO_FEAT_SET | (feat) }, .trust = true, \
-		.fires = FIRES_SET_UNEQUAL, .bench = true                              \
+#define BENCH(nm, h, feat)                                                                       \
+	{                                                                                        \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat,                         \
+		.a = { BPF_ARGS(.hook = h, .features = GPIO_FEAT_SET | (feat)) }, .trust = true, \
+		.fires = FIRES_SET_UNEQUAL, .bench = true                                        \
 	}
 /* the rows of each hook (providers/gpio_hooks.h: the names come from there) */
 #define HOOK_ROWS(ID, tok, nm, fam, sec, kc, dsc, tk, ...)                         \
@@ -80,10 +81,10 @@
 	FLOOR(GPIO_HOOK_FLOOR_ROW(nm), GPIO_HOOK_##ID, GPIO_HOOK_FLOOR_PROG(tok)),
 #define PLAIN_ROW(ID, tok, ...) BENCH(GPIO_HOOK_PLAIN_ROW(tok), GPIO_HOOK_##ID, 0),
 /* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0 */
-#define TOOL(nm, prov_, s, talk_, trust_)                                                          \
-	{                                                                                          \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { .script = s }, .talk = talk_, \
-		.trust = trust_, .fires = FIRES_SET_UNEQUAL                                        \
+#define TOOL(nm, prov_, s, talk_, trust_)                                                      \
+	{                                                                                      \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { TOOL_ARGS(.script = s) }, \
+		.talk = talk_, .trust = trust_, .fires = FIRES_SET_UNEQUAL                     \
 	}
 #define USER(nm, prov_, talk_, ...)                                                  \
 	{                                                                            \
@@ -112,7 +113,7 @@ const struct method ov_methods[] = {
 	{ .name = "kprobe",
 	  .kind = KIND_TRACEFS,
 	  .prov = &prov_kprobe_events,
-	  .a = { .funcs = { "gpiod_set_value" }, .names = { "gpiolat_gpiod_set_value" } },
+	  .a = { EV_ARGS(.funcs = { "gpiod_set_value" }, .names = { "gpiolat_gpiod_set_value" }) },
 	  .against = "event",
 	  .talk = "kprobe" },
 	SERIES_PAIR(1),
@@ -128,12 +129,12 @@ const struct method ov_methods[] = {
 	{ .name = "function",
 	  .kind = KIND_TRACEFS,
 	  .prov = &prov_function,
-	  .a = { .funcs = { "gpiod*" } },
+	  .a = { EV_ARGS(.funcs = { "gpiod*" }) },
 	  .talk = "function" },
 	{ .name = "function_graph",
 	  .kind = KIND_TRACEFS,
 	  .prov = &prov_graph,
-	  .a = { .funcs = { "gpiod_set_value" }, .top_level = true },
+	  .a = { EV_ARGS(.funcs = { "gpiod_set_value" }, .top_level = true) },
 	  .talk = "function_graph" },
 	{ .name = "trace_printk",
 	  .kind = KIND_TRACEFS,
@@ -161,17 +162,17 @@ const struct method ov_methods[] = {
 	{ .name = "ply-delta-event",
 	  .kind = KIND_BPF,
 	  .prov = &prov_ply,
-	  .a = { .script = "ply/delta.ply" },
+	  .a = { TOOL_ARGS(.script = "ply/delta.ply") },
 	  .against = "event",
 	  .fires = FIRES_SET_UNEQUAL },
 	USER("user-ioctl-syscall-events", prov_events, "user-ioctl-syscall-events",
-	     .system = "syscalls", .events = { "sys_enter_ioctl", "sys_exit_ioctl" },
+	     EV_ARGS(.system = "syscalls", .events = { "sys_enter_ioctl", "sys_exit_ioctl" }),
 	     .needs = "CONFIG_FTRACE_SYSCALLS"),
 	/* once a pulse: beside the talk per pulse (FIRES_PULSE) */
 	{ .name = "user-ioctl-uprobe",
 	  .kind = KIND_USER,
 	  .prov = &prov_uprobe_events,
-	  .a = { .names = { "gpiolat_utoggle", "gpiolat_utoggle_ret" }, .ret = true },
+	  .a = { EV_ARGS(.names = { "gpiolat_utoggle", "gpiolat_utoggle_ret" }, .ret = true) },
 	  .talk = "user-ioctl-uprobe",
 	  .reference = USER_REF,
 	  .fires = FIRES_PULSE },
@@ -246,7 +247,13 @@ void ov_list_print(FILE *f, bool json)
 /* a part or a row of make bench-gpio: run only when --only names it */
 bool ov_named_only(const struct method *m)
 {
-	return m->a.part || m->bench;
+	return (m->a.bpf && m->a.bpf->part) || m->bench;
+}
+
+/* a series' row: how many of its events are switched on (0: not a series) */
+int ov_series_k(const struct method *m)
+{
+	return m->a.ev ? m->a.ev->k : 0;
 }
 
 /*

@@ -141,12 +141,12 @@ struct method {
 	const char *name;
 	enum method_kind kind;
 	const struct provider *prov; /* NULL: nothing at all (the control row) */
-	struct probe_args a; /* what the provider measures (a.part: only when --only names it) */
+	struct probe_args a; /* what the provider measures (a part: only when --only names it) */
 	const char *against; /* another method whose phases are the reference, or NULL */
 	const char *reference; /* else the reference phases' label (NULL: "untraced") */
 	const char *talk; /* the talk's CSV row, or NULL */
 	enum fires fires; /* FIRES_SET unless said */
-	const char *series; /* "events" or "kprobes", with a.k */
+	const char *series; /* "events" or "kprobes", with a.ev->k (ov_series_k) */
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
 	bool bench; /* make bench-gpio's rows: only when --only names it, as a part */
 };
@@ -158,6 +158,8 @@ const char *ov_kind_name(enum method_kind k);
 const char *ov_fires_name(enum fires f);
 const struct method *ov_method_by_name(const char *name);
 bool ov_named_only(const struct method *m);
+/* a series' row: how many of its events are switched on (0: not a series) */
+int ov_series_k(const struct method *m);
 /* --list: the methods in their order, one a line (name, kind, reference), or as JSON */
 void ov_list_print(FILE *f, bool json);
 bool ov_only_item(const char *t, const struct method *m);

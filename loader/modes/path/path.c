@@ -50,6 +50,7 @@ struct path_ctx {
 	/* the cross-check: our tracefs instance, the gpio:gpio_value event in it (tracefs events) */
 	struct target xt;
 	struct probe_args xa;
+	struct events_args xev;
 	struct probe xp;
 	struct toggle_batch kb[4096]; /* a kernel phase's batches */
 	struct path_run res;
@@ -263,7 +264,10 @@ static void cross_check(struct path_ctx *p, enum path_row row)
 		return;
 	}
 	snprintf(filt, sizeof(filt), "gpio == %u && get == 0", gpio);
-	p->xa = (struct probe_args){ .system = "gpio", .events = { "gpio_value" }, .filter = filt };
+	p->xev = (struct events_args){ .system = "gpio",
+				       .events = { "gpio_value" },
+				       .filter = filt };
+	p->xa = (struct probe_args){ .ev = &p->xev };
 	p->xt = (struct target){ .kind = TGT_GPIO_PULSE, .run = p->run, .gpio = gpio };
 	if (target_instance_make(&p->xt, p->undo, INST, NULL, x->xc_why, WHY_SIZE))
 		return;

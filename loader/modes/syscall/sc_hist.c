@@ -127,7 +127,8 @@ static void hist_print(const struct sc_env *env, const struct gpiolat_hist *h, _
 
 static int hist_enable(struct run *r, void *ctx)
 {
-	static const struct probe_args full = { .variant = SCH_FULL };
+	static const struct bpf_args full_bpf = { .variant = SCH_FULL };
+	static const struct probe_args full = { .bpf = &full_bpf };
 	struct sc_ctx *c = ctx;
 	char why[WHY_SIZE];
 
@@ -230,9 +231,10 @@ static int empty_enable(struct run *r, void *ctx)
 	char why[WHY_SIZE];
 
 	(void)r;
-	h->args = (struct probe_args){ .progs = { "empty_raw_any" },
-				       .attach = ATTACH_RAW_TP,
-				       .events = { c->env.raw_tp } };
+	h->bargs = (struct bpf_args){ .progs = { "empty_raw_any" },
+				      .attach = ATTACH_RAW_TP,
+				      .event = c->env.raw_tp };
+	h->args = (struct probe_args){ .bpf = &h->bargs };
 	probe_init(&h->p, &prov_bpf_empty, &h->args, &c->s.t);
 	if (probe_setup(&h->p, why, sizeof(why))) {
 		fprintf(stderr, "gpiolat: %s\n", why);

@@ -125,6 +125,7 @@ struct state {
 struct sc_hold {
 	struct probe p; /* zeroed until enable: its off and teardown then do nothing */
 	struct probe_args args; /* --empty-raw-tp's program and tracepoint */
+	struct bpf_args bargs;
 	struct gpiolat_hist h, prev,
 		d; /* --syscall-hist: totals, at the last print, the interval */
 	__u64 unmatched, um_prev; /* exits without a stored entry: totals, at the last print */
