@@ -26,7 +26,7 @@
 #define MAX_PHASE_BATCHES 4096
 
 /* the trust check's phases so far: their figures, and the phase under way */
-struct phases {
+struct gpio_phases {
 	struct gpio_trust trust; /* the phases kept (tphases), left out (tdropped) */
 	__s64 seq0; /* the module's last batch before the phase */
 	bool counting; /* the program counts periods (gpiolat's whole program) */
@@ -35,16 +35,19 @@ struct phases {
 	struct toggle_batch b[MAX_PHASE_BATCHES];
 };
 
-/* the provider's own (p->obj): its object, and the lines it watches */
+/* the provider's own (p->priv): its object, its program and link, the lines it watches, and
+ * the trust check's phases (--overhead's row) */
 struct gl {
 	struct gpiolat_bpf *skel;
+	struct probe_progs pp;
 	struct gpio_lines lines; /* their dense index, each line's halves as last read */
+	struct gpio_phases ph;
 };
 
-/* gpiolat's skeleton of the probe, or NULL (an empty program, nothing loaded) */
+/* gpiolat's skeleton of the probe, or NULL (nothing loaded) */
 static struct gpiolat_bpf *gskel(const struct probe *p)
 {
-	struct gl *g = p->ops == &prov_bpf_gpiolat ? p->obj : NULL;
+	struct gl *g = p->priv;
 
 	return g ? g->skel : NULL;
 }
@@ -165,18 +168,25 @@ int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
 	return err;
 }
 
-void gpio_phases_start(struct probe *p)
+struct gpio_phases *gpio_phases_alloc(void)
 {
-	struct phases *tp = p->priv;
+	return calloc(1, sizeof(struct gpio_phases));
+}
 
-	if (!tp) {
-		tp = p->priv = calloc(1, sizeof(*tp));
-		if (!tp)
-			return;
-	}
+/* before a method phase: the module's last batch, the periods SKEL counted so far (NULL: an
+ * empty program, which counts none) */
+static void phases_start(struct gpio_phases *tp, struct gpiolat_bpf *skel)
+{
+	if (!tp)
+		return;
 	tp->periods = tp->sum = 0;
-	tp->counting = !read_periods(gskel(p), &tp->periods, &tp->sum);
+	tp->counting = !read_periods(skel, &tp->periods, &tp->sum);
 	tp->seq0 = toggle_last_seq();
+}
+
+void gpio_phases_start(struct gpio_phases *ph)
+{
+	phases_start(ph, NULL);
 }
 
 /*
@@ -185,9 +195,8 @@ void gpio_phases_start(struct probe *p)
  * left out when the program missed a period inside the batches, pulses - 1 a batch (a host
  * stall longer than TRUST_PERIOD_MAX inside one)
  */
-void gpio_phases_end(struct probe *p)
+static void phases_end(struct gpio_phases *tp, struct gpiolat_bpf *skel)
 {
-	struct phases *tp = p->priv;
 	__u64 periods = 0, sum = 0, ns = 0, pulses = 0, want = 0;
 	int i, n;
 
@@ -202,7 +211,7 @@ void gpio_phases_end(struct probe *p)
 		pulses += tp->b[i].pulses;
 		want += tp->b[i].pulses - 1;
 	}
-	if (tp->counting && !read_periods(gskel(p), &periods, &sum)) {
+	if (tp->counting && !read_periods(skel, &periods, &sum)) {
 		periods -= tp->periods;
 		sum -= tp->sum;
 	}
@@ -219,19 +228,21 @@ void gpio_phases_end(struct probe *p)
 	t->t_periods += periods;
 }
 
-void gpio_phases_figures(struct probe *p, struct probe_figures *f)
+void gpio_phases_end(struct gpio_phases *ph)
 {
-	struct phases *tp = p->priv;
+	phases_end(ph, NULL);
+}
 
-	if (tp)
-		f->trust = tp->trust;
+void gpio_phases_figures(const struct gpio_phases *ph, struct probe_figures *f)
+{
+	if (ph)
+		f->trust = ph->trust;
 	f->trust.t_scale = trust_scale();
 }
 
-void gpio_phases_free(struct probe *p)
+void gpio_phases_free(struct gpio_phases *ph)
 {
-	free(p->priv);
-	p->priv = NULL;
+	free(ph);
 }
 
 /* the object's configuration as --overhead's row or the histogram mode (W) wants it */
@@ -297,7 +308,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	}
 	if (gpiolat_cfg(p, w, &cfg, why, size))
 		return -1;
-	g = p->obj = calloc(1, sizeof(*g));
+	g = probe_priv(p, sizeof(*g));
 	if (!g) {
 		snprintf(why, size, "out of memory");
 		return -1;
@@ -313,7 +324,7 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 	cfg.lines = w && w->load_only ? NULL : &g->lines;
 	if (w && w->load_only)
 		cfg.filter_lines = false;
-	err = gpio_bpf_open_load(&cfg, &g->skel, &p->progs[0]);
+	err = gpio_bpf_open_load(&cfg, &g->skel, &g->pp.progs[0]);
 	if (err > 0) {
 		snprintf(why, size, "opening gpiolat's BPF object failed: %s", strerror(errno));
 		return -1;
@@ -340,43 +351,43 @@ static int gpiolat_setup(struct probe *p, char *why, size_t size)
 
 static int gpiolat_on(struct probe *p, char *why, size_t size)
 {
+	struct gl *g = p->priv;
+
 	/* the trust check: --overhead's */
 	if (!probe_bpf(p)->watch)
-		gpio_phases_start(p);
-	return probe_link_add(p, bpf_program__attach(p->progs[0]),
-			      bpf_program__section_name(p->progs[0]), why, size);
+		phases_start(&g->ph, g->skel);
+	return probe_link_add(&g->pp, bpf_program__attach(g->pp.progs[0]),
+			      bpf_program__section_name(g->pp.progs[0]), why, size);
 }
 
 static int gpiolat_off(struct probe *p)
 {
-	if (!p->nlinks)
+	struct gl *g = p->priv;
+
+	if (!g || !probe_links_destroy(&g->pp))
 		return 0;
-	probe_links_destroy(p);
 	if (!probe_bpf(p)->watch)
-		gpio_phases_end(p);
+		phases_end(&g->ph, g->skel);
 	return 0;
 }
 
 static void gpiolat_teardown(struct probe *p)
 {
-	gpiolat_off(p);
-	gpio_phases_free(p);
-	if (p->obj) {
-		struct gl *g = p->obj;
+	struct gl *g = p->priv;
 
+	gpiolat_off(p);
+	if (g) {
 		gpiolat_bpf__destroy(g->skel);
 		gpio_lines_release(&g->lines);
-		free(g);
 	}
-	p->obj = NULL;
-	p->progs[0] = NULL;
+	probe_priv_free(p);
 }
 
 /* the histogram mode's lines (struct gpio_read), on or off */
 static int gpiolat_read(struct probe *p, void *out, char *why, size_t size)
 {
 	const struct gpio_watch *w = probe_bpf(p)->watch;
-	struct gl *g = p->obj;
+	struct gl *g = p->priv;
 	struct gpio_read *r = out;
 
 	if (!g || !w) {
@@ -396,12 +407,13 @@ static int gpiolat_read(struct probe *p, void *out, char *why, size_t size)
 static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 {
 	const struct bpf_args *ba = probe_bpf(p);
+	struct gl *g = p->priv;
 	struct summary sm;
 
-	if (!p->progs[0])
+	if (!g || !g->pp.progs[0])
 		return -1;
-	probe_prog_figures(bpf_program__fd(p->progs[0]), f);
-	f->prog = bpf_program__name(p->progs[0]);
+	probe_prog_figures(bpf_program__fd(g->pp.progs[0]), f);
+	f->prog = bpf_program__name(g->pp.progs[0]);
 	/* the BPF histogram's own pulse width of the toggled line: its mean and p50 */
 	if (!ba->watch && !gpio_bpf_line_summary(gskel(p), 0, &sm) && sm.count) {
 		f->hist_ok = true;
@@ -410,7 +422,7 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 		f->hist_pairs = sm.count;
 	}
 	if (!ba->watch)
-		gpio_phases_figures(p, f);
+		gpio_phases_figures(&g->ph, f);
 	return 0;
 }
 
@@ -421,7 +433,8 @@ static int gpiolat_figures(struct probe *p, struct probe_figures *f)
 static int gpiolat_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	struct summary sm;
-	int rc = probe_run_count(p, n, per_pulse, why, size);
+	struct gl *g = p->priv;
+	int rc = probe_run_count(p, g ? &g->pp : NULL, n, per_pulse, why, size);
 
 	if (rc <= 0)
 		return rc;

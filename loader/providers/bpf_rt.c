@@ -7,7 +7,7 @@
  * loads the tp_btf ones (a program on a tracepoint the kernel lacks stays off), else the raw_tp
  * ones; on attaches them, and when tp_btf's do not attach, loads and attaches raw_tp's; off
  * detaches; read sums the maps over the CPUs into the family's struct (wakeup_read,
- * gaps_read). What it holds is its own (struct rt_obj, behind p->obj).
+ * gaps_read). What it holds is its own (struct rt_obj, behind p->priv).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@
 
 #define RT_MAX_LINKS 32
 
-/* the provider's own (p->obj): the skeleton, which variant it loaded, its links */
+/* the provider's own (p->priv): the skeleton, which variant it loaded, its links */
 struct rt_obj {
 	struct wakeup_bpf *wk; /* one of the two */
 	struct gaps_bpf *gp;
@@ -209,7 +209,7 @@ static void before_that(char *why, size_t size, const char *first)
 
 static int rt_setup(struct probe *p, char *why, size_t size)
 {
-	struct rt_obj *o = p->obj = calloc(1, sizeof(*o));
+	struct rt_obj *o = probe_priv(p, sizeof(*o));
 	char first[256] = "";
 	int v, err = 1;
 
@@ -230,7 +230,7 @@ static int rt_setup(struct probe *p, char *why, size_t size)
 
 static int rt_on(struct probe *p, char *why, size_t size)
 {
-	struct rt_obj *o = p->obj;
+	struct rt_obj *o = p->priv;
 	char first[256];
 	int err;
 
@@ -256,7 +256,7 @@ static int rt_on(struct probe *p, char *why, size_t size)
 
 static int rt_off(struct probe *p)
 {
-	struct rt_obj *o = p->obj;
+	struct rt_obj *o = p->priv;
 
 	while (o && o->nlinks > 0)
 		bpf_link__destroy(o->links[--o->nlinks]);
@@ -265,16 +265,15 @@ static int rt_off(struct probe *p)
 
 static void rt_teardown(struct probe *p)
 {
-	if (p->obj)
-		rt_close(p->obj);
-	free(p->obj);
-	p->obj = NULL;
+	if (p->priv)
+		rt_close(p->priv);
+	probe_priv_free(p);
 }
 
 /* --wakeup's maps: per task its counts and histograms (struct wakeup_read) */
 static int wakeup_read(struct probe *p, void *out, char *why, size_t size)
 {
-	struct rt_obj *o = p->obj;
+	struct rt_obj *o = p->priv;
 	struct wakeup_read *r = out;
 	int ncpus = libbpf_num_possible_cpus(), i, l, c;
 	struct rt_task_counts *pc;
@@ -323,7 +322,7 @@ fail:
 /* --gaps' maps: the histogram, the counts, the causes (struct gaps_read) */
 static int gaps_read(struct probe *p, void *out, char *why, size_t size)
 {
-	struct rt_obj *o = p->obj;
+	struct rt_obj *o = p->priv;
 	struct gaps_read *r = out;
 	int ncpus = libbpf_num_possible_cpus(), fd, c;
 	struct rt_cause_key key, next, *prev = NULL;

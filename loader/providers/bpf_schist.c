@@ -58,6 +58,12 @@ static const struct {
 	{ SCH_HOOK_RAW, SCS_LRU },    { SCH_HOOK_TP, SCS_TASK },  { SCH_HOOK_TP, SCS_LRU },
 };
 
+/* the provider's own (p->priv): its object, the programs it loaded and their links */
+struct schist {
+	struct syscall_bpf *skel;
+	struct probe_progs pp;
+};
+
 static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete",
 					   "per-CPU slot" };
 
@@ -74,10 +80,15 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 	struct syscall_bpf *skel;
 	char buf[96], tried[6 * 120] = "";
 	struct bpf_program *prog;
+	struct schist *sh = probe_priv(p, sizeof(*sh));
 	size_t len = 0;
 	int c, h, err;
 	bool ts, pc;
 
+	if (!sh) {
+		snprintf(why, size, "out of memory");
+		return -1;
+	}
 	for (c = 0; c < (int)(sizeof(hist_choices) / sizeof(hist_choices[0])); c++) {
 		h = hist_choices[c].hook;
 		ts = hist_choices[c].start == SCS_TASK;
@@ -114,10 +125,10 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 			bpf_link__destroy(l);
 		}
 		if (!err) {
-			p->obj = skel;
-			p->progs[0] = hist_prog(skel, v, h, 0);
-			p->progs[1] = hist_prog(skel, v, h, 1);
-			p->progs[2] = pc ? skel->progs.sc_switch : NULL;
+			sh->skel = skel;
+			sh->pp.progs[0] = hist_prog(skel, v, h, 0);
+			sh->pp.progs[1] = hist_prog(skel, v, h, 1);
+			sh->pp.progs[2] = pc ? skel->progs.sc_switch : NULL;
 			p->hook = h;
 			p->hook_name = sch_hook_names[h];
 			/* the clock reads alone keep no start */
@@ -141,28 +152,33 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 
 static int schist_on(struct probe *p, char *why, size_t size)
 {
+	struct schist *sh = p->priv;
 	int i;
 
-	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
-		if (probe_link_add(p, bpf_program__attach(p->progs[i]),
-				   bpf_program__section_name(p->progs[i]), why, size))
+	for (i = 0; i < PROBE_MAX_PROGS && sh->pp.progs[i]; i++)
+		if (probe_link_add(&sh->pp, bpf_program__attach(sh->pp.progs[i]),
+				   bpf_program__section_name(sh->pp.progs[i]), why, size))
 			return -1;
 	return 0;
 }
 
 static int schist_off(struct probe *p)
 {
-	probe_links_destroy(p);
+	struct schist *sh = p->priv;
+
+	if (sh)
+		probe_links_destroy(&sh->pp);
 	return 0;
 }
 
 static int schist_figures(struct probe *p, struct probe_figures *f)
 {
+	struct schist *sh = p->priv;
 	struct bpf_program *prog;
 
-	if (!p->obj)
+	if (!sh || !sh->skel)
 		return -1;
-	bpf_object__for_each_program(prog, ((struct syscall_bpf *)p->obj)->obj)
+	bpf_object__for_each_program(prog, sh->skel->obj)
 		if (bpf_program__fd(prog) >= 0)
 			probe_prog_figures(bpf_program__fd(prog), f);
 	return 0;
@@ -170,27 +186,32 @@ static int schist_figures(struct probe *p, struct probe_figures *f)
 
 static void schist_teardown(struct probe *p)
 {
-	probe_links_destroy(p);
-	syscall_bpf__destroy(p->obj);
-	p->obj = NULL;
-	p->progs[0] = p->progs[1] = p->progs[2] = NULL;
+	struct schist *sh = p->priv;
+
+	if (sh) {
+		probe_links_destroy(&sh->pp);
+		syscall_bpf__destroy(sh->skel);
+	}
+	probe_priv_free(p);
 }
 
 /* the histogram summed over the CPUs (struct schist_read) */
 static int schist_read(struct probe *p, void *out, char *why, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus(), c, i;
+	struct schist *sh = p->priv;
+	struct syscall_bpf *skel = sh ? sh->skel : NULL;
 	struct schist_read *r = out;
 	struct sc_hist *h;
 	__u32 zero = 0;
 
-	h = p->obj && ncpus > 0 ? calloc(ncpus, sizeof(*h)) : NULL;
+	h = skel && ncpus > 0 ? calloc(ncpus, sizeof(*h)) : NULL;
 	if (!h) {
-		snprintf(why, size, "%s", p->obj ? "out of memory" : "nothing loaded");
+		snprintf(why, size, "%s", skel ? "out of memory" : "nothing loaded");
 		return -1;
 	}
-	if (bpf_map__lookup_elem(((struct syscall_bpf *)p->obj)->maps.sc_hists, &zero, sizeof(zero),
-				 h, ncpus * sizeof(*h), 0)) {
+	if (bpf_map__lookup_elem(skel->maps.sc_hists, &zero, sizeof(zero), h, ncpus * sizeof(*h),
+				 0)) {
 		snprintf(why, size, "reading the histogram failed: %s", strerror(errno));
 		free(h);
 		return -1;

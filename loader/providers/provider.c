@@ -168,12 +168,13 @@ const char *probe_errstr(int err, char *buf, size_t size)
 	return buf;
 }
 
-int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *why, size_t size)
+int probe_link_add(struct probe_progs *pp, struct bpf_link *l, const char *what, char *why,
+		   size_t size)
 {
 	char buf[96];
 	int err = libbpf_get_error(l);
 
-	if (!l || err || p->nlinks == PROBE_MAX_LINKS) {
+	if (!l || err || pp->nlinks == PROBE_MAX_LINKS) {
 		snprintf(why, size, "attaching %s failed: %s", what,
 			 probe_errstr(err ? err :
 				      l	  ? ENOSPC :
@@ -183,14 +184,17 @@ int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *
 			bpf_link__destroy(l);
 		return -1;
 	}
-	p->links[p->nlinks++] = l;
+	pp->links[pp->nlinks++] = l;
 	return 0;
 }
 
-void probe_links_destroy(struct probe *p)
+int probe_links_destroy(struct probe_progs *pp)
 {
-	while (p->nlinks > 0)
-		bpf_link__destroy(p->links[--p->nlinks]);
+	int n = pp->nlinks;
+
+	while (pp->nlinks > 0)
+		bpf_link__destroy(pp->links[--pp->nlinks]);
+	return n;
 }
 
 void probe_prog_figures(int fd, struct probe_figures *f)
@@ -211,7 +215,8 @@ void probe_prog_figures(int fd, struct probe_figures *f)
  * The run count of its programs (bpf_prog_info run_cnt, a running total: only with the BPF
  * run-time stats on, --bpf-stats), each once a set on the GPIO set
  */
-int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
+int probe_run_count(const struct probe *p, const struct probe_progs *pp, __u64 *n,
+		    unsigned int *per_pulse, char *why, size_t size)
 {
 	struct probe_figures f = {};
 	int i;
@@ -221,8 +226,8 @@ int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *wh
 		snprintf(why, size, "no run count: BPF run-time stats off (--bpf-stats)");
 		return 1;
 	}
-	for (i = 0; i < PROBE_MAX_PROGS && p->progs[i]; i++)
-		probe_prog_figures(bpf_program__fd(p->progs[i]), &f);
+	for (i = 0; pp && i < PROBE_MAX_PROGS && pp->progs[i]; i++)
+		probe_prog_figures(bpf_program__fd(pp->progs[i]), &f);
 	*n = f.run_cnt;
 	if (!f.nprogs)
 		snprintf(why, size, "cannot read its programs' run counts");

@@ -222,6 +222,16 @@ struct probe_figures {
 	struct gpio_trust trust; /* the programs on the GPIO set (bpf_gpiolat.c) */
 };
 
+/*
+ * a BPF family's programs and their links, in its private state (provider.c's helpers take
+ * them): the programs it loaded (a NULL ends them), the links while on
+ */
+struct probe_progs {
+	struct bpf_program *progs[PROBE_MAX_PROGS];
+	struct bpf_link *links[PROBE_MAX_LINKS];
+	int nlinks;
+};
+
 /* one method's provider at work: its arguments, the target, and what the provider holds */
 struct probe {
 	const struct provider *ops; /* NULL: nothing at all (a control) */
@@ -229,10 +239,6 @@ struct probe {
 	struct target *t;
 	/* the provider's own, cleared by probe_init() */
 	void *priv; /* its family's private state, behind this one pointer (probe_priv) */
-	void *obj; /* a BPF skeleton */
-	struct bpf_program *progs[PROBE_MAX_PROGS];
-	struct bpf_link *links[PROBE_MAX_LINKS];
-	int nlinks;
 	/* what the provider chose (the syscall histogram) */
 	int hook;
 	const char *hook_name, *start;
@@ -291,9 +297,11 @@ int probe_trace_lines(struct tracefs_instance *inst, const char *word, __u64 *n)
 int probe_need_instance(const struct probe *p, char *why, size_t size);
 /* a libbpf error in words (524: ENOTSUPP) */
 const char *probe_errstr(int err, char *buf, size_t size);
-/* keep link L of WHAT; 0, or -1 and why */
-int probe_link_add(struct probe *p, struct bpf_link *l, const char *what, char *why, size_t size);
-void probe_links_destroy(struct probe *p);
+/* keep link L of WHAT in PP; 0, or -1 and why */
+int probe_link_add(struct probe_progs *pp, struct bpf_link *l, const char *what, char *why,
+		   size_t size);
+/* PP's links destroyed (its programs detached); how many there were */
+int probe_links_destroy(struct probe_progs *pp);
 /* add the run-time figures of the program of FD to F */
 void probe_prog_figures(int fd, struct probe_figures *f);
 /* the arguments of the method's family (struct probe_args), its empty ones when it gave none */
@@ -341,18 +349,23 @@ bool kprobe_pmu(void);
 /* the kernel function of FUNC (SYSCALLS: FUNC is a syscall, looked up); 0, or -1 and why */
 int probe_func(const char *func, bool syscalls, char *fn, size_t fsize, char *why, size_t size);
 
-/* the run count of a probe's programs (run_cnt, with --bpf-stats); 0, or -1 and why */
-int probe_run_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size);
+/* the run count of the programs PP of a probe (run_cnt, with --bpf-stats); 0, 1 and why: the
+ * stats are off, or -1 and why */
+int probe_run_count(const struct probe *p, const struct probe_progs *pp, __u64 *n,
+		    unsigned int *per_pulse, char *why, size_t size);
 /* bpf_gpiolat.c: the GPIO hook's own check (its tracepoint, gpiod_set_value, BTF); 0, or -1 */
 int probe_gpio_hook_check(const struct probe *p, char *why, size_t size);
 /*
- * bpf_gpiolat.c: the trust check's phases of a program on the GPIO set (p->priv): started and
- * ended around each method phase, their figures, freed
+ * bpf_gpiolat.c: the trust check's phases of a program on the GPIO set, kept in its family's
+ * private state (an empty program's here; gpiolat's keeps its own): allocated (NULL: out of
+ * memory), started and ended around each method phase (NULL: nothing), their figures, freed
  */
-void gpio_phases_start(struct probe *p);
-void gpio_phases_end(struct probe *p);
-void gpio_phases_figures(struct probe *p, struct probe_figures *f);
-void gpio_phases_free(struct probe *p);
+struct gpio_phases;
+struct gpio_phases *gpio_phases_alloc(void);
+void gpio_phases_start(struct gpio_phases *ph);
+void gpio_phases_end(struct gpio_phases *ph);
+void gpio_phases_figures(const struct gpio_phases *ph, struct probe_figures *f);
+void gpio_phases_free(struct gpio_phases *ph);
 /* bpf_gpiolat.c: a program's fall-to-fall period longer spans a rest (>= 1 ms) */
 #define TRUST_PERIOD_MAX 500000ULL /* ns */
 
