@@ -14,8 +14,8 @@
  *   tools.c          child tools: strace, perf trace, bpftrace, ply, gpiolat --syscall-hist
  *   bpf_rt.c         the scheduling objects of --wakeup and --gaps (tp_btf, else raw_tp)
  * A mode keeps a table of methods, each naming its provider and the provider's arguments
- * (struct probe_args: the family's own, which events, functions, hook, script), and fills a struct target with
- * what it measures. Nothing here includes a mode's header.
+ * (struct probe_args: its family's own, which events, functions, hook, script), and fills a
+ * struct target with what it measures. Nothing here includes a mode's header.
  */
 #ifndef GPIOLAT_PROVIDER_H
 #define GPIOLAT_PROVIDER_H
