@@ -224,7 +224,6 @@ static int rt_setup(struct probe *p, char *why, size_t size)
 	}
 	if (err > 0)
 		before_that(why, size, first);
-	p->hook_name = err ? NULL : variants[o->variant].hook;
 	return err ? -1 : 0;
 }
 
@@ -250,7 +249,6 @@ static int rt_on(struct probe *p, char *why, size_t size)
 		err = rt_attach(o, why, size);
 	if (err)
 		before_that(why, size, first);
-	p->hook_name = err ? NULL : variants[o->variant].hook;
 	return err ? -1 : 0;
 }
 
@@ -260,6 +258,21 @@ static int rt_off(struct probe *p)
 
 	while (o && o->nlinks > 0)
 		bpf_link__destroy(o->links[--o->nlinks]);
+	return 0;
+}
+
+/* the hook of the variant loaded (tp_btf, else raw_tp) and its programs' run time */
+static int rt_figures(struct probe *p, struct probe_figures *f)
+{
+	const struct rt_obj *o = p->priv;
+	struct bpf_program *prog;
+
+	if (!o || !o->obj)
+		return -1;
+	f->hook = variants[o->variant].hook;
+	bpf_object__for_each_program(prog, o->obj)
+		if (bpf_program__fd(prog) >= 0)
+			probe_prog_figures(bpf_program__fd(prog), f);
 	return 0;
 }
 
@@ -392,6 +405,7 @@ const struct provider prov_bpf_wakeup = { .name = "the wakeup latency's BPF prog
 					  .on = rt_on,
 					  .off = rt_off,
 					  .teardown = rt_teardown,
+					  .figures = rt_figures,
 					  .read = wakeup_read };
 const struct provider prov_bpf_gaps = { .name = "the gaps' BPF programs",
 					.targets = TGT_SCHED,
@@ -399,4 +413,5 @@ const struct provider prov_bpf_gaps = { .name = "the gaps' BPF programs",
 					.on = rt_on,
 					.off = rt_off,
 					.teardown = rt_teardown,
+					.figures = rt_figures,
 					.read = gaps_read };

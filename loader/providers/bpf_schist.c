@@ -58,10 +58,13 @@ static const struct {
 	{ SCH_HOOK_RAW, SCS_LRU },    { SCH_HOOK_TP, SCS_TASK },  { SCH_HOOK_TP, SCS_LRU },
 };
 
-/* the provider's own (p->priv): its object, the programs it loaded and their links */
+/* the provider's own (p->priv): its object, the programs it loaded and their links, and what it
+ * chose (its figures report it) */
 struct schist {
 	struct syscall_bpf *skel;
 	struct probe_progs pp;
+	const char *hook; /* sch_hook_names[] */
+	const char *start; /* where it keeps the start; NULL: it keeps none (SCH_CLOCK) */
 };
 
 static const char *const start_names[] = { "LRU hash", "task storage", "hash, update/delete",
@@ -69,8 +72,8 @@ static const char *const start_names[] = { "LRU hash", "task storage", "hash, up
 
 /*
  * the histogram programs (variant v) on the first of hist_choices that loads, on hook only
- * if only >= 0 (the method's hook + 1, else the mode's: struct target.hook); p->start:
- * where it keeps the start. GPIOLAT_SC_LRU=1 (a diagnostic): no task storage.
+ * if only >= 0 (the method's hook + 1, else the mode's: struct target.hook); the hook and
+ * where it keeps the start kept in its state. GPIOLAT_SC_LRU=1 (a diagnostic): no task storage.
  */
 static int schist_setup(struct probe *p, char *why, size_t size)
 {
@@ -129,13 +132,12 @@ static int schist_setup(struct probe *p, char *why, size_t size)
 			sh->pp.progs[0] = hist_prog(skel, v, h, 0);
 			sh->pp.progs[1] = hist_prog(skel, v, h, 1);
 			sh->pp.progs[2] = pc ? skel->progs.sc_switch : NULL;
-			p->hook = h;
-			p->hook_name = sch_hook_names[h];
+			sh->hook = sch_hook_names[h];
 			/* the clock reads alone keep no start */
-			p->start = v == SCH_CLOCK ?
-					   NULL :
-					   start_names[v == SCH_NAIVE ? SCS_NAIVE :
-									hist_choices[c].start];
+			sh->start = v == SCH_CLOCK ?
+					    NULL :
+					    start_names[v == SCH_NAIVE ? SCS_NAIVE :
+									 hist_choices[c].start];
 			return 0;
 		}
 		len += snprintf(tried + len, sizeof(tried) - len, "%s%s with the %s: %s",
@@ -178,6 +180,8 @@ static int schist_figures(struct probe *p, struct probe_figures *f)
 
 	if (!sh || !sh->skel)
 		return -1;
+	f->hook = sh->hook;
+	f->start = sh->start;
 	bpf_object__for_each_program(prog, sh->skel->obj)
 		if (bpf_program__fd(prog) >= 0)
 			probe_prog_figures(bpf_program__fd(prog), f);

@@ -17,12 +17,26 @@
 #include "core/undo.h"
 #include "providers/provider.h"
 
+/* the family's own (p->priv, allocated in setup): its count, kept by its off */
+struct tracer {
+	struct kept_count kept;
+};
+
+static struct tracer *tracer_alloc(struct probe *p, char *why, size_t size)
+{
+	struct tracer *tr = probe_priv(p, sizeof(*tr));
+
+	if (!tr)
+		snprintf(why, size, "out of memory");
+	return tr;
+}
+
 static int function_setup(struct probe *p, char *why, size_t size)
 {
 	const struct events_args *ea = probe_ev(p);
 	char *t;
 
-	if (probe_need_instance(p, why, size))
+	if (probe_need_instance(p, why, size) || !tracer_alloc(p, why, size))
 		return -1;
 	t = tracefs_instance_file_read(p->t->inst, "available_tracers", NULL);
 	if (!t || !strstr(t, "function")) {
@@ -60,36 +74,40 @@ static const char *trace_word(const struct probe *p, char *buf, size_t size)
 	return buf;
 }
 
-static int tracer_lines(struct probe *p)
+static int tracer_lines(struct probe *p, __u64 *n)
 {
 	char w[80];
 
 	return probe_trace_lines(probe_ev(p)->top_level ? NULL : p->t->inst,
-				 trace_word(p, w, sizeof(w)), &p->counted);
+				 trace_word(p, w, sizeof(w)), n);
+}
+
+/* the family's kept count, or NULL (nothing set up) */
+static struct kept_count *kept(const struct probe *p)
+{
+	struct tracer *tr = p->priv;
+
+	return tr ? &tr->kept : NULL;
 }
 
 static int tracer_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	*per_pulse = 2;
-	if (p->counting && tracer_lines(p)) {
-		snprintf(why, size, "cannot read the trace");
-		return -1;
-	}
-	*n = p->counted;
-	return 0;
+	if (!kept_count_read(p, kept(p), tracer_lines, n))
+		return 0;
+	snprintf(why, size, "cannot read the trace");
+	return -1;
 }
 
 static int function_on(struct probe *p, char *why, size_t size)
 {
-	p->counting = true;
+	kept(p)->live = true;
 	return tracefs_tracer_set(p->t->inst, TRACEFS_TRACER_FUNCTION);
 }
 
 static int tracer_off(struct probe *p)
 {
-	if (p->counting && tracer_lines(p))
-		p->counted = 0;
-	p->counting = false;
+	kept_count_off(p, kept(p), tracer_lines);
 	return tracefs_tracer_clear(probe_ev(p)->top_level ? NULL : p->t->inst);
 }
 
@@ -97,6 +115,7 @@ static void function_teardown(struct probe *p)
 {
 	tracefs_tracer_clear(p->t->inst);
 	tracefs_instance_file_clear(p->t->inst, "set_ftrace_filter");
+	probe_priv_free(p);
 }
 
 /* function_graph: the top level only (6.1 has no graph tracer in instances); saved first */
@@ -106,6 +125,8 @@ static int graph_setup(struct probe *p, char *why, size_t size)
 	char *t;
 	int i;
 
+	if (!tracer_alloc(p, why, size))
+		return -1;
 	t = tracefs_instance_file_read(NULL, "available_tracers", NULL);
 	if (!t || !strstr(t, "function_graph")) {
 		snprintf(why, size, "no function_graph tracer (CONFIG_FUNCTION_GRAPH_TRACER)");
@@ -141,18 +162,21 @@ static int graph_setup(struct probe *p, char *why, size_t size)
 
 static int graph_on(struct probe *p, char *why, size_t size)
 {
-	p->counting = true;
+	kept(p)->live = true;
 	return tracefs_tracer_set(NULL, TRACEFS_TRACER_FUNCTION_GRAPH);
 }
 
 static void graph_teardown(struct probe *p)
 {
 	undo_tracer_files_now(&p->t->run->undo);
+	probe_priv_free(p);
 }
 
 /* trace_printk: the module's printk mode against its continuous mode */
 static int printk_setup(struct probe *p, char *why, size_t size)
 {
+	if (!tracer_alloc(p, why, size))
+		return -1;
 	if (undo_kmod(&p->t->run->undo)) {
 		snprintf(why, size, "cannot record the module's reload in the undo journal");
 		return -1;
@@ -165,38 +189,35 @@ static int printk_on(struct probe *p, char *why, size_t size)
 {
 	int err = kmod_reload_printk(true, &p->t->gpio);
 
-	p->counting = !err;
+	kept(p)->live = !err;
 	return err;
 }
 
 /* its count: the module's "gpio-toggle" lines in the top-level trace, once a set */
-static int printk_lines(struct probe *p)
+static int printk_lines(struct probe *p, __u64 *n)
 {
-	return probe_trace_lines(NULL, "gpio-toggle", &p->counted);
+	return probe_trace_lines(NULL, "gpio-toggle", n);
 }
 
 static int printk_off(struct probe *p)
 {
-	if (p->counting && printk_lines(p))
-		p->counted = 0;
-	p->counting = false;
+	kept_count_off(p, kept(p), printk_lines);
 	return kmod_reload_printk(false, &p->t->gpio);
 }
 
 static int printk_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	*per_pulse = 2;
-	if (p->counting && printk_lines(p)) {
-		snprintf(why, size, "cannot read the top-level trace");
-		return -1;
-	}
-	*n = p->counted;
-	return 0;
+	if (!kept_count_read(p, kept(p), printk_lines, n))
+		return 0;
+	snprintf(why, size, "cannot read the top-level trace");
+	return -1;
 }
 
 static void printk_teardown(struct probe *p)
 {
 	kmod_restore(&p->t->gpio);
+	probe_priv_free(p);
 }
 
 const struct provider prov_function = { .name = "function tracer",
@@ -208,6 +229,7 @@ const struct provider prov_function = { .name = "function tracer",
 					.count = tracer_count,
 					.counted_by = "its trace's lines of gpiod_set_value" };
 const struct provider prov_graph = { .name = "function_graph tracer",
+
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = graph_setup,
 				     .on = graph_on,
@@ -216,6 +238,7 @@ const struct provider prov_graph = { .name = "function_graph tracer",
 				     .count = tracer_count,
 				     .counted_by = "its trace's lines of gpiod_set_value()" };
 const struct provider prov_printk = { .name = "trace_printk",
+
 				      .targets = TGT_GPIO_PULSE,
 				      .setup = printk_setup,
 				      .on = printk_on,

@@ -19,7 +19,6 @@ void probe_init(struct probe *p, const struct provider *ops, const struct probe_
 	p->ops = ops;
 	p->a = a ? a : &none;
 	p->t = t;
-	p->hook = -1;
 }
 
 const struct events_args *probe_ev(const struct probe *p)
@@ -90,6 +89,23 @@ int probe_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, s
 	else
 		snprintf(why, size, "nothing is switched on: nothing to count");
 	return 1;
+}
+
+int kept_count_read(struct probe *p, struct kept_count *k, kept_reader read, __u64 *n)
+{
+	if (!k || (k->live && read(p, &k->n)))
+		return -1;
+	*n = k->n;
+	return 0;
+}
+
+void kept_count_off(struct probe *p, struct kept_count *k, kept_reader read)
+{
+	if (!k)
+		return;
+	if (k->live && read(p, &k->n))
+		k->n = 0;
+	k->live = false;
 }
 
 const char *probe_counted_by(const struct probe *p)

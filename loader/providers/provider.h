@@ -215,6 +215,9 @@ struct probe_figures {
 	__u64 recursion_misses; /* their runs missed (recursion) */
 	int nprogs;
 	const char *prog; /* the program that ran, by name (gpiolat's provider), or NULL */
+	/* what the provider chose where the method left it the choice, or NULL */
+	const char *hook; /* the hook its programs are on (the syscall histogram, bpf_rt.c) */
+	const char *start; /* where the syscall histogram keeps a syscall's start */
 	/* gpiolat's program on the GPIO set: its histogram of the toggled line */
 	bool hist_ok;
 	double hist_mean, hist_p50; /* ns */
@@ -237,15 +240,22 @@ struct probe {
 	const struct provider *ops; /* NULL: nothing at all (a control) */
 	const struct probe_args *a;
 	struct target *t;
-	/* the provider's own, cleared by probe_init() */
 	void *priv; /* its family's private state, behind this one pointer (probe_priv) */
-	/* what the provider chose (the syscall histogram) */
-	int hook;
-	const char *hook_name, *start;
-	/* its count (struct provider.count): kept by a provider whose count goes at its off */
-	__u64 counted;
-	bool counting; /* on: the live count is read, not the kept one */
 };
+
+/*
+ * a count (struct provider.count) that goes at its provider's off (a hist's hits, a trace's
+ * lines, a tool's output), in its family's private state: read live while on, kept by the off
+ */
+struct kept_count {
+	__u64 n;
+	bool live; /* on: n is read again at each count */
+};
+/* provider.c: K's count into N, read by READ while live; 0, or -1 (READ failed) */
+typedef int (*kept_reader)(struct probe *p, __u64 *n);
+int kept_count_read(struct probe *p, struct kept_count *k, kept_reader read, __u64 *n);
+/* K at its provider's off: read a last time while live (0 when that fails), then kept */
+void kept_count_off(struct probe *p, struct kept_count *k, kept_reader read);
 
 /*
  * A provider: set up once (0, or -1 and why), switched on (0, or -1 and why when it knows

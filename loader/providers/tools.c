@@ -32,10 +32,12 @@
 static const struct child_words words = { "exited before it was attached",
 					  "was not attached within" };
 
-/* the family's own (p->priv, allocated in setup): the tool's executable, its programs' figures */
+/* the family's own (p->priv, allocated in setup): the tool's executable, its programs' figures,
+ * its scripts' count */
 struct tool {
 	char path[PATH_MAX];
 	struct probe_figures fig; /* their run time, summed at each off */
+	struct kept_count kept; /* the pulses its output said at its last off (live: not yet) */
 };
 
 static struct tool *tool(const struct probe *p)
@@ -96,16 +98,18 @@ static void tool_figures_add(struct probe *p)
  */
 static int tool_off(struct probe *p)
 {
+	struct tool *t = tool(p);
 	int found = 0;
 
 	if (p->t->child.pid && p->ops == &prov_bpftrace)
 		tool_figures_add(p);
 	child_end(&p->t->child);
-	if (p->counting)
-		p->counted = child_sum_after(&p->t->child,
-					     p->ops == &prov_bpftrace ? "\"count\":" : "]\t",
-					     p->ops == &prov_bpftrace, &found);
-	p->counting = false;
+	if (t && t->kept.live)
+		t->kept.n = child_sum_after(&p->t->child,
+					    p->ops == &prov_bpftrace ? "\"count\":" : "]\t",
+					    p->ops == &prov_bpftrace, &found);
+	if (t)
+		t->kept.live = false;
 	child_stop(&p->t->child);
 	return 0;
 }
@@ -113,7 +117,7 @@ static int tool_off(struct probe *p)
 static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	*per_pulse = 1;
-	*n = p->counted;
+	*n = tool(p) ? tool(p)->kept.n : 0;
 	return 0;
 }
 
@@ -232,8 +236,7 @@ static int script_probes(const char *path)
 
 static int bpftrace_on(struct probe *p, char *why, size_t size)
 {
-	p->counted = 0;
-	p->counting = true;
+	tool(p)->kept = (struct kept_count){ .live = true };
 	p->t->child.probes = script_probes(script(p));
 	if (tool_run(p, (char *const[]){ tool(p)->path, "-f", "json", (char *)script(p), NULL },
 		     child_bpftrace_ready, BPFTRACE_READY_MS, "bpftrace", why, size))
@@ -264,8 +267,7 @@ static bool ply_ready(const struct child *c)
 
 static int ply_on(struct probe *p, char *why, size_t size)
 {
-	p->counted = 0;
-	p->counting = true;
+	tool(p)->kept = (struct kept_count){ .live = true };
 	return tool_run(p, (char *const[]){ tool(p)->path, (char *)script(p), NULL }, ply_ready,
 			PLY_READY_MS, "ply", why, size);
 }

@@ -202,18 +202,6 @@ static int hist_hits(struct probe *p, const char *system, const char *event, __u
 	return h ? 0 : -1;
 }
 
-/* a hist's hits, live while on, kept by its off (the hist goes with it) */
-static int hits_count(struct probe *p, const char *system, const char *event, __u64 *n, char *why,
-		      size_t size)
-{
-	if (p->counting && hist_hits(p, system, event, &p->counted)) {
-		snprintf(why, size, "cannot read the hits of the hist on %s:%s", system, event);
-		return -1;
-	}
-	*n = p->counted;
-	return 0;
-}
-
 /* the first event's files */
 #define EV(p) (p)->t->inst, probe_ev(p)->system, probe_ev(p)->events[0]
 
@@ -244,7 +232,33 @@ static int trigger_off(struct probe *p)
 struct tfs {
 	struct tracefs_hist *hist;
 	char clock[32]; /* the instance's trace clock before the method (the synthetic event's) */
+	struct kept_count kept; /* its hist's hits, counted from its on, kept by its off */
 };
+
+/* the family's kept count, or NULL (nothing set up) */
+static struct kept_count *kept(const struct probe *p)
+{
+	struct tfs *f = p->priv;
+
+	return f ? &f->kept : NULL;
+}
+
+/* the hits of the hist trigger's hist */
+static int event_hits(struct probe *p, __u64 *n)
+{
+	return hist_hits(p, probe_ev(p)->system, probe_ev(p)->events[0], n);
+}
+
+/* the hits (READ) of the hist on SYSTEM:EVENT, live while on, kept by its off (the hist goes
+ * with it) */
+static int hits_count(struct probe *p, kept_reader read, const char *system, const char *event,
+		      __u64 *n, char *why, size_t size)
+{
+	if (!kept_count_read(p, kept(p), read, n))
+		return 0;
+	snprintf(why, size, "cannot read the hits of the hist on %s:%s", system, event);
+	return -1;
+}
 
 static struct tfs *tfs_alloc(struct probe *p, char *why, size_t size)
 {
@@ -288,18 +302,13 @@ static int hist_setup(struct probe *p, char *why, size_t size)
 
 static int hist_on(struct probe *p, char *why, size_t size)
 {
-	p->counted = 0;
-	p->counting = true;
+	*kept(p) = (struct kept_count){ .live = true };
 	return tracefs_hist_start(p->t->inst, phist(p));
 }
 
 static int hist_off(struct probe *p)
 {
-	const struct events_args *ea = probe_ev(p);
-
-	if (p->counting && hist_hits(p, ea->system, ea->events[0], &p->counted))
-		p->counted = 0;
-	p->counting = false;
+	kept_count_off(p, kept(p), event_hits);
 	return tracefs_hist_destroy(p->t->inst, phist(p));
 }
 
@@ -308,7 +317,7 @@ static int hist_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *
 	const struct events_args *ea = probe_ev(p);
 
 	*per_pulse = 2;
-	return hits_count(p, ea->system, ea->events[0], n, why, size);
+	return hits_count(p, event_hits, ea->system, ea->events[0], n, why, size);
 }
 
 static void hist_teardown(struct probe *p)
@@ -331,6 +340,12 @@ static void hist_teardown(struct probe *p)
 	"hist:keys=gpio:gpiolat_dt=common_timestamp-$gpiolat_t0:onmatch(gpio.gpio_value).trace(" SYNTH_NAME \
 	",gpio,$gpiolat_dt) if value == 0 && get == 0"
 static const char *const synth_start = SYNTH_START, *const synth_end = SYNTH_END;
+
+/* the hits of the synthetic event's hist */
+static int synth_hits(struct probe *p, __u64 *n)
+{
+	return hist_hits(p, "synthetic", SYNTH_NAME, n);
+}
 
 static int synth_setup(struct probe *p, char *why, size_t size)
 {
@@ -390,8 +405,7 @@ static int synth_on(struct probe *p, char *why, size_t size)
 	    tracefs_event_enable(p->t->inst, "synthetic", SYNTH_NAME) ||
 	    tracefs_hist_start(p->t->inst, phist(p)))
 		return -1;
-	p->counted = 0;
-	p->counting = true;
+	*kept(p) = (struct kept_count){ .live = true };
 	return 0;
 }
 
@@ -401,9 +415,7 @@ static int synth_off(struct probe *p)
 	char buf[1024];
 	int err = 0;
 
-	if (p->counting && hist_hits(p, "synthetic", SYNTH_NAME, &p->counted))
-		p->counted = 0;
-	p->counting = false;
+	kept_count_off(p, kept(p), synth_hits);
 	err |= tracefs_hist_destroy(p->t->inst, phist(p));
 	err |= tracefs_event_disable(p->t->inst, "synthetic", SYNTH_NAME);
 	snprintf(buf, sizeof(buf), "!%s", synth_end);
@@ -418,7 +430,7 @@ static int synth_off(struct probe *p)
 static int synth_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char *why, size_t size)
 {
 	*per_pulse = 1;
-	return hits_count(p, "synthetic", SYNTH_NAME, n, why, size);
+	return hits_count(p, synth_hits, "synthetic", SYNTH_NAME, n, why, size);
 }
 
 static void synth_teardown(struct probe *p)
@@ -458,6 +470,7 @@ static int marker_off(struct probe *p)
 
 #define ALL_TARGETS (TGT_GPIO_PULSE | TGT_USER_PULSE | TGT_SYSCALLS)
 const struct provider prov_events = { .name = "tracefs events",
+
 				      .targets = ALL_TARGETS,
 				      .setup = events_setup,
 				      .on = events_on,
@@ -484,6 +497,7 @@ const struct provider prov_trigger = {
 	.counted_by = "the instance's ring-buffer events (its trigger's)"
 };
 const struct provider prov_hist = { .name = "tracefs hist trigger",
+
 				    .targets = TGT_GPIO_PULSE,
 				    .setup = hist_setup,
 				    .on = hist_on,
@@ -492,6 +506,7 @@ const struct provider prov_hist = { .name = "tracefs hist trigger",
 				    .count = hist_count,
 				    .counted_by = "its hist's hits" };
 const struct provider prov_synth = { .name = "tracefs synthetic event",
+
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = synth_setup,
 				     .on = synth_on,

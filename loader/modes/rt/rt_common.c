@@ -175,7 +175,7 @@ static int rt_enable_step(struct run *r, void *ctx)
 		fprintf(stderr, "gpiolat: --%s: %s\n", m->env->mode, why);
 		return EXIT_ERROR;
 	}
-	m->run.hook = m->p.hook_name;
+	probe_figures(&m->p, &m->run.fig);
 	return EXIT_OK;
 }
 
@@ -403,7 +403,8 @@ struct json_object *rt_run_json(const struct rt_env *env, const struct rt_run *r
 	struct json_object *o = json_object_new_object(), *a;
 	int i;
 
-	json_object_object_add(o, "hook", json_object_new_string(run->hook ? run->hook : ""));
+	json_object_object_add(o, "hook",
+			       json_object_new_string(run->fig.hook ? run->fig.hook : ""));
 	json_object_object_add(o, "emulated", json_object_new_boolean(sys_emulated()));
 	json_object_object_add(o, "duration_ns", json_object_new_uint64(run->ran_ns));
 	json_object_object_add(o, "interrupted", json_object_new_boolean(run->interrupted));
@@ -431,7 +432,7 @@ struct json_object *rt_run_json(const struct rt_env *env, const struct rt_run *r
 
 void rt_run_text(FILE *f, const struct rt_env *env, const struct rt_run *run)
 {
-	fprintf(f, "%s, %.3f s%s%s%s\n", run->hook, run->ran_ns / 1e9,
+	fprintf(f, "%s, %.3f s%s%s%s\n", run->fig.hook, run->ran_ns / 1e9,
 		sys_emulated() ? " (emulated target: not hardware timings)" : "",
 		run->interrupted ? ", interrupted" : "",
 		run->timed_out ? ", the duration ended it" : "");

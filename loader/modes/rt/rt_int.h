@@ -48,7 +48,7 @@ int rt_parse(struct run *r, const struct argp *argp, int argc, char **argv, void
 
 /* what the run did */
 struct rt_run {
-	const char *hook; /* "tp_btf" or "raw_tp" */
+	struct probe_figures fig; /* its provider's, once on: the hook ("tp_btf" or "raw_tp") */
 	pid_t child; /* the command, 0: none */
 	int child_fd; /* its go pipe */
 	int child_status; /* its wait status, -1: still running at the end (stopped) */

@@ -68,7 +68,7 @@ static long peak_rss_kib(void)
 }
 
 static void hist_print(const struct sc_env *env, const struct gpiolat_hist *h, __u64 unmatched,
-		       int hook, const char *start, __u64 since_start_ns, double span_s)
+		       const struct probe_figures *f, __u64 since_start_ns, double span_s)
 {
 	struct bucket b[GPIOLAT_LOG2_SLOTS];
 	struct json_object *o, *a, *x;
@@ -80,8 +80,8 @@ static void hist_print(const struct sc_env *env, const struct gpiolat_hist *h, _
 		o = json_object_new_object();
 		json_object_object_add(o, "tool", json_object_new_string("gpiolat"));
 		json_object_object_add(o, "mode", json_object_new_string("syscall-hist"));
-		json_object_object_add(o, "hook", json_object_new_string(sch_hook_names[hook]));
-		json_object_object_add(o, "start", json_object_new_string(start));
+		json_object_object_add(o, "hook", json_object_new_string(f->hook));
+		json_object_object_add(o, "start", json_object_new_string(f->start));
 		json_object_object_add(o, "span_s", json_object_new_double(span_s));
 		json_object_object_add(o, "count", json_object_new_uint64(h->pairs));
 		json_object_object_add(o, "unmatched", json_object_new_uint64(unmatched));
@@ -109,7 +109,7 @@ static void hist_print(const struct sc_env *env, const struct gpiolat_hist *h, _
 	} else {
 		printf("syscall latency, all threads (%s/sys_enter -> sys_exit, start in %s), log2 "
 		       "buckets, %.3f s\n",
-		       sch_hook_names[hook], start, span_s);
+		       f->hook, f->start, span_s);
 		print_buckets(stdout, b, n, UNIT_NS);
 		printf("syscalls: count %llu, mean %s, p50 %s, p90 %s, p99 %s (bucket "
 		       "estimates); %llu exits without a stored entry; %.1f ms after start; peak RSS "
@@ -139,6 +139,8 @@ static int hist_enable(struct run *r, void *ctx)
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
+	/* the hook and the start it chose */
+	probe_figures(&c->hold.p, &c->hold.fig);
 	return EXIT_OK;
 }
 
@@ -148,14 +150,13 @@ static int hist_go(struct run *r, void *ctx)
 	struct sc_ctx *c = ctx;
 	struct sc_hold *h = &c->hold;
 	const struct sc_env *env = &c->env;
-	int hook = h->p.hook;
 	__u64 now, deadline, next;
 
 	h->t0 = run_now_ns();
 	deadline = env->duration_ns ? h->t0 + env->duration_ns : 0;
 	next = env->interval_ns ? h->t0 + env->interval_ns : 0;
 	if (!env->json && !deadline && !next)
-		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", sch_hook_names[hook]);
+		printf("Tracing syscalls (%s). Hit Ctrl-C to end.\n", h->fig.hook);
 	fflush(stdout);
 	while (!r->stop) {
 		now = run_now_ns();
@@ -164,7 +165,7 @@ static int hist_go(struct run *r, void *ctx)
 		if (next && now >= next) {
 			if (!hist_read(&h->p, &h->h, &h->unmatched)) {
 				hist_delta(&h->d, &h->h, &h->prev);
-				hist_print(env, &h->d, h->unmatched - h->um_prev, hook, h->p.start,
+				hist_print(env, &h->d, h->unmatched - h->um_prev, &h->fig,
 					   run_now_ns() - c->t_start, env->interval_ns / 1e9);
 				h->prev = h->h;
 				h->um_prev = h->unmatched;
@@ -198,7 +199,7 @@ static int hist_print_step(struct run *r, void *ctx)
 	(void)r;
 	if (c->env.interval_ns)
 		printf(c->env.json ? "" : "--- totals\n");
-	hist_print(&c->env, &h->h, h->unmatched, h->p.hook, h->p.start, run_now_ns() - c->t_start,
+	hist_print(&c->env, &h->h, h->unmatched, &h->fig, run_now_ns() - c->t_start,
 		   (run_now_ns() - h->t0) / 1e9);
 	return EXIT_OK;
 }

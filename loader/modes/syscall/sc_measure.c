@@ -149,13 +149,7 @@ static void alt_round(void *ctx, int rep, double bprev, double fig, double bnext
 /* the method's programs' figures, then its provider torn down */
 static void teardown(struct sc_alt *a)
 {
-	struct probe_figures f = {};
-
-	if (!probe_figures(&a->pm, &f)) {
-		a->r->run_cnt += f.run_cnt;
-		a->r->run_time_ns += f.run_time_ns;
-		a->r->nprogs += f.nprogs;
-	}
+	probe_figures(&a->pm, &a->r->fig);
 	probe_off(&a->pm);
 	probe_teardown(&a->pm);
 }
@@ -216,8 +210,6 @@ int sc_measure(struct state *s, const struct sc_env *env, int mi, struct result 
 	default:
 		goto fail;
 	}
-	r->hook = a.pm.hook_name;
-	r->start = a.pm.start;
 	teardown(&a);
 	qsort(r->added, r->nadded, sizeof(*r->added), cmp_double);
 	r->stats = s->t.run->stats_fd >= 0;

@@ -100,10 +100,10 @@ void sc_print_text(const struct sc_env *env, struct result *res, const struct st
 		fmt_ns(c, sizeof(c), sc_quantile(r->added, r->nadded, 0.50));
 		fmt_ns(d, sizeof(d), sc_quantile(r->added, r->nadded, 0.90));
 		fmt_ns(e, sizeof(e), sc_quantile(r->added, r->nadded, 0.99));
-		if (r->run_cnt)
+		if (r->fig.run_cnt)
 			snprintf(bpf, sizeof(bpf), "%.1f (%llu)",
-				 (double)r->run_time_ns / r->run_cnt,
-				 (unsigned long long)r->run_cnt);
+				 (double)r->fig.run_time_ns / r->fig.run_cnt,
+				 (unsigned long long)r->fig.run_cnt);
 		else
 			snprintf(bpf, sizeof(bpf), "-");
 		f[0] = '\0';
@@ -112,9 +112,9 @@ void sc_print_text(const struct sc_env *env, struct result *res, const struct st
 			snprintf(f, sizeof(f), "+%.0f", v);
 		printf("%-19s %9s %9s %9s %9s %9s %7d %18s %8s  %s%s%s", sc_methods[i].name, a, b,
 		       c, d, e, r->nadded, bpf, f[0] ? f : "-", sc_methods[i].what,
-		       r->hook ? ", hook " : "", r->hook ? r->hook : "");
-		if (r->start)
-			printf(", start in %s", r->start);
+		       r->fig.hook ? ", hook " : "", r->fig.hook ? r->fig.hook : "");
+		if (r->fig.start)
+			printf(", start in %s", r->fig.start);
 		printf("\n");
 	}
 	printf("\nmean: of the per-round differences (traced run - mean of the untraced runs "
@@ -196,9 +196,12 @@ void sc_print_json(const struct sc_env *env, struct result *res, const struct st
 		json_object_object_add(m, "available", json_object_new_boolean(r->done));
 		json_object_object_add(m, "reason",
 				       r->done ? NULL : json_object_new_string(r->why));
-		json_object_object_add(m, "hook", r->hook ? json_object_new_string(r->hook) : NULL);
-		json_object_object_add(m, "start",
-				       r->start ? json_object_new_string(r->start) : NULL);
+		json_object_object_add(
+			m, "hook",
+			r->done && r->fig.hook ? json_object_new_string(r->fig.hook) : NULL);
+		json_object_object_add(
+			m, "start",
+			r->done && r->fig.start ? json_object_new_string(r->fig.start) : NULL);
 		ad = NULL;
 		if (r->done) {
 			ad = json_object_new_object();
@@ -227,17 +230,19 @@ void sc_print_json(const struct sc_env *env, struct result *res, const struct st
 		}
 		json_object_object_add(m, "added_ns_per_syscall", ad);
 		bpf = NULL;
-		if (r->done && r->nprogs) {
+		if (r->done && r->fig.nprogs) {
+			const struct probe_figures *f = &r->fig;
+
 			bpf = json_object_new_object();
-			json_object_object_add(bpf, "programs", json_object_new_int(r->nprogs));
+			json_object_object_add(bpf, "programs", json_object_new_int(f->nprogs));
 			json_object_object_add(bpf, "stats", json_object_new_boolean(r->stats));
-			json_object_object_add(bpf, "run_cnt", json_object_new_uint64(r->run_cnt));
+			json_object_object_add(bpf, "run_cnt", json_object_new_uint64(f->run_cnt));
 			json_object_object_add(bpf, "run_time_ns",
-					       json_object_new_uint64(r->run_time_ns));
+					       json_object_new_uint64(f->run_time_ns));
 			json_object_object_add(
 				bpf, "mean_ns_per_run",
-				r->run_cnt ? json_object_new_double((double)r->run_time_ns /
-								    r->run_cnt) :
+				f->run_cnt ? json_object_new_double((double)f->run_time_ns /
+								    f->run_cnt) :
 					     NULL);
 		}
 		json_object_object_add(m, "bpf", bpf);

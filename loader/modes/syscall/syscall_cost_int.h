@@ -92,8 +92,6 @@ struct sc_env {
 struct result {
 	bool done;
 	char why[WHY_SIZE + 32]; /* "not available: ..." when !done */
-	const char *hook; /* the hook kept (bpf-hist) */
-	const char *start; /* where the histogram keeps the start (bpf-hist) */
 	/* per round: the runs' figures and method - mean of the untraced runs beside it (.d), ns
 	 * per syscall; neighbouring rounds share an untraced run (hist.h: alt_stat) */
 	struct alt_stat rounds;
@@ -101,8 +99,8 @@ struct result {
 	double *added; /* per method batch, ns per syscall; sorted */
 	int nadded;
 	struct stat_acc traced; /* method batches, ns per syscall */
-	__u64 run_cnt, run_time_ns; /* BPF run-time stats of its programs */
-	int nprogs;
+	/* its programs' run-time stats; the hook and start the syscall histogram chose (bpf-hist) */
+	struct probe_figures fig;
 	bool stats;
 };
 
@@ -130,7 +128,9 @@ struct sc_hold {
 		d; /* --syscall-hist: totals, at the last print, the interval */
 	__u64 unmatched, um_prev; /* exits without a stored entry: totals, at the last print */
 	__u64 t0; /* attached, CLOCK_MONOTONIC ns */
-	struct probe_figures fig; /* --empty-raw-tp: its program's runs */
+	/* --syscall-hist: the hook and start its provider chose (read once on); --empty-raw-tp:
+	 * its program's runs */
+	struct probe_figures fig;
 };
 
 /*
