@@ -221,6 +221,7 @@ static void printk_teardown(struct probe *p)
 }
 
 const struct provider prov_function = { .name = "function tracer",
+					.lasting = true,
 					.targets = TGT_GPIO_PULSE,
 					.setup = function_setup,
 					.on = function_on,
@@ -229,6 +230,7 @@ const struct provider prov_function = { .name = "function tracer",
 					.count = tracer_count,
 					.counted_by = "its trace's lines of gpiod_set_value" };
 const struct provider prov_graph = { .name = "function_graph tracer",
+				     .lasting = true,
 
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = graph_setup,
@@ -238,6 +240,7 @@ const struct provider prov_graph = { .name = "function_graph tracer",
 				     .count = tracer_count,
 				     .counted_by = "its trace's lines of gpiod_set_value()" };
 const struct provider prov_printk = { .name = "trace_printk",
+				      .lasting = true,
 
 				      .targets = TGT_GPIO_PULSE,
 				      .setup = printk_setup,

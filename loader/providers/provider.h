@@ -271,6 +271,9 @@ void kept_count_off(struct probe *p, struct kept_count *k, kept_reader read);
 struct provider {
 	const char *name;
 	unsigned int targets; /* TGT_*: what it can measure */
+	/* what it changes outlives gpiolat (tracefs, the module): after a kill, only the undo
+	 * journal takes it back (BPF links and child tools go with the process) */
+	bool lasting;
 	int (*setup)(struct probe *p, char *why, size_t size);
 	int (*on)(struct probe *p, char *why, size_t size);
 	int (*off)(struct probe *p);

@@ -470,6 +470,7 @@ static int marker_off(struct probe *p)
 
 #define ALL_TARGETS (TGT_GPIO_PULSE | TGT_USER_PULSE | TGT_SYSCALLS)
 const struct provider prov_events = { .name = "tracefs events",
+				      .lasting = true,
 
 				      .targets = ALL_TARGETS,
 				      .setup = events_setup,
@@ -480,6 +481,7 @@ const struct provider prov_events = { .name = "tracefs events",
 				      .counted_by = "the instance's ring-buffer events" };
 const struct provider prov_filter = {
 	.name = "tracefs event filter",
+	.lasting = true,
 	.targets = TGT_GPIO_PULSE,
 	.setup = events_setup,
 	.on = filter_on,
@@ -489,6 +491,7 @@ const struct provider prov_filter = {
 };
 const struct provider prov_trigger = {
 	.name = "tracefs event trigger",
+	.lasting = true,
 	.targets = ALL_TARGETS,
 	.setup = events_setup,
 	.on = trigger_on,
@@ -497,6 +500,7 @@ const struct provider prov_trigger = {
 	.counted_by = "the instance's ring-buffer events (its trigger's)"
 };
 const struct provider prov_hist = { .name = "tracefs hist trigger",
+				    .lasting = true,
 
 				    .targets = TGT_GPIO_PULSE,
 				    .setup = hist_setup,
@@ -506,6 +510,7 @@ const struct provider prov_hist = { .name = "tracefs hist trigger",
 				    .count = hist_count,
 				    .counted_by = "its hist's hits" };
 const struct provider prov_synth = { .name = "tracefs synthetic event",
+				     .lasting = true,
 
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = synth_setup,
@@ -516,6 +521,7 @@ const struct provider prov_synth = { .name = "tracefs synthetic event",
 				     .counted_by = "the synthetic event's hist hits" };
 const struct provider prov_marker = {
 	.name = "trace_marker",
+	.lasting = true,
 	.targets = TGT_USER_PULSE,
 	.setup = marker_setup,
 	.on = marker_on,

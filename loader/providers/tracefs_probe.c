@@ -267,6 +267,7 @@ static int uprobes_count(struct probe *p, __u64 *n, unsigned int *per_pulse, cha
 }
 
 const struct provider prov_kprobe_events = { .name = "kprobe events",
+					     .lasting = true,
 					     .targets = TGT_GPIO_PULSE | TGT_SYSCALLS,
 					     .setup = kprobes_setup,
 					     .on = probes_on,
@@ -275,6 +276,7 @@ const struct provider prov_kprobe_events = { .name = "kprobe events",
 					     .count = kprobes_count,
 					     .counted_by = "kprobe_profile hits" };
 const struct provider prov_uprobe_events = { .name = "uprobe events",
+					     .lasting = true,
 					     .targets = TGT_USER_PULSE | TGT_SYSCALLS,
 					     .setup = uprobes_setup,
 					     .on = probes_on,

@@ -61,9 +61,39 @@ on_now() {
 mode0=$(cat /sys/module/toggle/parameters/mode)
 overhead_state >$tmp/state0
 overhead_snapshot >$tmp/before
-rows=${ROWS:-"event event-filter event-trigger event-hist event-synthetic kprobe events-10
-kprobes-10 function function_graph trace_printk user-ioctl-syscall-events user-ioctl-uprobe
-user-ioctl-trace-marker"}
+# the rows, from the loader's table (gpiolat --overhead --list --json, one method a line): each
+# whose change outlives gpiolat ("lasting": tracefs, the module), of a series its largest k
+lasting_rows() {
+	./gpiolat --overhead --list --json | awk '
+/"lasting": true/ {
+	match($0, /"name": "[^"]*"/)
+	n = substr($0, RSTART + 9, RLENGTH - 10)
+	s = ""
+	if (match($0, /"series": "[^"]*"/))
+		s = substr($0, RSTART + 11, RLENGTH - 12)
+	match($0, /"k": [0-9]+/)
+	k = substr($0, RSTART + 5, RLENGTH - 5) + 0
+	if (s == "") {
+		row[++nr] = n
+		next
+	}
+	if (!(s in top)) {
+		row[++nr] = ""
+		ser[nr] = s
+	}
+	if (!(s in top) || k > kmax[s]) {
+		kmax[s] = k
+		top[s] = n
+	}
+}
+END {
+	for (i = 1; i <= nr; i++)
+		print (row[i] != "" ? row[i] : top[ser[i]])
+}'
+}
+rows=${ROWS:-$(lasting_rows)}
+check "gpiolat --overhead --list --json names the rows that change the system ($(echo $rows))" \
+	test -n "$rows"
 # kill_when_on NAME PRED CMD...: CMD in the background, SIGKILLed at once when PRED NAME holds
 # (polled every 0.1 s for up to 120 s of wall time or until the run ends: a row reaches its own
 # phase after reference phases, and its phases alternate with them); 0 with the run's exit status in $rc, or a "not ok", the run

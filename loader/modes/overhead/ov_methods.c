@@ -235,10 +235,14 @@ void ov_list_print(FILE *f, bool json)
 		}
 		fprintf(f,
 			"  {\"name\": \"%s\", \"kind\": \"%s\", \"against\": \"%s\", "
-			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s}%s\n",
+			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s, "
+			"\"series\": %s%s%s, \"k\": %d, \"lasting\": %s}%s\n",
 			m->name, ov_kind_name(m->kind), ov_ref_label(m), ov_fires_name(m->fires),
 			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
-			ov_named_only(m) ? "true" : "false", i + 1 < ov_nmethods ? "," : "");
+			ov_named_only(m) ? "true" : "false", m->series ? "\"" : "",
+			m->series ? m->series : "null", m->series ? "\"" : "", ov_series_k(m),
+			m->prov && m->prov->lasting ? "true" : "false",
+			i + 1 < ov_nmethods ? "," : "");
 	}
 	if (json)
 		fprintf(f, "]}\n");
