@@ -6,8 +6,9 @@
  * overhead rows bpf-gpiolat-<name>, bpf-empty-<name>, bpf-floor-<name> and
  * bpf-gpiolat-<tok>-plain), its family (the kernel mechanism), its section, what it needs from
  * the kernel (the kernel options, as tests/target/kconfig-needs says them), whether its program
- * needs sizeof(struct gpio_desc), the talk's row measured the same way (or NULL), its label and
- * its option's help. From it come the enum, gpio_hooks[], the histogram mode's options, the
+ * needs sizeof(struct gpio_desc), the talk's row measured the same way (or NULL), its label,
+ * its option's help, and whether it attaches only through the kernel's BTF (the function's or
+ * the tracepoint's BTF id: no --btf file stands in for it). From it come the enum, gpio_hooks[], the histogram mode's options, the
  * overhead rows, `gpiolat --list --json` and, at build time, out/gpio-hooks.json for the host
  * scripts (host/gpio_hooks.c). Pure data: no libbpf.
  */
@@ -17,21 +18,22 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* X(ID, tok, name, family, section, kconfig, desc, talk, label, help) */
+/* X(ID, tok, name, family, section, kconfig, desc, talk, label, help, btf) */
 #define GPIO_HOOKS(X)                                                                              \
 	X(TP, tp, "tracepoint", "tracepoint", "tp/gpio/gpio_value",                                \
 	  "CONFIG_BPF_SYSCALL CONFIG_BPF_EVENTS", false, "bpf-ply-tracepoint",                     \
-	  "tracepoint (tp/gpio/gpio_value)", "the gpio:gpio_value trace event (default)")          \
+	  "tracepoint (tp/gpio/gpio_value)", "the gpio:gpio_value trace event (default)", false)   \
 	X(KPROBE, kprobe, "kprobe", "kprobe", "kprobe/gpiod_set_value",                            \
 	  "CONFIG_BPF_SYSCALL CONFIG_BPF_EVENTS CONFIG_KPROBES CONFIG_KPROBE_EVENTS", true, NULL,  \
-	  "kprobe (gpiod_set_value)", "a kprobe on gpiod_set_value()")                             \
+	  "kprobe (gpiod_set_value)", "a kprobe on gpiod_set_value()", false)                      \
 	X(FENTRY, fentry, "fentry", "BPF trampoline", "fentry/gpiod_set_value",                    \
 	  "CONFIG_BPF_SYSCALL CONFIG_BPF_JIT CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS", true, NULL, \
-	  "fentry (gpiod_set_value)", "fentry on gpiod_set_value() (BPF trampoline)")              \
+	  "fentry (gpiod_set_value)", "fentry on gpiod_set_value() (BPF trampoline)", true)        \
 	X(TP_BTF, tp_btf, "tp_btf", "BTF raw tracepoint", "tp_btf/gpio_value",                     \
 	  "CONFIG_BPF_SYSCALL CONFIG_BPF_EVENTS CONFIG_DEBUG_INFO_BTF", false, NULL,               \
 	  "BTF-typed tracepoint (tp_btf/gpio_value)",                                              \
-	  "the gpio_value tracepoint as a BTF-typed raw tracepoint (needs the kernel's BTF)")
+	  "the gpio_value tracepoint as a BTF-typed raw tracepoint (needs the kernel's BTF)",      \
+	  true)
 
 /* the names a hook's row gives its programs and its overhead rows (gpio_hooks.c, ov_methods.c) */
 #define GPIO_HOOK_PROG(tok) "gpiolat_" #tok
@@ -53,6 +55,7 @@ struct gpio_hook_info {
 	const char *prog, *empty_prog, *floor_prog;
 	const char *row, *empty_row, *floor_row, *plain_row;
 	bool desc;
+	bool btf; /* attaches only through the kernel's BTF */
 };
 extern const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX];
 

@@ -3,10 +3,12 @@
 # CONFIG_DEBUG_INFO_BTF, no BTF file): the kernel's BTF hidden from it (an empty
 # tmpfs over /sys/kernel/btf; /dev/null over every file libbpf or gpiolat would take instead; the
 # binary run from a folder with no RELEASE.btf beside it), no --btf. It says so in one line, and
-# loads its object without CO-RE: the tracepoint and the kprobe (its gpio_desc learnt in the
-# pre-phase) lose no set of the toggle module's pulses; fentry says in one line that it needs
-# the kernel's BTF; --overhead measures its gpiolat rows of both hooks. What it hid is shown
-# again at the end (a trap), so the rest of the boot sees the kernel as it was.
+# loads its object without CO-RE: the hooks that attach without the kernel's BTF (the loader's
+# table, gpiolat --list --json: needs_btf false; the tracepoint and the kprobe, whose gpio_desc
+# is learnt in the pre-phase) lose no set of the toggle module's pulses; the others (fentry,
+# tp_btf) say in one line that they need the kernel's BTF; --overhead measures the gpiolat rows
+# of the first and says the same of the others'. What it hid is shown again at the end (a
+# trap), so the rest of the boot sees the kernel as it was.
 # kernels: std arm
 # timing: icount
 # Criteria, chosen before the run: counts, not timings (exact: no false failure): for N pulses,
@@ -44,6 +46,12 @@ if [ ! -d "$D" ]; then
 	skip "gpiolat without BTF: the toggle module is not loaded"
 	done_testing
 fi
+# the hooks, from the loader's table (before anything is hidden)
+nobtf=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks needs_btf false)
+btf=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks needs_btf true)
+desc=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks needs_gpio_desc true)
+check "gpiolat --list --json names the hooks without and with BTF ($(echo $nobtf) / $(echo $btf))" \
+	test -n "$nobtf"
 r=$(uname -r)
 # /sys/kernel/btf (the kernel's own), then libbpf's other places for a vmlinux with BTF
 # (btf__load_vmlinux_btf) and gpiolat's own (core/btf_find.h) but the one beside the binary
@@ -62,13 +70,14 @@ $G --self-test >"$out" 2>&1
 eq "gpiolat --self-test without BTF exits 0" "$?" 0
 check "--self-test: BTF none, the programs without CO-RE" \
 	grep -q "BTF  *none (no /sys/kernel/btf/vmlinux, no --btf)" "$out"
-check "--self-test: the tracepoint and the kprobe load and attach" sh -c \
-	"grep -q '^  ok  *tracepoint ' '$out' && grep -q '^  ok  *kprobe ' '$out'"
+for m in $nobtf; do
+	check "--self-test: $m loads and attaches" grep -q "^  ok  *$m " "$out"
+done
 
 sumfield() {
 	sed -n "s/^# summary .* $1=\([0-9]*\).*/\1/p" "$out" | head -n 1
 }
-for m in tracepoint kprobe; do
+for m in $nobtf; do
 	if ! $G --$m -l toggle-vchip:0 --pulses $N --untraced 0 --csv >"$out" 2>&1; then
 		notok "$m without BTF: gpiolat --pulses $N ran: $(grep gpiolat: "$out" | tail -n 1)"
 		continue
@@ -78,19 +87,27 @@ for m in tracepoint kprobe; do
 	eq "$m without BTF: pairs" "$(sumfield count)" $N
 	eq "$m without BTF: sets seen" "$(sumfield events)" $((2 * N))
 	check "$m without BTF: events lost 0" grep -q "sets seen: events lost 0$" "$out"
+	case " $(echo $desc) " in
+	*" $m "*)
+		check "$m: the pre-phase named, its pairs learnt" \
+			grep -q '^gpiolat: pre-phase (not measured): the gpio_desc of [1-9]' "$out"
+		;;
+	esac
 done
-check "kprobe: the pre-phase named, its pairs learnt" \
-	grep -q '^gpiolat: pre-phase (not measured): the gpio_desc of [1-9]' "$out"
 
-$G --fentry -l toggle-vchip:0 --pulses 10 >"$out" 2>&1
-eq "fentry without BTF: exits 1" "$?" 1
 need_btf="not available: needs the kernel's BTF (no /sys/kernel/btf/vmlinux, no --btf)"
-check "fentry: one line, not available: needs the kernel's BTF" \
-	grep -qx "gpiolat: fentry: $need_btf" "$out"
+for m in $btf; do
+	$G --$m -l toggle-vchip:0 --pulses 10 >"$out" 2>&1
+	eq "$m without BTF: exits 1" "$?" 1
+	check "$m: one line, not available: needs the kernel's BTF" \
+		grep -qx "gpiolat: $m: $need_btf" "$out"
+done
 
-rows=bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe
-$G --overhead --quick --only $rows,bpf-gpiolat-fentry >"$out" 2>&1
-eq "gpiolat --overhead --only $rows,bpf-gpiolat-fentry without BTF exits 0" "$?" 0
+rows=$(for m in $nobtf; do printf 'bpf-gpiolat-%s,' $m; done)
+rows=${rows%,}
+brows=$(for m in $btf; do printf ',bpf-gpiolat-%s' $m; done)
+$G --overhead --quick --only $rows$brows >"$out" 2>&1
+eq "gpiolat --overhead --only $rows$brows without BTF exits 0" "$?" 0
 check "--overhead's figures are ns per set" grep -q "(ns per set)$" "$out"
 # a row: NAME, its reference, its figure (ns per set), sd, ...; else "not measured: why"
 for row in $(echo $rows | tr , ' '); do
@@ -102,8 +119,10 @@ for row in $(echo $rows | tr , ' '); do
 	*) notok "$row without BTF: no figure ($l)" ;;
 	esac
 done
-eq "bpf-gpiolat-fentry without BTF" "$(grep '^bpf-gpiolat-fentry ' "$out" | tr -s ' ')" \
-	"bpf-gpiolat-fentry $need_btf"
+for m in $btf; do
+	eq "bpf-gpiolat-$m without BTF" "$(grep "^bpf-gpiolat-$m " "$out" | tr -s ' ')" \
+		"bpf-gpiolat-$m $need_btf"
+done
 unhide
 check "the kernel's BTF shown again" sh -c \
 	"[ ! -d /sys/kernel/btf ] || [ -r /sys/kernel/btf/vmlinux ]"

@@ -53,7 +53,8 @@ obj=$(dirname "$0")/../../out/build/gpiolat.bpf.o
 min=$(mktemp)
 if [ -d "$D" ] && [ -f "$obj" ] &&
 	bpftool gen min_core_btf /sys/kernel/btf/vmlinux "$min" "$obj" 2>/dev/null; then
-	for m in tracepoint kprobe; do
+	# the hooks --btf serves (the loader's table: those that need no kernel BTF to attach)
+	for m in $(GPIOLAT_EXE=$GPIOLAT gpio_hooks needs_btf false); do
 		if $GPIOLAT --$m --btf "$min" -l toggle-vchip:0 --pulses 20 --untraced 0 --csv \
 			2>"$err" | grep -q '^# summary .* count=20 '; then
 			ok "$m with --btf (bpftool gen min_core_btf: $(wc -c <"$min") bytes): 20 pulses"

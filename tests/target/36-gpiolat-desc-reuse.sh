@@ -44,7 +44,11 @@ if [ ! -d "$D" ]; then
 	notok "desc reuse: the toggle module is loaded"
 	done_testing
 fi
-for m in kprobe fentry; do
+# the hooks that learn a gpio_desc (the loader's table: needs_gpio_desc)
+descs=$(GPIOLAT_EXE=$GPIOLAT gpio_hooks needs_gpio_desc true)
+check "gpiolat --list --json names the hooks that learn a gpio_desc ($(echo $descs))" \
+	test -n "$descs"
+for m in $descs; do
 	# a method the kernel's configuration cannot have (fentry on 32-bit ARM) is excused, by it
 	miss=$(kconfig_missing "bpf-gpiolat-$m-plain")
 	if [ -n "$miss" ]; then

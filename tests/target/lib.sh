@@ -118,11 +118,14 @@ kconfig_file() {
 		fi
 	done
 }
-# gpio_hooks: the names of gpiolat's GPIO hooks, one a line, in the order of the loader's table
-# (loader/providers/gpio_hooks.h), as `gpiolat --list --json` gives them (GPIOLAT_EXE, default
-# the project's); nothing (and a not ok line from the caller's count) when it cannot say
+# gpio_hooks [FIELD VALUE]: the names of gpiolat's GPIO hooks, one a line, in the order of the
+# loader's table (loader/providers/gpio_hooks.h), as `gpiolat --list --json` gives them
+# (GPIOLAT_EXE, default the project's); with FIELD VALUE only those whose boolean FIELD is VALUE
+# (gpio_hooks needs_btf false); nothing (and a not ok line from the caller's count) when it
+# cannot say
 gpio_hooks() {
 	"${GPIOLAT_EXE:-$PROJ/out/bin/gpiolat}" --list --json |
+		if [ $# -eq 2 ]; then grep "\"$1\": $2[,}]"; else cat; fi |
 		sed -n 's/^ *{"name": "\([^"]*\)".*/\1/p'
 }
 # kconfig_missing METHOD: the kernel options METHOD needs (tests/target/kconfig-needs) that the
