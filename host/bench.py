@@ -61,8 +61,8 @@ LABELS = {
     "bpf-hist-clock": "  part: the clock reads only",
     "bpf-hist-start": "  part: clock reads + start kept",
     "bpf-hist": "gpiolat histogram (default)",
-    "bpf-hist-tp-btf": "gpiolat histogram, tp_btf (default before)",
-    "bpf-hist-naive": "histogram, update/delete (first version)",
+    "bpf-hist-tp-btf": "gpiolat histogram on tp_btf",
+    "bpf-hist-naive": "histogram, start kept as bpftrace keeps it",
     "bpftrace": "bpftrace ply/syscall-hist.bt",
 }
 
@@ -132,7 +132,7 @@ def per_syscall(gpiolat, script):
           f"{TARGETS['added_vs_tools']}x)")
     if "bpf-hist" in rounds and "bpf-hist-naive" in rounds:
         s, _ = fmt_ratio(rounds["bpf-hist"], rounds["bpf-hist-naive"])
-        print(f"  histogram / {'first version (hash)':24}: {s}")
+        print(f"  histogram / {'update/delete (hash)':24}: {s}")
 
     parts = (floor, "bpf-hist-clock", "bpf-hist-start", "bpf-hist")
     if hook == "raw_tp" and all(p in rounds for p in parts):
