@@ -268,9 +268,9 @@ $(BIN)/gpiolat: $(LOADER_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS_LOADER) -o $@
 
-# gpiolat --version: debian/changelog's
-$(BUILD)/loader/modes/histogram/histo_opts.o: debian/changelog
-$(BUILD)/loader/modes/histogram/histo_opts.o: override CFLAGS += -DGPIOLAT_VERSION='"$(VERSION)"'
+# gpiolat --version: debian/changelog's (core/cli.c, argp's argp_program_version)
+$(BUILD)/loader/core/cli.o: debian/changelog
+$(BUILD)/loader/core/cli.o: override CFLAGS += -DGPIOLAT_VERSION='"$(VERSION)"'
 
 # the talk's figures are embedded (.incbin) in the loader
 $(BUILD)/loader/core/baseline.o: data/baseline-klinger-elce2023.csv

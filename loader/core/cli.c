@@ -13,6 +13,9 @@
 #include "core/parse.h"
 #include "results_out.h"
 
+/* argp's, for every parser of the program (<argp.h> declares it): --version */
+const char *argp_program_version = "gpiolat " GPIOLAT_VERSION;
+
 void cli_usage(const char *see, bool *printed, const char *fmt, ...)
 {
 	va_list ap;

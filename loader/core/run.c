@@ -48,7 +48,7 @@ bool run_nap(const struct run *r, int ms)
 {
 	/* with no fds, poll() fails only when a signal cut the sleep short: r->stop says why */
 	poll(NULL, 0, ms);
-	return !r->stop;
+	return !r || !r->stop;
 }
 
 void run_signals(struct run *r)

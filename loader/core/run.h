@@ -39,7 +39,8 @@ int run_bpf_stats(struct run *r);
 void run_finish(struct run *r);
 /* CLOCK_MONOTONIC in ns: the clock of every deadline and elapsed time of a run */
 __u64 run_now_ns(void);
-/* sleep up to MS, cut short by a signal (EINTR is a normal way out); false when r->stop */
+/* the sleep of every mode: up to MS, cut short by a signal (EINTR is a normal way out); false
+ * when r->stop (R NULL: a wait that no stop ends, e.g. for a child to exit) */
 bool run_nap(const struct run *r, int ms);
 
 /*

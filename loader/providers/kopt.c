@@ -24,11 +24,11 @@
  * (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not optimize).
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tracefs.h>
+#include "core/run.h"
 #include "core/tracefs_rm.h" /* when it did not go at once */
 #include "core/undo.h"
 #include "providers/kopt.h"
@@ -148,7 +148,7 @@ int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size
 			rc = -1;
 			break;
 		}
-		poll(NULL, 0, KOPT_POLL_MS);
+		run_nap(NULL, KOPT_POLL_MS);
 		ms += KOPT_POLL_MS;
 	}
 	if (k->inst) { /* only its two events: no tracer, no trigger to take out first */

@@ -275,8 +275,8 @@ static int histo_enable(struct run *r, void *ctx)
 		fprintf(stderr, "gpiolat: %s (gpiolat -v shows why)\n", why);
 		return EXIT_ERROR;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ri->start);
-	h->t0 = run_now_ns();
+	ri->start_ns = run_now_ns();
+	h->t0 = ri->start_ns;
 	if (env->out == OUT_TEXT)
 		printf("Tracing %s (%s) on %s%s. %s\n", hook->hook, hook->name,
 		       env->nspecs ? "the selected lines" : "all lines",
@@ -371,7 +371,7 @@ static int histo_collect(struct run *r, void *ctx)
 	if (ri->drive)
 		toggle_stop();
 	probe_off(&h->p);
-	clock_gettime(CLOCK_MONOTONIC, &ri->end);
+	ri->end_ns = run_now_ns();
 	if (ri->toggle) {
 		if (ri->edges_ok)
 			ri->edges_ok = !toggle_edges(&ri->rising1, &ri->falling1);

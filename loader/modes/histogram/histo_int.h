@@ -63,7 +63,7 @@ struct histo_env {
 
 /* what the run measured besides the histograms */
 struct run_info {
-	struct timespec start, end;
+	__u64 start_ns, end_ns; /* attached, detached: run_now_ns() */
 	bool toggle, toggle_gpio_ok;
 	__u32 toggle_gpio;
 	__u64 rising0, falling0, rising1, falling1;

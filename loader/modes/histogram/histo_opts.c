@@ -15,7 +15,6 @@
 #include "gpiolat.h"
 #include "core/parse.h"
 
-const char *argp_program_version = "gpiolat " GPIOLAT_VERSION;
 static const char doc[] =
 	"gpiolat: pulse widths of GPIO lines, histogrammed in the kernel with eBPF, and what "
 	"the tracing costs.\n"

@@ -213,10 +213,7 @@ void histo_print_json(const struct histo_env *env, const struct probe_figures *f
 	json_object_object_add(o, "method", json_object_new_string(gpio_hooks[m].name));
 	json_object_object_add(o, "hook", json_object_new_string(gpio_hooks[m].hook));
 	json_object_object_add(o, "emulated", json_object_new_boolean(sys_emulated()));
-	json_object_object_add(
-		o, "duration_ns",
-		json_object_new_uint64((ri->end.tv_sec - ri->start.tv_sec) * NSEC_PER_SEC +
-				       ri->end.tv_nsec - ri->start.tv_nsec));
+	json_object_object_add(o, "duration_ns", json_object_new_uint64(ri->end_ns - ri->start_ns));
 	json_object_object_add(o, "dropped_no_line_slot", json_object_new_uint64(ri->drops));
 	a = json_object_new_array();
 	for (i = 0; i < n; i++)

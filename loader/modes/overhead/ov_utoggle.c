@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +128,7 @@ void ov_utoggle_stop(struct ov *ov)
 	ut->to = NULL;
 	if (ut->pid > 0) {
 		for (i = 0; i < 250 && waitpid(ut->pid, NULL, WNOHANG) == 0; i++)
-			poll(NULL, 0, 20);
+			run_nap(NULL, 20);
 		if (i == 250) {
 			kill(ut->pid, SIGKILL);
 			waitpid(ut->pid, NULL, 0);

@@ -335,7 +335,7 @@ static int overhead_prepare(struct run *r, void *c)
 		fprintf(stderr, "gpiolat: %s\n", why);
 		return EXIT_ERROR;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ov->t0);
+	ov->t0 = run_now_ns();
 	ov->started = true; /* from here on, undo stops what it started */
 	/* our instance, for the methods on tracefs events (they say why when there is none) */
 	if (target_instance_make(&ov->target, &r->undo, INSTANCE, (const char *[]){ "gpio", NULL },
@@ -394,7 +394,6 @@ static int overhead_collect(struct run *r, void *c)
 {
 	struct ov *ov = c;
 	struct stat_acc fl = {};
-	struct timespec t1;
 	int i;
 
 	(void)r;
@@ -403,8 +402,7 @@ static int overhead_collect(struct run *r, void *c)
 	ov->cx.untraced_mean = fl.mean;
 	ov->cx.floor_sd = stat_sd(&fl);
 	ov->cx.floor_n = fl.n;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ov->cx.duration_s = t1.tv_sec - ov->t0.tv_sec + (t1.tv_nsec - ov->t0.tv_nsec) / 1e9;
+	ov->cx.duration_s = (run_now_ns() - ov->t0) / 1e9;
 	ov->cx.pulses = ov->o.pulses;
 	ov->cx.reps = ov->o.reps;
 	ov->cx.user_base = ov->user_base;

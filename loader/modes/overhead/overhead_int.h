@@ -239,7 +239,7 @@ struct ov {
 	struct context cx;
 	struct row *rows;
 	int nrows;
-	struct timespec t0; /* the run's start: cx.duration_s */
+	__u64 t0; /* the run's start, run_now_ns(): cx.duration_s */
 	bool started; /* tracefs touched: undo puts it back */
 	bool done; /* --help, --list said: nothing to run */
 };

@@ -78,7 +78,7 @@ static int kphase(struct path_ctx *p, long long n, double *ns, char *why)
 	if (err)
 		return snprintf(why, WHY_SIZE, "cannot start the module: %s", strerror(-err)), -1;
 	while (toggle_enabled() == 1)
-		usleep(2000);
+		run_nap(p->run, 2);
 	if (toggle_edges(&r1, &f1) || r1 - r0 != (__u64)n || f1 - f0 != (__u64)n)
 		return snprintf(why, WHY_SIZE, "edge counters moved by %llu/%llu, not %lld each",
 				(unsigned long long)(r1 - r0), (unsigned long long)(f1 - f0), n),

@@ -2,7 +2,6 @@
 /* gpiolat: what --wakeup and --gaps share (loader/modes/rt/rt_int.h). */
 #include <errno.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -356,7 +355,7 @@ int rt_go(struct run *r, struct rt_env *env, struct rt_run *run)
 			run->timed_out = run->toggle_used || run->child;
 			break;
 		}
-		poll(NULL, 0, POLL_MS);
+		run_nap(r, POLL_MS);
 	}
 	run->interrupted = r->stop;
 	run->ran_ns = run_now_ns() - t0;
@@ -388,7 +387,7 @@ void rt_finish(struct rt_run *run)
 	for (i = 0; i < CHILD_STOP_MS / POLL_MS; i++) {
 		if (waitpid(run->child, &status, WNOHANG) == run->child)
 			break;
-		poll(NULL, 0, POLL_MS);
+		run_nap(NULL, POLL_MS);
 	}
 	if (i == CHILD_STOP_MS / POLL_MS) {
 		kill(run->child, SIGKILL);

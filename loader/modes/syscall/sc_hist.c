@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -172,7 +171,7 @@ static int hist_go(struct run *r, void *ctx)
 			}
 			next += env->interval_ns;
 		}
-		poll(NULL, 0, 5);
+		run_nap(r, 5);
 	}
 	return EXIT_OK;
 }
@@ -257,7 +256,7 @@ static int empty_go(struct run *r, void *ctx)
 	__u64 deadline = env->duration_ns ? run_now_ns() + env->duration_ns : 0;
 
 	while (!r->stop && (!deadline || run_now_ns() < deadline))
-		poll(NULL, 0, 20);
+		run_nap(r, 20);
 	return EXIT_OK;
 }
 
