@@ -1,5 +1,5 @@
 """The loader's file graph (no include cycle, no upward arrow, no hidden state), for
-the whole loader.
+the whole loader, and the togglers (toggler/: no include cycle, no hidden state).
 
 A file A points at a file B when A includes B's header (loader/X/B.h beside loader/X/B.c), or
 when A's object uses a symbol B's object defines (nm: what a header declares, wherever it is
@@ -43,9 +43,15 @@ ALLOWED = {
     # it by: the signal handler (it only sets the_run->stop) and libbpf's print callback
     "run": {"the_run"},
     # argp prints --version from this variable, found by its name; glibc's argp.h declares it
-    # `const char *argp_program_version` (not a const pointer), so a definition must match that
-    "histo_opts": {"argp_program_version"},
+    # `const char *argp_program_version` (not a const pointer), so a definition must match that;
+    # the program's, beside the shared options
+    "cli": {"argp_program_version"},
 }
+TOGGLER = os.path.join(ROOT, "toggler")
+TOGGLER_OBJS = os.path.join(ROOT, "out", "build", "toggler")
+# the togglers' file-scope mutable variables, and why: utoggle's stop flag, which its signal
+# handler sets (a handler gets no argument to find the run by) and the run reads by pointer
+TOGGLER_ALLOWED = {"utoggle": {"stop"}}
 
 
 def where():
@@ -100,7 +106,11 @@ def histogram_mode(name):
 @functools.lru_cache(maxsize=None)  # the objects are built once, by the fixture, before any read
 def symbols(name):
     """(defined, undefined, mutable data) symbols of loader/NAME.c's object"""
-    obj = os.path.join(OBJS, where()[name] + ".o")
+    return object_symbols(os.path.join(OBJS, where()[name] + ".o"))
+
+
+def object_symbols(obj):
+    """(defined, undefined, mutable data) symbols of the object OBJ"""
     out = subprocess.run(["nm", "-P", obj], capture_output=True, text=True, check=True).stdout
     defined, undefined, data = set(), set(), set()
     for line in out.splitlines():
@@ -390,6 +400,29 @@ def test_no_upward_arrow_anywhere(loader_graph):
 def test_no_hidden_state_anywhere(loader_graph):
     arrows, data = loader_graph
     assert [v for v in violations(arrows, data) if v.startswith("hidden")] == []
+
+
+def toggler_graph():
+    """toggler/'s {file: files it points at} (its headers, the symbols it uses) and mutable data"""
+    names = sorted(f[:-2] for f in os.listdir(TOGGLER) if f.endswith(".c"))
+    syms = {n: object_symbols(os.path.join(TOGGLER_OBJS, n + ".o")) for n in names}
+    owner = {s: n for n in names for s in syms[n][0]}
+    arrows = {}
+    for n in names:
+        with open(os.path.join(TOGGLER, n + ".c")) as f:
+            to = {h for h in INCLUDE.findall(f.read()) if h in names}
+        arrows[n] = (to | {owner[s] for s in syms[n][1] if s in owner}) - {n}
+    return arrows, {n: syms[n][2] for n in names}
+
+
+def test_toggler_has_no_cycle_and_no_hidden_state():
+    r = subprocess.run(["make", "-s", "-C", ROOT, "togglers"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    arrows, data = toggler_graph()
+    assert "utoggle_gpio" in arrows["utoggle_run"]  # the graph sees the arrows it checks
+    assert cycles(arrows, lambda n: True) == []
+    assert {n: d - TOGGLER_ALLOWED.get(n, set()) for n, d in data.items()
+            if d - TOGGLER_ALLOWED.get(n, set())} == {}
 
 
 if __name__ == "__main__":
