@@ -7,8 +7,9 @@
 # the module's batches and the program's own fall-to-fall periods. It agrees when |program -
 # module| <= reference / burst + t(99.9 %, phases - 1) sd / sqrt(phases). Criteria, fixed before
 # the first run of this test:
-# - the clocks as they are: every bpf-gpiolat-* row measured (or excused by the kernel's
-#   configuration, tests/target/kconfig-needs: fentry on 32-bit ARM) says "agree", with every
+# - the clocks as they are: gpiolat's row on every hook of the loader's table (gpiolat --list
+#   --json) measured (or excused by the kernel's configuration, tests/target/kconfig-needs:
+#   fentry on 32-bit ARM, tp_btf without DEBUG_INFO_BTF) says "agree", with every
 #   period inside the module's batches counted (no phase left out). Under icount the difference
 #   is the module's fixed part c / (2 burst) (its two clock reads: a fixed instruction count)
 #   plus a timer tick now and then, against an allowance of reference / burst (33 ns for a
@@ -25,7 +26,11 @@ cd "$PROJ" || exit 1
 need_icount
 out=/tmp/trust.$$
 trap 'rm -f $out.*' EXIT
-rows=bpf-gpiolat-tracepoint,bpf-gpiolat-kprobe,bpf-gpiolat-fentry,bpf-empty-tracepoint
+# gpiolat's row on each hook of the loader's table (gpiolat --list --json), and one empty program
+hooks=$(GPIOLAT_EXE=./gpiolat gpio_hooks)
+check "gpiolat --list --json names the hooks ($(echo $hooks))" test -n "$hooks"
+grows=$(for h in $hooks; do printf 'bpf-gpiolat-%s ' $h; done)
+rows=$(echo $grows | tr ' ' ,),bpf-empty-tracepoint
 
 # verdict FILE ROW: the trust line's word (agree, DISAGREE, not judged), "-" when none
 verdict() {
@@ -45,7 +50,7 @@ rc=$?
 eq "gpiolat --overhead --only '$rows' exit status" $rc 0
 [ $rc = 0 ] || cat $out.ae
 sed -n '/^trust (BPF)/,$p' $out.a | sed 's/^/# /'
-for r in bpf-gpiolat-tracepoint bpf-gpiolat-kprobe bpf-gpiolat-fentry; do
+for r in $grows; do
 	if ! measured $out.a $r; then
 		miss=$(kconfig_missing $r)
 		if [ -n "$miss" ]; then
