@@ -206,23 +206,9 @@ int sys_check_kprobe(const struct btf *btf, char *why, size_t size)
 	return 0;
 }
 
-int sys_check_fentry(const struct btf *btf, char *why, size_t size)
+int sys_check_fentry(const struct btf *vmlinux, char *why, size_t size)
 {
-	struct btf *vmlinux;
-	__s32 id;
-
-	/* fentry attaches by the kernel's own BTF id, whatever --btf says */
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		snprintf(
-			why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
-			btf ? "; fentry attaches by the kernel's own BTF ids, which --btf cannot give" :
-			      ", no --btf");
-		return -1;
-	}
-	id = btf__find_by_name_kind(vmlinux, "gpiod_set_value", BTF_KIND_FUNC);
-	btf__free(vmlinux);
-	if (id < 0) {
+	if (btf__find_by_name_kind(vmlinux, "gpiod_set_value", BTF_KIND_FUNC) < 0) {
 		snprintf(why, size,
 			 "gpiod_set_value is not in this kernel (not in its BTF: no "
 			 "CONFIG_GPIOLIB?), so there is nothing to attach fentry to");

@@ -24,7 +24,8 @@ const char *sys_tracefs_dir(void);
 /* can each hook be attached here? 0, or -1 and why ("no CONFIG_KPROBES: ...") */
 int sys_check_tracepoint(const struct btf *btf, char *why, size_t size);
 int sys_check_kprobe(const struct btf *btf, char *why, size_t size);
-int sys_check_fentry(const struct btf *btf, char *why, size_t size);
+/* fentry: gpiod_set_value in the kernel's BTF VMLINUX (its caller loads it) */
+int sys_check_fentry(const struct btf *vmlinux, char *why, size_t size);
 /*
  * a kernel without BTF: the gpio:gpio_value record's fields gpio, get and value where gpiolat's
  * object without CO-RE reads them (GPIOLAT_TP_OFF_*, 4 bytes each), as the event's format file in

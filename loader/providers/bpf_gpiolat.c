@@ -93,28 +93,12 @@ static double trust_scale(void)
 	return end == e || *end || !(f > 0 && f < 1e6) ? NAN : f;
 }
 
-/*
- * tp_btf attaches by the kernel's own BTF id of the tracepoint's typedef btf_trace_gpio_value,
- * whatever --btf says: the kernel's BTF and that type in it, probed here
- */
-static int check_tp_btf(const struct btf *btf, char *why, size_t size)
+/* tp_btf: the tracepoint's typedef btf_trace_gpio_value in the kernel's BTF VMLINUX */
+static int check_tp_btf(const struct btf *btf, const struct btf *vmlinux, char *why, size_t size)
 {
-	struct btf *vmlinux;
-	__s32 id;
-
 	if (sys_check_tracepoint(btf, why, size))
 		return -1;
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		snprintf(why, size, "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s)",
-			 btf ? "; tp_btf attaches by the kernel's own BTF ids, which --btf cannot "
-			       "give" :
-			       ", no --btf");
-		return -1;
-	}
-	id = btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF);
-	btf__free(vmlinux);
-	if (id < 0) {
+	if (btf__find_by_name_kind(vmlinux, "btf_trace_gpio_value", BTF_KIND_TYPEDEF) < 0) {
 		snprintf(why, size,
 			 "btf_trace_gpio_value is not in the kernel's BTF: no BTF-typed "
 			 "gpio_value tracepoint to attach to");
@@ -123,24 +107,48 @@ static int check_tp_btf(const struct btf *btf, char *why, size_t size)
 	return 0;
 }
 
-/* can HOOK be attached here? 0, or -1 and why */
+/*
+ * can HOOK be attached here? A hook the table says attaches only through the kernel's BTF
+ * (gpio_hooks[].btf: by the kernel's own BTF ids, whatever --btf says) first needs that BTF,
+ * which its check then reads. 0, or -1 and why
+ */
 static int hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
 {
+	struct btf *vmlinux = NULL;
+	int err;
+
+	if (gpio_hooks[hook].btf) {
+		vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux) {
+			snprintf(why, size,
+				 "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s%s%s)",
+				 btf ? "; " : ", no --btf", btf ? gpio_hooks[hook].name : "",
+				 btf ? " attaches by the kernel's own BTF ids, which --btf cannot "
+				       "give" :
+				       "");
+			return -1;
+		}
+	}
 	switch (hook) {
 	case GPIO_HOOK_TP:
 		/* without BTF: the record's offsets as the format file gives them */
-		if (sys_check_tracepoint(btf, why, size))
-			return -1;
-		return btf ? 0 : sys_check_tp_format(why, size);
+		err = sys_check_tracepoint(btf, why, size) ||
+		      (!btf && sys_check_tp_format(why, size));
+		break;
 	case GPIO_HOOK_KPROBE:
-		return sys_check_kprobe(btf, why, size);
+		err = sys_check_kprobe(btf, why, size);
+		break;
 	case GPIO_HOOK_FENTRY:
-		return sys_check_fentry(btf, why, size);
+		err = sys_check_fentry(vmlinux, why, size);
+		break;
 	case GPIO_HOOK_TP_BTF:
-		return check_tp_btf(btf, why, size);
+		err = check_tp_btf(btf, vmlinux, why, size);
+		break;
 	default:
-		return -1;
+		err = -1;
 	}
+	btf__free(vmlinux);
+	return err ? -1 : 0;
 }
 
 /* the hook's check with BTF (its file, or the kernel's) loaded, or none to find; 0, or -1 */
