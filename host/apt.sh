@@ -149,8 +149,8 @@ suites() {
 	code=$(codename "$release")
 	if [ -z "$code" ]; then
 		# (apt's line about the release's own Release file: absent, or not signed by KEYRING)
-		why=$(grep -F " $release " "$p/err" | grep -v -F -e " $release-updates " \
-			-e " $release-security " | head -n 1 | sed 's/^ *APT *went without //; s/ (the mirror.s suites .*$//')
+		why=$(grep -F " $release " "$p/err" | head -n 1 |
+			sed 's/^ *APT *went without //; s/ (the mirror.s suites .*$//')
 		st=1
 		case $why in *"does not have a Release file"*) st=2 ;; esac
 		echo "host/apt.sh: $main has no release '$release' whose Release file $keyring verifies (${why:-apt fetched none})" >&2

@@ -27,8 +27,8 @@
 # The root's suites (its /etc/apt/sources.list, written here only, when the root is made) are
 # the release's, and its -updates and -security where the mirror has them, by what apt says
 # (host/apt.sh suites: their Release files fetched, signatures checked, Codename read), never by
-# the release's name. ROOTFS_KEYRING: the keys (default Debian's archive keyring). DIR/.rootfs-sources
-# says how they were chosen (suites, or main-only); a root made otherwise than this call asks
+# the release's name. ROOTFS_KEYRING: the keys (default Debian's archive keyring).
+# DIR/.rootfs-sources says how they were chosen (suites, or main-only); a root made otherwise than this call asks
 # (--main-only or not), or made before that file was written with other lines than the mirror's
 # suites give now (an older host/rootfs.sh chose them by the release's name), is made anew, and
 # said: its sources are never left stale silently. One made before with the same lines is kept.
@@ -126,7 +126,10 @@ root_sources() {
 	[ $st -eq 0 ] || exit $st
 }
 # suites_of LINES: their suites, on one line
-suites_of() { printf '%s\n' "$1" | awk '$1 == "deb" { printf "%s%s", n++ ? " " : "", $3 } END { print "" }'; }
+suites_of() {
+	printf '%s\n' "$1" |
+		awk '$1 == "deb" { printf "%s%s", n++ ? " " : "", $3 } END { print "" }'
+}
 
 # a root not made yet: the release checked on the mirror before anything is written
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
