@@ -3,7 +3,7 @@
 # every package step shares (host/deps.sh, host/rootfs.sh, host/sysroot.sh, vm/kernel.sh).
 # Usage: sh host/apt.sh update [WHERE]
 #        sh host/apt.sh pick ARCH PACKAGE...
-#        sh host/apt.sh suites RELEASE MIRROR SECURITY-MIRROR KEYRING [WHERE]
+#        sh host/apt.sh suites [--main-only] RELEASE MIRROR SECURITY-MIRROR KEYRING [WHERE]
 #        sh host/apt.sh cache-in CACHE, cache-out CACHE
 # The apt asked is the caller's (its APT_CONFIG, or the root it runs in).
 #
@@ -21,15 +21,19 @@
 #   what apt says: PACKAGE:ARCH when apt has a candidate of that architecture, else PACKAGE when
 #   apt's candidate is Architecture: all (one package for every architecture, e.g. Debian 13's
 #   linux-libc-dev). A package apt knows neither way: one line on stderr, status 1.
-# suites: the sources.list lines of a root of RELEASE (host/rootfs.sh writes them), by what the
-#   mirror has, never by the release's name: RELEASE on MIRROR, and RELEASE-updates (on MIRROR)
-#   and RELEASE-security (on SECURITY-MIRROR) when apt fetches a Release file for them whose
-#   signature KEYRING verifies and whose Codename is RELEASE's own Codename (its signed Release
-#   file's: trixie, or forky for testing) with -updates or -security. An apt of its own fetches
-#   the Release files only (the sources option target=none: no index, about 1.5 s), through
-#   update above (a mirror mid-sync is tried twice). Each suite left out is said on stderr, with
-#   why (no Release file, not signed, another Codename), and the suites taken (WHERE: the
-#   root). The main suite's line is always there (debootstrap checks it itself).
+# suites [--main-only] RELEASE MIRROR SECURITY-MIRROR KEYRING [WHERE]: the sources.list lines
+#   of a root of RELEASE (host/rootfs.sh writes them), by what the mirror has, never by the
+#   release's name: RELEASE on MIRROR, and RELEASE-updates (on MIRROR) and RELEASE-security (on
+#   SECURITY-MIRROR) when apt fetches a Release file for them whose signature KEYRING verifies
+#   and whose Codename is RELEASE's own Codename (its signed Release file's: trixie, or forky for
+#   testing) with -updates or -security (--main-only: RELEASE's line alone, only its Release
+#   file fetched). An apt of its own fetches the Release files only (the sources option
+#   target=none: no index, about 1.5 s), through update above (a mirror mid-sync is tried
+#   twice). Each suite left out is said on stderr, with why (no Release file, not signed,
+#   another Codename), and the suites taken (WHERE: the root). RELEASE itself without a Release
+#   file KEYRING verifies: one line on stderr, nothing on stdout, status 2 when the mirror has
+#   none (apt: "does not have a Release file": no such release there), else 1 (not signed by
+#   KEYRING, the mirror not reached).
 # cache-in CACHE: before an apt-get download into the current folder: reads that download's
 #   `apt-get download --print-uris` lines on stdin, and copies here each file CACHE holds under
 #   the name apt gives with the SHA256 apt names (apt-get download then takes it as it is: it
@@ -39,7 +43,7 @@
 set -eu
 
 usage() {
-	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE... | suites RELEASE MIRROR SECURITY-MIRROR KEYRING [WHERE] | cache-in CACHE | cache-out CACHE" >&2
+	echo "usage: sh host/apt.sh update [WHERE] | pick ARCH PACKAGE... | suites [--main-only] RELEASE MIRROR SECURITY-MIRROR KEYRING [WHERE] | cache-in CACHE | cache-out CACHE" >&2
 	exit 2
 }
 
@@ -117,11 +121,17 @@ update() {
 }
 
 suites() {
+	only=
+	if [ "$1" = --main-only ]; then
+		only=1
+		shift
+	fi
 	release=$1 main=$2 security=$3 keyring=$4 swhere=${5:-$1}
 	p=$(mktemp -d)
 	mkdir -p "$p/lists/partial" "$p/cache/archives/partial" "$p/parts"
 	for s in "$main $release" "$main $release-updates" "$security $release-security"; do
 		echo "deb [signed-by=$keyring target=none] $s main"
+		[ -z "$only" ] || break
 	done >"$p/sources.list"
 	{
 		echo "Dir::Etc::SourceList \"$p/sources.list\"; Dir::Etc::SourceParts \"$p/parts\";"
@@ -137,13 +147,24 @@ suites() {
 			2>/dev/null | head -n 1
 	}
 	code=$(codename "$release")
+	if [ -z "$code" ]; then
+		# (apt's line about the release's own Release file: absent, or not signed by KEYRING)
+		why=$(grep -F " $release " "$p/err" | head -n 1 |
+			sed 's/^ *APT *went without //; s/ (the mirror.s suites .*$//')
+		st=1
+		case $why in *"does not have a Release file"*) st=2 ;; esac
+		echo "host/apt.sh: $main has no release '$release' whose Release file $keyring verifies (${why:-apt fetched none})" >&2
+		rm -rf "$p"
+		return $st
+	fi
 	echo "deb $main $release main"
 	taken=$release
 	for s in updates security; do
+		[ -z "$only" ] || break
 		m=$main
 		[ $s = updates ] || m=$security
 		c=$(codename "$release-$s")
-		if [ -n "$code" ] && [ "$c" = "$code-$s" ]; then
+		if [ "$c" = "$code-$s" ]; then
 			echo "deb $m $release-$s main"
 			taken="$taken $release-$s"
 			continue
@@ -151,10 +172,9 @@ suites() {
 		why=$(grep -F " $release-$s " "$p/err" | head -n 1 |
 			sed 's/^ *APT *went without //; s/ (the mirror.s suites .*$//')
 		[ -z "$c" ] || why="its Release file's Codename is $c, not $code-$s"
-		[ -n "$code" ] || why="no signed Release file of $release itself"
 		echo "  APT     $swhere: suite $release-$s left out (${why:-apt fetched no signed Release file of it from $m})" >&2
 	done
-	echo "  APT     $swhere: suites $taken (their Release files signed, Codename ${code:-unknown})" >&2
+	echo "  APT     $swhere: suites $taken (their Release files signed, Codename $code${only:+; the main suite only, as asked})" >&2
 	rm -rf "$p"
 }
 
@@ -186,8 +206,10 @@ update)
 	update "$@"
 	;;
 suites)
-	[ $# -ge 5 ] && [ $# -le 6 ] || usage
 	shift
+	o=0
+	[ "${1:-}" != --main-only ] || o=1
+	[ $# -ge $((4 + o)) ] && [ $# -le $((5 + o)) ] || usage
 	suites "$@"
 	;;
 pick)

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Host side: a Debian root of another release (trixie, testing/forky, bookworm), made once with
-# debootstrap and kept, with the packages asked for installed in it.
+# Host side: a Debian root of another release (e.g. trixie, testing), made once with debootstrap
+# and kept, with the packages asked for installed in it.
 # Usage: host/rootfs.sh [-a ARCH]... [--arch ARCH] [--main-only] RELEASE DIR [PACKAGE...]
 #   -a ARCH   a foreign architecture (armhf, arm64) added to the root's dpkg, so that apt-get
 #             download and the cross compilers work there; a PACKAGE named NAME:ARCH adds it too
@@ -10,7 +10,9 @@
 #   --main-only  a root made now reads the release's main suite only (its point release), not
 #             the -updates and -security the mirror has (host/deb.sh: with multiarch a library
 #             must be one version on every architecture, which a foreign architecture's
-#             -security index mid-sync would break); a root made already keeps its suites
+#             -security index mid-sync would break)
+# RELEASE: a suite or codename the mirror has (its Release file, signed by the keyring's keys,
+# fetched: host/apt.sh suites), never one of a list of names; one it has not: one line, exit 2.
 #
 # The root is made once: DIR/.rootfs-done is written last, so a root cut short is made anew and
 # a second call with everything there does only a few dpkg-query calls. Callers of one DIR take
@@ -26,6 +28,14 @@
 # the release's, and its -updates and -security where the mirror has them, by what apt says
 # (host/apt.sh suites: their Release files fetched, signatures checked, Codename read), never by
 # the release's name. ROOTFS_KEYRING: the keys (default Debian's archive keyring).
+# DIR/.rootfs-sources says how they were chosen (suites, or main-only); a root made otherwise than this call asks
+# (--main-only or not), or made before that file was written with other lines than the mirror's
+# suites give now (an older host/rootfs.sh chose them by the release's name), is made anew, and
+# said: its sources are never left stale silently. One made before with the same lines is kept.
+#
+# The mirrors (ROOTFS_MIRROR, ROOTFS_SECURITY_MIRROR: else the host's, by what its apt says: the
+# site of an index whose Release file apt fetched says Label: Debian, or Debian-Security; else
+# deb.debian.org's), never by the names of the host's suites.
 set -eu
 
 usage() {
@@ -51,9 +61,12 @@ done
 release=$1
 dir=$2
 shift 2
+# (the mirror says whether it has the release, below: here only what a suite's name can be)
 case $release in
-bookworm | trixie | forky | testing | sid | unstable) ;;
-*) echo "host/rootfs.sh: unknown release '$release' (bookworm, trixie, forky, testing, sid)" >&2; exit 2 ;;
+"" | [a-z0-9]*[!a-z0-9.+-]* | [!a-z0-9]*)
+	echo "host/rootfs.sh: '$release' is not a Debian suite's or codename's name" >&2
+	exit 2
+	;;
 esac
 for p in "$@"; do
 	case $p in
@@ -76,19 +89,51 @@ command -v debootstrap >/dev/null || {
 	exit 1
 }
 
-# the host's mirror (deb822 .sources or one-line lists), else deb.debian.org
-mirror() { # suite-suffix default
-	m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk -v want="$1" '
-		/^URIs:/ { u = $2 } /^Suites:/ { for (i = 2; i <= NF; i++) if ($i ~ want) s = 1 }
-		/^$/ { if (s && u != "") { print u; exit } u = ""; s = 0 }
-		END { if (s && u != "") print u }' | head -n 1)
-	[ -n "$m" ] || m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk -v want="$1" '$1 == "deb" && $3 ~ want && $2 ~ /debian/ { print $2; exit }')
+# mirror LABEL DEFAULT: the host's mirror of the archive whose Release files say Label: LABEL,
+# by what the host's apt says (apt-get indextargets: the site of each index it reads, with the
+# Label of the Release file it fetched for it), whatever its suites are called; else DEFAULT
+mirror() {
+	m=$(apt-get indextargets --format '$(LABEL)|$(SITE)' 2>/dev/null |
+		awk -F'|' -v l="$1" '$1 == l && $2 != "" { print $2; exit }')
 	echo "${m:-$2}"
 }
-main=${ROOTFS_MIRROR:-$(mirror '^(bookworm|trixie|forky|stable|testing|sid)$' http://deb.debian.org/debian)}
-security=${ROOTFS_SECURITY_MIRROR:-$(mirror -security http://deb.debian.org/debian-security)}
+main=${ROOTFS_MIRROR:-$(mirror Debian http://deb.debian.org/debian)}
+security=${ROOTFS_SECURITY_MIRROR:-$(mirror Debian-Security http://deb.debian.org/debian-security)}
 keyring=${ROOTFS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+# how the root's sources are chosen (DIR/.rootfs-sources)
+kind=suites
+[ -z "$mainonly" ] || kind=main-only
+
+# probe: $sources, the lines the mirror's suites of the release give now (host/apt.sh suites,
+# about 1.5 s); status 2 when the mirror has no such release, 1 when it could not say (apt.sh's
+# line on stderr)
+sources=
+probe() {
+	sources=$(sh "$here/apt.sh" suites ${mainonly:+--main-only} "$release" "$main" "$security" \
+		"$keyring" "$dir")
+}
+# root_sources: $sources, the root's sources.list lines (the root's and the content cache's apt
+# that resolves its key read the same lines: host/rootcache.sh): a made root's own file, else
+# the mirror's (probed once per call); no such release on the mirror: exit 2
+root_sources() {
+	if [ -f "$dir/.rootfs-done" ] && [ -s "$dir/etc/apt/sources.list" ]; then
+		sources=$(cat "$dir/etc/apt/sources.list")
+		return 0
+	fi
+	[ -z "$sources" ] || return 0
+	st=0
+	probe || st=$?
+	[ $st -eq 0 ] || exit $st
+}
+# suites_of LINES: their suites, on one line
+suites_of() {
+	printf '%s\n' "$1" |
+		awk '$1 == "deb" { printf "%s%s", n++ ? " " : "", $3 } END { print "" }'
+}
+
+# a root not made yet: the release checked on the mirror before anything is written
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+[ -f "$dir/.rootfs-done" ] || root_sources
 
 mkdir -p "$(dirname "$dir")"
 dir=$(cd "$(dirname "$dir")" && pwd)/$(basename "$dir")
@@ -110,22 +155,6 @@ indexinfo() { # the Release file the root's apt (or debootstrap) got for $releas
 	fi
 }
 
-# root_sources: $sources, the root's sources.list lines (the root's and the content cache's apt
-# that resolves its key read the same lines: host/rootcache.sh): a made root's own file, else
-# the suites the mirror has for the release (above), probed once per call (about 1.5 s)
-sources=
-root_sources() {
-	if [ -f "$dir/.rootfs-done" ] && [ -s "$dir/etc/apt/sources.list" ]; then
-		sources=$(cat "$dir/etc/apt/sources.list")
-		return 0
-	fi
-	if [ -n "$mainonly" ]; then
-		sources="deb $main $release main"
-	elif [ -z "$sources" ]; then
-		sources=$(sh "$here/apt.sh" suites "$release" "$main" "$security" "$keyring" "$dir")
-	fi
-}
-
 # ---- the content cache (host/cache.sh, host/rootcache.sh) -------------------------------------
 # A root is taken from the cache when one with the same key is there: the bytes of the scripts
 # that make it, the release, its architecture and foreign ones, every package ever asked of it,
@@ -141,6 +170,41 @@ made=
 if [ -f "$dir/.rootfs-done" ] && [ "$(cut -d' ' -f1 "$dir/.rootfs-done")" != "$release" ]; then
 	echo "host/rootfs.sh: $dir is a root of $(cut -d' ' -f1 "$dir/.rootfs-done"), not $release" >&2
 	exit 1
+fi
+# a root whose sources are not what this call would write (DIR/.rootfs-sources: how they were
+# chosen): made anew, said. One made before that file was written (its sources chosen by an
+# older host/rootfs.sh, by the release's name) is kept when its lines are the mirror's suites'
+# now, and marked (a clean root stays clean).
+if [ -f "$dir/.rootfs-done" ] && [ "$(cat "$dir/.rootfs-sources" 2>/dev/null)" != "$kind" ]; then
+	stale=
+	had=$(cat "$dir/etc/apt/sources.list" 2>/dev/null || true)
+	if [ -f "$dir/.rootfs-sources" ]; then
+		stale="its sources were chosen as $(cat "$dir/.rootfs-sources"), this call asks $kind"
+	elif probe; then
+		if [ "$sources" = "$had" ]; then
+			clean=
+			[ ! -f "$dir/.rootfs-cached" ] || [ "$(cat "$dir/.rootfs-cached")" != "$(rc_fp)" ] || clean=1
+			echo "$kind" >"$dir/.rootfs-sources"
+			[ -z "$clean" ] || rc_fp >"$dir/.rootfs-cached"
+			echo "  ROOTFS  $dir: made by an older host/rootfs.sh, its suites ($(suites_of "$had")) the mirror's now: kept"
+		else
+			stale="made by an older host/rootfs.sh, its suites ($(suites_of "$had")) are not the mirror's now ($(suites_of "$sources"))"
+		fi
+	else
+		echo "  ROOTFS  $dir: made by an older host/rootfs.sh, its suites ($(suites_of "$had")) not checked (the mirror did not say): kept as it is"
+	fi
+	if [ -n "$stale" ]; then
+		if grep -q " $dir[/ ]" /proc/self/mountinfo; then
+			echo "host/rootfs.sh: $dir: $stale, but something is mounted under it: not making it anew" >&2
+			exit 1
+		fi
+		# (the mirror's suites now, before the old root goes: a release it has not stops here)
+		[ -n "$sources" ] || probe || exit
+		echo "  ROOTFS  $dir: $stale: made anew"
+		# (the old root removed behind, niced, as host/rootcache.sh does)
+		mv "$dir" "$dir.old.$$"
+		(nice -n 19 ionice -c 3 rm -rf "$dir.old.$$" </dev/null >/dev/null 2>&1 &)
+	fi
 fi
 if [ ! -f "$dir/.rootfs-done" ] && ! grep -q " $dir[/ ]" /proc/self/mountinfo; then
 	rc_get "$@" || true
@@ -176,6 +240,7 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 	# no daemon starts in the root (a package's postinst would otherwise try)
 	printf '#!/bin/sh\nexit 101\n' >"$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
+	echo "$kind" >"$dir/.rootfs-sources"
 	echo "$release $main${rarch:+ $rarch}" >"$dir/.rootfs-done"
 	made=1
 	rc_clean=1

@@ -69,9 +69,10 @@ def deb(tmp, name, arch):
                hashlib.sha256(data).hexdigest()))
 
 
-def write_suite(d, name, codename, packages, lie=0):
-    """D (a dists/NAME folder) with PACKAGES ({arch: text}) and a Release file naming CODENAME;
-    LIE: bytes added to each size the Release file names (a mirror mid-sync)"""
+def write_suite(d, name, codename, packages, lie=0, label=None):
+    """D (a dists/NAME folder) with PACKAGES ({arch: text}) and a Release file naming CODENAME
+    (and LABEL, when given); LIE: bytes added to each size the Release file names (a mirror
+    mid-sync)"""
     sums = []
     for arch, text in packages.items():
         rel = "main/binary-%s/Packages" % arch
@@ -80,9 +81,10 @@ def write_suite(d, name, codename, packages, lie=0):
         b = text.encode()
         sums.append(" %s %d %s" % (hashlib.sha256(b).hexdigest(), len(b) + lie, rel))
     (d / "Release").write_text(
-        "Suite: %s\nCodename: %s\nArchitectures: %s\nComponents: main\n"
+        "%sSuite: %s\nCodename: %s\nArchitectures: %s\nComponents: main\n"
         "Date: Thu, 26 Nov 2026 00:00:00 UTC\nSHA256:\n%s\n"
-        % (name, codename, " ".join(packages), "\n".join(sums)))
+        % ("Label: %s\n" % label if label else "", name, codename, " ".join(packages),
+           "\n".join(sums)))
 
 
 def suite(tmp, name, packages, lie=0):
@@ -271,10 +273,10 @@ def key(tmp, name):
     return home, ring
 
 
-def signed_suite(tmp, repo, name, codename, packages, home, lie=0):
-    """dists/NAME in REPO (Codename CODENAME), its InRelease signed by HOME's key"""
+def signed_suite(tmp, repo, name, codename, packages, home, lie=0, label=None):
+    """dists/NAME in REPO (Codename CODENAME, Label LABEL), its InRelease signed by HOME's key"""
     d = tmp / repo / "dists" / name
-    write_suite(d, name, codename, packages, lie)
+    write_suite(d, name, codename, packages, lie, label)
     gpg(home, "--clearsign", "-o", str(d / "InRelease"), str(d / "Release"))
 
 
@@ -335,15 +337,32 @@ def test_root_suites_are_what_the_mirror_has(mirror, security, why):
 
 
 def test_root_suites_of_a_release_without_signed_release_file(mirror):
-    """the release itself not verified (another keyring): its line alone, said"""
+    """the release itself not verified (another keyring): no line, one error line, status 1;
+    a release the mirror has not (whatever its name): status 2"""
     main, sec, ring = mirror("good")
     other = os.path.join(os.path.dirname(ring), "none.gpg")
     with open(other, "wb"):
         pass
     r = suites(main, sec, other)
+    assert r.returncode == 1 and r.stdout == "", r.stdout + r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith(
+        "host/apt.sh: %s has no release 'rel' whose Release file %s verifies (" % (main, other)), \
+        r.stderr
+    assert "InRelease' is not signed" in r.stderr, r.stderr
+    for name in ("trixie", "rel2"):
+        r = suites(main, sec, ring, release=name)
+        assert r.returncode == 2 and r.stdout == "", r.stdout + r.stderr
+        assert r.stderr.count("\n") == 1 and "does not have a Release file" in r.stderr, r.stderr
+
+
+def test_root_suites_main_only(mirror):
+    """--main-only: the release's line alone, its Release file checked, nothing left out said"""
+    main, sec, ring = mirror("good")
+    r = run(["sh", "host/apt.sh", "suites", "--main-only", "rel", main, sec, ring, "test root"],
+            dict(os.environ, APT_RETRY_S="0"))
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["deb %s rel main" % main]
-    assert r.stderr.count("(no signed Release file of rel itself)") == 2, r.stderr
+    assert "left out" not in r.stderr and "test root: suites rel (" in r.stderr, r.stderr
 
 
 ROOTRESOLVE = r'''
