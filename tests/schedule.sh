@@ -5,18 +5,21 @@
 # tests, in the order tests/README gives.
 
 # weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
-# (out/tests/durations), else the CI run's of 2026-11-26 (a clean clone, 2 cores), else 60
+# (out/tests/durations), else the loaded rehearsal's of 2026-11-27 (a clean clone of b327a24 on
+# this 2-core machine shared with other work: its out/tests/durations, a lane's boot with the
+# build of its target; rt-armhf 287 s since its two boots run at once, no longer 824), else 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
 	if [ -z "$_w" ]; then
 		case $1 in
-		compare/rt-armhf) _w=824 ;;
-		compare/matrix-armhf) _w=240 ;;
-		arm/icount) _w=173 ;;
-		std/icount) _w=170 ;;
-		arm-6.12/icount) _w=81 ;;
-		testing/icount) _w=49 ;;
-		6.12/icount) _w=39 ;;
+		arm/icount) _w=1293 ;;
+		std/icount) _w=468 ;;
+		arm-6.12/icount) _w=393 ;;
+		compare/matrix-armhf) _w=388 ;;
+		compare/rt-armhf) _w=287 ;;
+		testing/icount) _w=170 ;;
+		arm-6.12-rt/icount) _w=160 ;;
+		6.12/icount) _w=107 ;;
 		*) _w=60 ;;
 		esac
 	fi

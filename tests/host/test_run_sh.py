@@ -6,13 +6,21 @@ import subprocess
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def outer_env(**extra):
+    # this run's environment for the copy of tests/run.sh, without the T that selected this file
+    # (make test-host T=test_run_sh exports it: the copy would look for a test of that name)
+    env = {k: v for k, v in os.environ.items() if k != "T"}
+    env.update(extra)
+    return env
+
+
 def run_host(tmp_path, files):
     # a copy of tests/run.sh in a tree whose tests/host holds only FILES
     (tmp_path / "tests" / "host").mkdir(parents=True)
     shutil.copy(os.path.join(ROOT, "tests", "run.sh"), tmp_path / "tests" / "run.sh")
     for name, text in files.items():
         (tmp_path / "tests" / "host" / name).write_text(text)
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env = outer_env(PYTHONDONTWRITEBYTECODE="1")
     return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "host"], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
 
@@ -58,7 +66,7 @@ def run_target(tmp_path):
     (tmp_path / "vm" / "run").chmod(0o755)
     for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
-    env = dict(os.environ, TEST_TARGETS="std", VM_TIMEOUT="3")
+    env = outer_env(TEST_TARGETS="std", VM_TIMEOUT="3")
     env.pop("T", None)
     return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
@@ -124,7 +132,7 @@ def run_lanes(tmp_path, drop=(), part="target"):
     (tmp_path / "out").mkdir(exist_ok=True)
     for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
-    env = dict(os.environ, TEST_TARGETS="std rt", VM_TIMEOUT="3", PYTHONDONTWRITEBYTECODE="1")
+    env = outer_env(TEST_TARGETS="std rt", VM_TIMEOUT="3", PYTHONDONTWRITEBYTECODE="1")
     env.pop("T", None)
     return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
