@@ -22,10 +22,10 @@
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
 jobs=${RT_JOBS:-1}
-for v in "$runs" "$jobs"; do
-	case $v in
+for v in "RT_RUNS $runs" "RT_JOBS $jobs"; do
+	case ${v#* } in
 	'' | *[!0-9]* | 0)
-		echo "rt-report: RT_RUNS and RT_JOBS must be positive integers, not '$v'" >&2
+		echo "rt-report: ${v%% *} must be a positive integer, not '${v#* }'" >&2
 		exit 2
 		;;
 	esac
