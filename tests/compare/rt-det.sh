@@ -31,7 +31,7 @@ for i in 1 2; do
 	(
 		KERNEL=std ARCH=x86_64 TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
 			VM_RAMROOT=$cpio VM_RAMROOT_OUT=$PWD/$out/boot$i vm/run env RT_IN_RAMROOT=1 \
-			PULSES=200 GAP_PULSES=1000 LOOPS=300 INTERVAL=1000 SECONDS_EACH=1 \
+			PULSES=100 GAP_PULSES=500 LOOPS=100 INTERVAL=1000 SECONDS_EACH=1 \
 			OVERHEAD_ONLY=control LOAD=hackbench sh /study/rt.sh /result \
 			</dev/null >$out/boot$i.log 2>&1
 		echo $? >$out/boot$i.rc
