@@ -15,9 +15,9 @@
 # rate 0 by construction); a failure means something from the host's clock reached the guest
 # (the first differing file and lines are printed), or the study ran differently. Needs the
 # std target built (make all target KERNEL=std); out/tests/rt-det/.
-# Wall time, 2026-11-27 on the 2-core host at load 7: 265 s for the pair in parallel at
-# PULSES=200 GAP_PULSES=1000 LOOPS=300 (byte-identical); at this smaller size not yet measured
-# (the root's archive cached; its one-time making is one more boot of about 60 s).
+# Wall time, 2026-11-27 on the 2-core host: 67, 66 and 66 s for the pair in parallel at load 2-5,
+# three runs, each 31 ok, 0 not ok (265 s at load 7 at PULSES=200 GAP_PULSES=1000 LOOPS=300,
+# byte-identical too); the root's archive cached, its one-time making one more boot of 60 s.
 set -u
 cd "$(dirname "$0")/../.."
 out=out/tests/rt-det
