@@ -10,19 +10,26 @@
 # TIMING (vm/run's): icount by default here, the deterministic clock (one guest instruction is
 # 1 ns: a latency is the instructions run before the woken thread, what preemption models
 # differ in; docs/rt.md); TIMING=real for the guest's clock following the host's (then the
-# tails are the emulator's and the host's, docs/rt.md says how much). On a board
+# tails are the emulator's and the host's, docs/rt.md says how much). Under icount (RT_RAMROOT
+# not 0) the study boots with its root in the initramfs (host/ramroot.sh makes it once per
+# target, vm/run VM_RAMROOT): nothing from the host's clock reaches the guest before its last
+# measurement, so two boots give the same figures (docs/rt.md). On a board
 # (TARGET=native) it runs study/rt.sh natively, for the running kernel only.
-# Environment: RT_KERNELS, RT_RUNS, ARCH, TIMING, TARGET (emulated|native), VM_TIMEOUT, LOAD,
+# RT_JOBS (default 1): under icount, that many boots of a kernel's runs at a time.
+# Environment: RT_KERNELS, RT_RUNS, RT_JOBS, ARCH, TIMING, TARGET (emulated|native), VM_TIMEOUT, LOAD,
 # and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH, OVERHEAD_ONLY, RT_RAMROOT.
 . "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
-case $runs in
-'' | *[!0-9]* | 0)
-	echo "rt-report: RT_RUNS must be a positive integer, not '$runs'" >&2
-	exit 2
-	;;
-esac
+jobs=${RT_JOBS:-1}
+for v in "RT_RUNS $runs" "RT_JOBS $jobs"; do
+	case ${v#* } in
+	'' | *[!0-9]* | 0)
+		echo "rt-report: ${v%% *} must be a positive integer, not '${v#* }'" >&2
+		exit 2
+		;;
+	esac
+done
 if [ "${TARGET:-emulated}" = native ]; then
 	make -s all KERNEL=native
 	sh study/rt.sh "$raw/rt-native"
@@ -65,13 +72,38 @@ else
 		names="$names $n"
 		# the main command built every target first (STUDY_BUILT): no second check of it
 		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a"
+		ram=
+		if [ "$TIMING" = icount ] && [ "${RT_RAMROOT:-1}" != 0 ]; then
+			ram=$(sh host/ramroot.sh "$k" "$a") || exit 1
+		fi
 		r=1
+		pids=
 		while [ $r -le "$runs" ]; do
 			d=$raw/rt-$n
 			[ $r = 1 ] || d=$d.run$r
 			echo "rt-report: kernel $k ($a, TIMING=$TIMING), run $r of $runs${1:+ ($*)}" >&2
-			KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
-				sh study/rt.sh "$d" </dev/null
+			if [ -n "$ram" ]; then
+				# the study's root as the initramfs, its results copied out after the study
+				rm -rf "$d"
+				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
+					VM_RAMROOT_OUT=$PWD/$d vm/run env RT_IN_RAMROOT=1 "$@" \
+					sh /study/rt.sh /result </dev/null &
+				pids="$pids $!"
+				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
+				# load: docs/timing.md)
+				if [ $(($(echo $pids | wc -w))) -ge "$jobs" ] || [ $r = "$runs" ]; then
+					for p in $pids; do
+						wait "$p" || {
+							echo "rt-report: a boot of $k failed" >&2
+							exit 1
+						}
+					done
+					pids=
+				fi
+			else
+				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
+					sh study/rt.sh "$d" </dev/null
+			fi
 			r=$((r + 1))
 		done
 		# the repeats of an earlier, longer series are not this run's

@@ -109,7 +109,7 @@ if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
 	mkdir -p "$ram/run" "$ram/tmp" "$ram/proc" "$ram/sys" "$ram/dev" "$ram/study" "$ram/out/bin" \
 		"$ram/result" "$ram/usr/bin" "$ram/usr/sbin" "$ram/usr/lib"
 	progs=
-	for t in sh cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname chrt \
+	for t in sh env cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname chrt \
 		cyclictest hackbench rtla stress-ng ls; do
 		p=$(command -v $t) || continue
 		case $p in /*) ;; *) continue ;; esac
@@ -128,6 +128,14 @@ if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
 	while read -r l; do
 		[ -e "$ram$l" ] || put "$l"
 	done <"$ram/libs"
+	rm -f "$ram/libs"
+	# RT_RAMROOT_EXPORT=DIR: the root copied to DIR, nothing measured (host/ramroot.sh packs it
+	# into the initramfs of a boot that runs the study with no 9p mounted: vm/run VM_RAMROOT)
+	if [ -n "${RT_RAMROOT_EXPORT:-}" ]; then
+		mkdir -p "$RT_RAMROOT_EXPORT" && cp -a "$ram/." "$RT_RAMROOT_EXPORT/" ||
+			die "cannot copy the RAM root to $RT_RAMROOT_EXPORT"
+		exit 0
+	fi
 	for m in proc sys dev; do
 		mount --rbind /$m "$ram/$m" || die "cannot bind /$m into the RAM root"
 	done

@@ -18,7 +18,11 @@ def proj(tmp_path):
     shutil.copy(os.path.join(ROOT, "host", "rt-report.sh"), p / "host")
     # the study drivers' shared opening, sourced by rt-report.sh
     shutil.copy(os.path.join(ROOT, "host", "study-env.sh"), p / "host")
-    stub(p / "vm" / "run", "vm/run")
+    # under icount: the study's root as the initramfs (host/ramroot.sh), its results to
+    # VM_RAMROOT_OUT
+    stub(p / "vm" / "run", "vm/run", '[ -z "${VM_RAMROOT:-}" ] || '
+         'echo "ramroot $VM_RAMROOT $VM_RAMROOT_OUT" >>"$STUB_LOG"\n')
+    stub(p / "host" / "ramroot.sh", "ramroot.sh", 'echo "/cache/$2-$1.cpio.gz"\n')
     stub(p / "host" / "rt_report.py.sh", "rt_report.py")
     (p / "host" / "rt_report.py").write_text(
         "import os, subprocess, sys\n"
@@ -50,17 +54,24 @@ def field(line, name):
 def test_two_architectures_each_kernel_twice_in_icount(proj):
     raw = proj / "out" / "results" / "raw"
     (raw / "rt-std.run3").mkdir(parents=True)  # an earlier, longer series: not this run's
-    r, lines = run(proj, RT_KERNELS="std rt arm-6.12 arm-6.12-rt", RT_RUNS="2")
+    r, lines = run(proj, RT_KERNELS="std rt arm-6.12 arm-6.12-rt", RT_RUNS="2", RT_JOBS="2")
     assert r.returncode == 0, r.stderr
     boots = [ln for ln in lines if ln.startswith("vm/run ")]
-    want, names = [], []
+    rams = [ln.split() for ln in lines if ln.startswith("ramroot ")]
+    made = [ln.split(" | ")[0] for ln in lines if ln.startswith("ramroot.sh ")]
+    want, names, wram = [], [], []
     for k, a in (("std", HOST_ARCH), ("rt", HOST_ARCH), ("6.12", "arm"), ("6.12-rt", "arm")):
         name = k if a == HOST_ARCH else f"{a}-{k}"
         names.append(name)
         for d in (f"rt-{name}", f"rt-{name}.run2"):
-            want.append((k, a, "icount", f"out/results/raw/{d}"))
-    assert [(field(b, "KERNEL"), field(b, "ARCH"), field(b, "TIMING"),
-             b.split(" | ")[0].split()[-1]) for b in boots] == want
+            want.append((k, a, "icount"))
+            wram.append((f"/cache/{a}-{k}.cpio.gz", f"{proj}/out/results/raw/{d}"))
+    assert [(field(b, "KERNEL"), field(b, "ARCH"), field(b, "TIMING")) for b in boots] == want
+    # the study from the root in RAM, its results copied out to each run's folder
+    assert all(b.split(" | ")[0].endswith("sh /study/rt.sh /result") for b in boots), boots
+    assert [(r[1], r[2]) for r in rams] == wram
+    # the root made (or found) once per kernel, before its boots
+    assert len(made) == 4
     (rep,) = [ln for ln in lines if ln.startswith("rt_report.py ")]
     assert rep.split(" | ")[0] == "rt_report.py out/results/raw out/results " + " ".join(names)
     assert not (raw / "rt-std.run3").exists()
@@ -70,7 +81,12 @@ def test_timing_real_is_an_option_and_bad_settings_are_usage_errors(proj):
     r, lines = run(proj, RT_KERNELS="std", TIMING="real")
     assert r.returncode == 0, r.stderr
     assert [field(ln, "TIMING") for ln in lines if ln.startswith("vm/run ")] == ["real"]
+    # in real time the study runs over 9p as before: no root in RAM as the initramfs
+    (boot,) = [ln.split(" | ")[0] for ln in lines if ln.startswith("vm/run ")]
+    assert boot.endswith("sh study/rt.sh out/results/raw/rt-std"), boot
+    assert not [ln for ln in lines if ln.startswith(("ramroot", "ramroot.sh"))]
     for env, msg in (({"RT_RUNS": "0"}, "RT_RUNS must be a positive integer"),
+                     ({"RT_JOBS": "x"}, "RT_JOBS must be a positive integer"),
                      ({"TIMING": "fast"}, "TIMING must be real or icount")):
         r, lines = run(proj, **env)
         assert r.returncode == 2 and lines == [], lines

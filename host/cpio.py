@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Host side: a folder as a gzip'd newc cpio archive (an initramfs part), byte for byte the same
+from the same files (docs/rt.md, "A boot with nothing from the host's clock").
+
+    host/cpio.py OUT.cpio.gz PREFIX DIR
+
+Every file, link and folder below DIR goes into the archive below PREFIX (e.g. "ramroot"), in
+sorted order, owned by root, with mtime 0 and inode numbers counted from 1: two archives of the
+same files are the same bytes, so the kernel unpacks them with the same instructions. The gzip
+stream has mtime 0 and no name and is padded with zeros to a multiple of 4 bytes: the kernel
+unpacks concatenated archives (vm/run appends this one to the target's initramfs) and looks for
+the next one at a 4-byte boundary, skipping zeros.
+"""
+import gzip
+import os
+import stat
+import sys
+
+
+def entry(out, ino, name, mode, data, nlink=1):
+    name_b = name.encode() + b"\0"
+    hdr = "070701" + "".join("%08X" % v for v in (
+        ino, mode, 0, 0, nlink, 0, len(data), 0, 0, 0, 0, len(name_b), 0))
+    out.append(hdr.encode() + name_b)
+    out.append(b"\0" * ((4 - (110 + len(name_b)) % 4) % 4))
+    out.append(data)
+    out.append(b"\0" * ((4 - len(data) % 4) % 4))
+
+
+def main(argv):
+    if len(argv) != 4:
+        print("usage: host/cpio.py OUT.cpio.gz PREFIX DIR", file=sys.stderr)
+        return 2
+    dest, prefix, top = argv[1], argv[2].strip("/"), argv[3]
+    if not os.path.isdir(top):
+        print("host/cpio.py: %s is not a folder" % top, file=sys.stderr)
+        return 2
+    parts = []
+    ino = 1
+    # the prefix's folders first
+    p = ""
+    for c in prefix.split("/") if prefix else []:
+        p = p + "/" + c if p else c
+        entry(parts, ino, p, stat.S_IFDIR | 0o755, b"", 2)
+        ino += 1
+    for root, dirs, files in os.walk(top):
+        dirs.sort()
+        rel = os.path.relpath(root, top)
+        for n in sorted(dirs + files):
+            path = os.path.join(root, n)
+            name = os.path.normpath(os.path.join(prefix, rel, n))
+            st = os.lstat(path)
+            perm = stat.S_IMODE(st.st_mode)
+            if stat.S_ISLNK(st.st_mode):
+                entry(parts, ino, name, stat.S_IFLNK | 0o777, os.readlink(path).encode())
+            elif stat.S_ISDIR(st.st_mode):
+                entry(parts, ino, name, stat.S_IFDIR | perm, b"", 2)
+            elif stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    entry(parts, ino, name, stat.S_IFREG | perm, f.read())
+            else:
+                print("host/cpio.py: %s: neither file, folder nor link" % path, file=sys.stderr)
+                return 1
+            ino += 1
+        # os.walk does not descend into links to folders
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    entry(parts, 0, "TRAILER!!!", 0, b"")
+    raw = b"".join(parts)
+    z = gzip.compress(raw, compresslevel=6, mtime=0)
+    z += b"\0" * ((4 - len(z) % 4) % 4)
+    tmp = dest + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(z)
+    os.replace(tmp, dest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Host side: the study's root in RAM for one target as an initramfs part, made once and cached.
+# Usage: host/ramroot.sh KERNEL ARCH   (the target built); prints the archive's path.
+#
+# The root holds what study/rt.sh runs (sh, the tools, their libraries, gpiolat and its BTF,
+# utoggle, toggle.ko, the script itself), as the target's root has them: the target makes it
+# (a boot of its own, study/rt.sh with RT_RAMROOT_EXPORT: ldd there finds the libraries as they
+# load there, on ARM too) and host/cpio.py packs it (the same bytes from the same files), in
+# out/ramroot/ARCH-KERNEL-KEY.cpio.gz. KEY is the sha256 of what goes in: the kernel's release
+# and toggle.ko, study/rt.sh, host/cpio.py, gpiolat, utoggle and the BTF the target runs, and
+# the target root's package list (var/lib/dpkg/status): a change of any makes a new one.
+# vm/run VM_RAMROOT=that file boots with it (docs/rt.md "A boot with nothing from the host's
+# clock"). The older archives of the target are removed.
+set -eu
+cd "$(dirname "$0")/.."
+kernel=${1:?usage: host/ramroot.sh KERNEL ARCH}
+arch=${2:?usage: host/ramroot.sh KERNEL ARCH}
+kdir=out/target/$arch-$kernel
+[ -f "$kdir/release" ] && [ -f "$kdir/toggle.ko" ] || {
+	echo "host/ramroot.sh: $kdir is not built (make target KERNEL=$kernel ARCH=$arch)" >&2
+	exit 1
+}
+release=$(cat "$kdir/release")
+root=/
+bindir=out/bin
+if [ -f "$kdir/userspace" ]; then
+	root=$(cat "$kdir/userspace")
+	bindir=$(cat "$kdir/bindir")
+elif [ "$arch" != "$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')" ]; then
+	echo "host/ramroot.sh: $arch-$kernel runs the busybox initramfs: no root to copy" >&2
+	exit 1
+fi
+key=$(for f in "$kdir/release" "$kdir/toggle.ko" study/rt.sh host/cpio.py "$bindir/gpiolat" \
+	"$bindir/utoggle" "$bindir/$release.btf" "$root/var/lib/dpkg/status"; do
+	if [ -f "$f" ]; then sha256sum <"$f"; else echo "none $f"; fi
+done | sha256sum | cut -c1-16)
+mkdir -p out/ramroot
+cpio=$PWD/out/ramroot/$arch-$kernel-$key.cpio.gz
+if [ ! -f "$cpio" ]; then
+	tree=out/ramroot/$arch-$kernel-$key.tree
+	rm -rf "$tree"
+	echo "host/ramroot.sh: the study's root for $arch-$kernel, made by the target (one boot)" >&2
+	KERNEL=$kernel ARCH=$arch TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
+		vm/run env RT_RAMROOT=1 RT_RAMROOT_EXPORT="$PWD/$tree" sh study/rt.sh "$PWD/$tree.x" \
+		</dev/null >&2 || {
+		echo "host/ramroot.sh: the target could not make the root ($tree)" >&2
+		exit 1
+	}
+	rm -rf "$tree.x"
+	rm -f out/ramroot/"$arch-$kernel"-*.cpio.gz
+	python3 host/cpio.py "$cpio" ramroot "$tree"
+	echo "host/ramroot.sh: $cpio ($(du -sm "$tree" | cut -f1) MB unpacked)" >&2
+	rm -rf "$tree"
+fi
+echo "$cpio"

@@ -1,0 +1,83 @@
+#!/bin/sh
+# timing: icount
+# (No "# targets:" line: not in make test's schedule yet; run by hand, sh tests/compare/rt-det.sh.
+# At the study's full size two x86_64 std boots still differed from the first loaded phase on,
+# docs/rt.md "What still differs": until that is removed this test's false-failure rate is not
+# known to be 0, and it stays out of the suite.)
+# Host side: the RT study is deterministic under icount. Two boots of the x86_64 std target,
+# each running a small study (study/rt.sh, idle and under hackbench) with its root in the
+# initramfs (host/ramroot.sh, vm/run VM_RAMROOT: nothing from the host's clock reaches the guest
+# before its last measurement, docs/rt.md "A boot with nothing from the host's clock"), at the
+# same time, must give the same figures to the nanosecond: every file the study wrote (its JSON
+# with every percentile, count and bucket, cyclictest's histogram, the settings) and the guest
+# kernel's log (every line's timestamp) the same bytes in both.
+# Criterion: exact equality. If the boots are deterministic no run can fail it (false-failure
+# rate 0 by construction); a failure means something from the host's clock reached the guest
+# (the first differing file and lines are printed), or the study ran differently. Needs the
+# std target built (make all target KERNEL=std); out/tests/rt-det/.
+# Wall time, 2026-11-27 on the 2-core host: 67, 66 and 66 s for the pair in parallel at load 2-5,
+# three runs, each 31 ok, 0 not ok (265 s at load 7 at PULSES=200 GAP_PULSES=1000 LOOPS=300,
+# byte-identical too); the root's archive cached, its one-time making one more boot of 60 s.
+set -u
+cd "$(dirname "$0")/../.."
+out=out/tests/rt-det
+rm -rf $out
+mkdir -p $out
+ok() { echo "ok - rt-det: $*"; }
+notok() { echo "not ok - rt-det: $*"; }
+start=$(date +%s)
+if ! cpio=$(sh host/ramroot.sh std x86_64 2>$out/ramroot.log); then
+	notok "host/ramroot.sh std x86_64 made the study's root ($out/ramroot.log)"
+	tail -n 5 $out/ramroot.log | sed -e 's/^/# /'
+	exit 0
+fi
+for i in 1 2; do
+	(
+		KERNEL=std ARCH=x86_64 TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
+			VM_RAMROOT=$cpio VM_RAMROOT_OUT=$PWD/$out/boot$i vm/run env RT_IN_RAMROOT=1 \
+			PULSES=100 GAP_PULSES=500 LOOPS=100 INTERVAL=1000 SECONDS_EACH=1 \
+			OVERHEAD_ONLY=control LOAD=hackbench sh /study/rt.sh /result \
+			</dev/null >$out/boot$i.log 2>&1
+		echo $? >$out/boot$i.rc
+	) &
+done
+wait
+fail=0
+for i in 1 2; do
+	rc=$(cat $out/boot$i.rc)
+	if [ "$rc" = 0 ]; then
+		ok "boot $i: the small study exits 0"
+	else
+		notok "boot $i: the small study exits $rc ($out/boot$i.log)"
+		grep -v '^\[' $out/boot$i.log | tail -n 5 | sed -e 's/^/# /'
+		fail=1
+	fi
+done
+[ $fail = 0 ] || exit 0
+# what the study must have written (an empty folder would compare equal)
+for f in kernel.txt settings.txt overhead.json wakeup-kthread-idle.json wakeup-kthread-loaded.json \
+	wakeup-utoggle-idle.json wakeup-utoggle-loaded.json cyclictest-idle.txt cyclictest-loaded.txt \
+	gaps-idle.json gaps-loaded.json dmesg.log; do
+	if [ -s $out/boot1/$f ] && [ -s $out/boot2/$f ]; then
+		ok "both boots wrote $f"
+	else
+		notok "both boots wrote $f"
+		fail=1
+	fi
+done
+grep -qx "timing=icount" $out/boot1/kernel.txt && ok "kernel.txt: timing=icount" ||
+	notok "kernel.txt: timing=icount"
+n=0
+for f in $out/boot1/*; do
+	b=$(basename "$f")
+	n=$((n + 1))
+	if cmp -s "$f" "$out/boot2/$b"; then
+		ok "$b: the same bytes in both boots"
+	else
+		notok "$b: the same bytes in both boots"
+		diff "$f" "$out/boot2/$b" 2>&1 | head -n 6 | cut -c1-200 | sed -e 's/^/# /'
+	fi
+done
+[ "$(find $out/boot2 -type f | wc -l)" = $n ] && ok "the same files in both boots ($n)" ||
+	notok "the same files in both boots (boot 1: $n, boot 2: $(find $out/boot2 -type f | wc -l))"
+echo "# rt-det: $(($(date +%s) - start)) s"
