@@ -36,6 +36,9 @@ key=$(for f in "$kdir/release" "$kdir/toggle.ko" study/rt.sh host/cpio.py "$bind
 done | sha256sum | cut -c1-16)
 mkdir -p out/ramroot
 cpio=$PWD/out/ramroot/$arch-$kernel-$key.cpio.gz
+# one maker a target at a time (a second caller waits, then finds the archive made)
+exec 9>"out/ramroot/$arch-$kernel.lock"
+flock 9
 if [ ! -f "$cpio" ]; then
 	tree=out/ramroot/$arch-$kernel-$key.tree
 	rm -rf "$tree"
@@ -43,11 +46,14 @@ if [ ! -f "$cpio" ]; then
 	KERNEL=$kernel ARCH=$arch TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
 		vm/run env RT_RAMROOT=1 RT_RAMROOT_EXPORT="$PWD/$tree" sh study/rt.sh "$PWD/$tree.x" \
 		</dev/null >&2 || {
-		echo "host/ramroot.sh: the target could not make the root ($tree)" >&2
+		echo "host/ramroot.sh: the target could not make the root for $arch-$kernel" >&2
+		rm -rf "$tree" "$tree.x"
 		exit 1
 	}
 	rm -rf "$tree.x"
-	rm -f out/ramroot/"$arch-$kernel"-*.cpio.gz
+	# this target's older archives (KEY: 16 hex digits; not arm-6.12-rt's for arm-6.12)
+	h='[0-9a-f]'
+	rm -f out/ramroot/"$arch-$kernel"-$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h.cpio.gz
 	python3 host/cpio.py "$cpio" ramroot "$tree"
 	echo "host/ramroot.sh: $cpio ($(du -sm "$tree" | cut -f1) MB unpacked)" >&2
 	rm -rf "$tree"

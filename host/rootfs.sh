@@ -191,7 +191,7 @@ if [ -f "$dir/.rootfs-done" ] && [ "$(cat "$dir/.rootfs-sources" 2>/dev/null)" !
 			stale="made by an older host/rootfs.sh, its suites ($(suites_of "$had")) are not the mirror's now ($(suites_of "$sources"))"
 		fi
 	else
-		echo "  ROOTFS  $dir: made by an older host/rootfs.sh, its suites ($(suites_of "$had")) not checked (the mirror did not say): kept as it is"
+		echo "  ROOTFS  $dir: made by an older host/rootfs.sh, its suites ($(suites_of "$had")) not checked (host/apt.sh suites could not say: the mirror not reached, unsigned, or without the release): kept as it is"
 	fi
 	if [ -n "$stale" ]; then
 		if grep -q " $dir[/ ]" /proc/self/mountinfo; then

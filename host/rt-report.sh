@@ -92,13 +92,17 @@ else
 				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
 				# load: docs/timing.md)
 				if [ $(($(echo $pids | wc -w))) -ge "$jobs" ] || [ $r = "$runs" ]; then
+					# every boot waited for, then the failure said: none left writing
+					# into out/results/raw after this script ends
+					bad=
 					for p in $pids; do
-						wait "$p" || {
-							echo "rt-report: a boot of $k failed" >&2
-							exit 1
-						}
+						wait "$p" || bad=1
 					done
 					pids=
+					[ -z "$bad" ] || {
+						echo "rt-report: a boot of $k ($a) failed" >&2
+						exit 1
+					}
 				fi
 			else
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \

@@ -7,7 +7,7 @@
 # weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
 # (out/tests/durations), else the loaded rehearsal's of 2026-11-27 (a clean clone of b327a24 on
 # this 2-core machine shared with other work: its out/tests/durations, a lane's boot with the
-# build of its target; rt-armhf 287 s since its two boots run at once, no longer 824), else 60
+# build of its target; rt-armhf 287 s: its two boots run at once), else 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
 	if [ -z "$_w" ]; then

@@ -231,7 +231,6 @@ const struct provider prov_function = { .name = "function tracer",
 					.counted_by = "its trace's lines of gpiod_set_value" };
 const struct provider prov_graph = { .name = "function_graph tracer",
 				     .lasting = true,
-
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = graph_setup,
 				     .on = graph_on,
@@ -241,7 +240,6 @@ const struct provider prov_graph = { .name = "function_graph tracer",
 				     .counted_by = "its trace's lines of gpiod_set_value()" };
 const struct provider prov_printk = { .name = "trace_printk",
 				      .lasting = true,
-
 				      .targets = TGT_GPIO_PULSE,
 				      .setup = printk_setup,
 				      .on = printk_on,

@@ -471,7 +471,6 @@ static int marker_off(struct probe *p)
 #define ALL_TARGETS (TGT_GPIO_PULSE | TGT_USER_PULSE | TGT_SYSCALLS)
 const struct provider prov_events = { .name = "tracefs events",
 				      .lasting = true,
-
 				      .targets = ALL_TARGETS,
 				      .setup = events_setup,
 				      .on = events_on,
@@ -501,7 +500,6 @@ const struct provider prov_trigger = {
 };
 const struct provider prov_hist = { .name = "tracefs hist trigger",
 				    .lasting = true,
-
 				    .targets = TGT_GPIO_PULSE,
 				    .setup = hist_setup,
 				    .on = hist_on,
@@ -511,7 +509,6 @@ const struct provider prov_hist = { .name = "tracefs hist trigger",
 				    .counted_by = "its hist's hits" };
 const struct provider prov_synth = { .name = "tracefs synthetic event",
 				     .lasting = true,
-
 				     .targets = TGT_GPIO_PULSE,
 				     .setup = synth_setup,
 				     .on = synth_on,

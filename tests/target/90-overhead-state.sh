@@ -31,6 +31,10 @@ midrun() {
 	graph) _rows='function_graph,trace_printk,bpftrace-delta,user-ioctl-uprobe,user-ioctl-strace' ;;
 	printk) _rows='trace_printk,bpftrace-delta,user-ioctl-uprobe,user-ioctl-strace' ;;
 	uprobe) _rows='user-ioctl-uprobe,user-ioctl-strace' ;;
+	*)
+		notok "midrun: no such row to wait for: '$2'"
+		return
+		;;
 	esac
 	./gpiolat --overhead --quick --only "$_rows" >$tmp/run.out 2>&1 &
 	pid=$!
