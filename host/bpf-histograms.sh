@@ -237,9 +237,10 @@ part_observer() {
 
 part_rt() {
 	# the study's clock (icount by default: the instructions before a wakeup), RT_TIMING=real
-	# the host's (docs/rt.md)
+	# the host's (docs/rt.md); under icount the kernels' boots two at a time (the part runs
+	# alone: the machine's two CPUs)
 	env TIMING="${RT_TIMING:-${TIMING:-}}" TARGET="$TARGET" ARCH="$rt_arch" \
-		RT_KERNELS="$rt_kernels" \
+		RT_KERNELS="$rt_kernels" RT_JOBS="${RT_JOBS:-2}" \
 		PULSES="${RT_PULSES:-200}" GAP_PULSES="${RT_GAP_PULSES:-2000}" \
 		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
 }

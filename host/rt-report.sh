@@ -15,9 +15,14 @@
 # target, vm/run VM_RAMROOT): nothing from the host's clock reaches the guest before its last
 # measurement, so two boots give the same figures (docs/rt.md). On a board
 # (TARGET=native) it runs study/rt.sh natively, for the running kernel only.
-# RT_JOBS (default 1): under icount, that many boots of a kernel's runs at a time.
-# Environment: RT_KERNELS, RT_RUNS, RT_JOBS, ARCH, TIMING, TARGET (emulated|native), VM_TIMEOUT, LOAD,
-# and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH, OVERHEAD_ONLY, RT_RAMROOT.
+# RT_JOBS (default 1): under icount, that many boots at a time (the runs of one kernel and of
+# the next alike). RT_IDLE_POLL (default 1): under icount on x86_64 the guest idles by polling
+# (`idle=poll` on its command line, kernel.txt says so), on both kernels alike: a halted x86_64
+# guest lets qemu 7.2's clock warp race its main loop (docs/rt.md, "The x86_64 guests poll when
+# idle"); 0 lets it halt.
+# Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, ARCH, TIMING, TARGET (emulated|native),
+# VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
+# OVERHEAD_ONLY, RT_RAMROOT.
 . "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
@@ -30,6 +35,13 @@ for v in "RT_RUNS $runs" "RT_JOBS $jobs"; do
 		;;
 	esac
 done
+case ${RT_IDLE_POLL:-1} in
+0 | 1) ;;
+*)
+	echo "rt-report: RT_IDLE_POLL must be 0 or 1, not '$RT_IDLE_POLL'" >&2
+	exit 2
+	;;
+esac
 if [ "${TARGET:-emulated}" = native ]; then
 	make -s all KERNEL=native
 	sh study/rt.sh "$raw/rt-native"
@@ -59,6 +71,21 @@ else
 	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
 	esac
 	names=
+	# the boots under way (RT_JOBS at a time): "pid:kernel" each
+	pids=
+	# every boot waited for, then a failure said: none left writing into out/results/raw after
+	# this script ends
+	wait_boots() {
+		bad=
+		for p in $pids; do
+			wait "${p%%:*}" || bad="$bad ${p#*:}"
+		done
+		pids=
+		[ -z "$bad" ] || {
+			echo "rt-report: a boot of$bad failed" >&2
+			exit 1
+		}
+	}
 	for k in $kernels; do
 		a=$arch
 		case $k in
@@ -74,38 +101,35 @@ else
 		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a"
 		ram=
 		if [ "$TIMING" = icount ] && [ "${RT_RAMROOT:-1}" != 0 ]; then
-			ram=$(sh host/ramroot.sh "$k" "$a") || exit 1
+			ram=$(sh host/ramroot.sh "$k" "$a") || {
+				wait_boots
+				exit 1
+			}
 		fi
+		# the x86_64 guest polls when idle (RT_IDLE_POLL, above): it never halts, so qemu
+		# never warps its clock
+		poll=
+		[ "$TIMING" != icount ] || [ "$a" != x86_64 ] || [ "${RT_IDLE_POLL:-1}" = 0 ] ||
+			poll=idle=poll
 		r=1
-		pids=
 		while [ $r -le "$runs" ]; do
 			d=$raw/rt-$n
 			[ $r = 1 ] || d=$d.run$r
-			echo "rt-report: kernel $k ($a, TIMING=$TIMING), run $r of $runs${1:+ ($*)}" >&2
+			echo "rt-report: kernel $k ($a, TIMING=$TIMING${poll:+, $poll}), run $r of" \
+				"$runs${1:+ ($*)}" >&2
 			if [ -n "$ram" ]; then
 				# the study's root as the initramfs, its results copied out after the study
 				rm -rf "$d"
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
-					VM_RAMROOT_OUT=$PWD/$d vm/run env RT_IN_RAMROOT=1 "$@" \
-					sh /study/rt.sh /result </dev/null &
-				pids="$pids $!"
+					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="${VM_APPEND:+$VM_APPEND }$poll" \
+					vm/run env RT_IN_RAMROOT=1 "$@" sh /study/rt.sh /result </dev/null &
+				pids="$pids $!:$n"
 				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
 				# load: docs/timing.md)
-				if [ $(($(echo $pids | wc -w))) -ge "$jobs" ] || [ $r = "$runs" ]; then
-					# every boot waited for, then the failure said: none left writing
-					# into out/results/raw after this script ends
-					bad=
-					for p in $pids; do
-						wait "$p" || bad=1
-					done
-					pids=
-					[ -z "$bad" ] || {
-						echo "rt-report: a boot of $k ($a) failed" >&2
-						exit 1
-					}
-				fi
+				[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
 			else
-				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} vm/run env "$@" \
+				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
+					VM_APPEND="${VM_APPEND:+$VM_APPEND }$poll" vm/run env "$@" \
 					sh study/rt.sh "$d" </dev/null
 			fi
 			r=$((r + 1))
@@ -116,6 +140,7 @@ else
 			r=$((r + 1))
 		done
 	done
+	wait_boots
 	kernels=$names
 fi
 # shellcheck disable=SC2086

@@ -274,6 +274,8 @@ def side_by_side(ks, talk, adi, notes):
 
     add("kernel", "release", [k["info"].get("release", "-") for k in ks])
     add("kernel", "preemption", [preemption(k) for k in ks])
+    # idle=poll: the x86_64 guests under icount (host/rt-report.sh RT_IDLE_POLL); older runs: "-"
+    add("kernel", "idle loop", [k["info"].get("idle", "-") for k in ks])
     add("kernel", "load (\"loaded\")", [k["load"] or "-" for k in ks])
     # overhead subset: per kernel, the talk's figure of the same kind and kernel flavour
     names = []

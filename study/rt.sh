@@ -172,6 +172,13 @@ flush() {
 	echo "sched_rt_runtime_us=$(cat /proc/sys/kernel/sched_rt_runtime_us)"
 	echo "sched_rt_period_us=$(cat /proc/sys/kernel/sched_rt_period_us)"
 	echo "cpus=$(nproc)"
+	# how the CPU idles: idle=poll (it spins, never halts) when the command line says so
+	# (host/rt-report.sh's x86_64 guests under icount), else the kernel's default
+	idle=default
+	for w in $(cat /proc/cmdline); do
+		case $w in idle=*) idle=${w#idle=} ;; esac
+	done
+	echo "idle=$idle"
 	echo "emulated=${GPIOLAT_TARGET:-}"
 	echo "timing=$timing"
 } >"$out/kernel.txt"
