@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: icount
 # SIGKILL in the middle of every --overhead row that changes tracefs or the toggle module (an
 # event, its filter, trigger, hist and synthetic event, kprobes, the module's events, the
 # function tracers, the trace_printk reload, the user-space rows' syscall events, uprobes and
