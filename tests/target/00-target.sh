@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: std rt 6.12 6.12-rt
+# timing: icount
 # The emulated target (or a board) offers what gpiolat stands on.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: std 6.12 6.12-rt testing testing-rt arm arm64 arm-6.12 arm-6.12-rt arm64-6.12 arm64-6.12-rt arm-testing arm64-testing arm64-testing-rt
+# timing: icount
 # A smoke run of the whole chain on one kernel (tests/run.sh runs it on each kernel named
 # above; the full suite runs on std): the target booted, the toggle module is loaded and its
 # chip is there, each hook this kernel's configuration has gives a histogram of exactly PULSES

@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: arm arm64 arm-6.12 arm-6.12-rt arm64-6.12 arm64-6.12-rt arm-testing arm64-testing arm64-testing-rt
+# timing: icount
 # The board path on a real GPIO controller: qemu's virt machine has an ARM PL061 (memory-mapped
 # registers, the kernel's gpio-pl061 driver). The toggle module drives one of its lines
 # (chip=LABEL line=OFFSET), gpiolat -l LABEL:OFFSET histograms exactly the pulses issued with

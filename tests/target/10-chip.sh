@@ -2,6 +2,7 @@
 # The toggle module's virtual chip: /dev/gpiochipN, /sys/bus/gpio, the chardev uAPI and sysfs
 # export all work on it, and the toggled line is the module's own.
 # kernels: std rt 6.12
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 toggle_load

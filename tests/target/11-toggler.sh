@@ -2,6 +2,7 @@
 # The toggler and gpio:gpio_value: the event fires while the toggler runs and is silent while it
 # is off, and the module's edge counters equal the set events the tracer recorded.
 # kernels: std rt
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 toggle_load

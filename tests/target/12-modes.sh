@@ -2,6 +2,7 @@
 # The toggler's modes: burst (bursts of `burst` pulses, msleep(1) between), continuous (back to
 # back) and printk (a trace_printk() before each set); exact pulse counts in each.
 # kernels: std rt
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 tr_buffer 2048

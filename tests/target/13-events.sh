@@ -2,6 +2,7 @@
 # The module's trace events: toggle_ev0..9 and toggle_batch exist under tracefs with their
 # fields, and fire only when enabled, each on every set.
 # kernels: std rt
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 toggle_load

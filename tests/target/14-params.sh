@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # Bad load parameters: the module refuses to load, says why in one "toggle: ..." line, and
 # leaves nothing behind. Good values at the edges of each range load.
 . "$(dirname "$0")/lib.sh"

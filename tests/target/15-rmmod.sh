@@ -3,6 +3,7 @@
 # run): the module goes, its chip with it, and the kernel log has no warning, oops or BUG (the
 # trace_printk() NOTICE banner printed at each load is not a warning).
 # kernels: std rt 6.12
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 dmesg_mark

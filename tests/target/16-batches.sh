@@ -1,6 +1,7 @@
 #!/bin/sh
 # The batch timing ring (batches), its clock (clock), reset, and the gpio file.
 # kernels: std rt testing arm64-testing
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 toggle_load

@@ -2,6 +2,7 @@
 # depth: the toggle_chain_1..10 functions are separate symbols, each can be kprobed, and a set
 # enters the chain at toggle_chain_(11 - depth).
 # kernels: std rt
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 
 toggle_load

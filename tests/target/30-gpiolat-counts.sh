@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # Target: gpiolat loses nothing. For a fixed number of the toggle module's pulses, with each
 # hook of the loader's table (gpiolat --list --json: tracepoint, kprobe, fentry, tp_btf; one the
 # kernel's configuration lacks is excused by that check alone): pairs + unmatched == rising edges issued, sets seen ==

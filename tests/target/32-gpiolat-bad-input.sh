@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # Target: bad input gives one error line, a non-zero exit status and nothing left attached.
 . "$(dirname "$0")/lib.sh"
 

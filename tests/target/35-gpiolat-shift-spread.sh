@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # The histogram mode's pulse-width shift (loader/modes/histogram/histo_report.c) is figured as --overhead figures
 # it: the traced phase against the mean of the untraced phases before and after it (alt_stat).
 # Its batches are not independent samples of the shift, and one traced phase gives no interval:

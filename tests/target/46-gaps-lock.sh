@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # gpiolat --gaps: the gap's state is one record shared by every CPU (bpf/gaps.bpf.c). The tp_btf
 # programs change it under a bpf_spin_lock; the raw_tp programs cannot take one (the kernel
 # refuses bpf_spin_lock there) and count every set they handle unlocked; a cause the full table

@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: std 6.12 testing
+# timing: icount
 # Target: out/bin/utoggle in each mode issues exactly the pulses asked for (gpio:gpio_value
 # sets on its line, counted by a hist trigger), prints its timing summary, releases the line
 # (and unexports it) on every exit path, and turns bad input into one error line.

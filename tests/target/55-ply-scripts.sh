@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: std 6.12 6.12-rt testing testing-rt arm-6.12 arm-6.12-rt arm64-6.12 arm64-6.12-rt arm-testing arm64-testing arm64-testing-rt
+# timing: icount
 # Target: every script of ply/ runs while a toggler runs and prints a log2 histogram whose
 # total count is what was issued: delta and dt-kprobe see the module's pulses (debugfs
 # "pulses"), ioctl sees the two GPIO_V2_LINE_SET_VALUES_IOCTL of each pulse of utoggle -c N;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # gpiolat --overhead --baseline FILE.csv: the user's own scope figures beside the in-system ones
 # and the talk's; a bad file is one error line, exit status 2, and nothing touched.
 . "$(dirname "$0")/lib.sh"

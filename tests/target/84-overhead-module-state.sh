@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # gpiolat --overhead reads the toggle module's state instead of assuming it: a mode other than
 # burst, or a depth other than 10 when a kprobes row is asked for, is refused in one line (exit
 # 1, nothing touched); the trace_printk row's reloads keep the module's depth, and its

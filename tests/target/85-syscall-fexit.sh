@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # gpiolat --syscall-cost -m bpf-empty-fexit (the method added to both measuring modes
 # as one provider entry each; its --overhead row is in 80-overhead-matrix.sh): empty BPF fexit
 # programs on the kernel functions of the worker's read, write and ioctl run, all three counted

@@ -1,4 +1,5 @@
 #!/bin/sh
+# timing: icount
 # gpiolat's saved state is trusted only in a /run/gpiolat of root's with mode 0700: a state file
 # anybody could have made (/tmp/gpiolat, a /run/gpiolat of another user's, a link, a file of
 # another user's, a toggle.ko of another user's) never makes it reload the toggle module.
