@@ -1,6 +1,5 @@
 #!/bin/sh
 # kernels: std 6.12 testing
-# timing: icount
 # Target: a falling edge with no stored start is counted unmatched, never histogrammed; a
 # second rising edge keeps the first start; the tracepoint, the kprobe and the bpftrace twins
 # (ply/delta.bt, ply/dt-kprobe.bt), attached together to the same pulses, put their mode in the

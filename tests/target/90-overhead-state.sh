@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: icount
 # gpiolat --overhead leaves tracefs (and BPF) as found: after a run, after SIGINT mid-run, and
 # after SIGKILL mid-run followed by gpiolat --cleanup or by the next run.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,4 @@
 #!/bin/sh
-# timing: icount
 # SIGKILL in the middle of the event-synthetic row leaves our instance with two hist triggers on
 # gpio_value (the second one feeding the synthetic event gpiolat_pulse), which keep the instance
 # and the event busy. gpiolat --cleanup removes them in dependency order (the triggers, then the

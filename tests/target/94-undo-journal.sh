@@ -7,7 +7,6 @@
 # (mode_snapshot: tracefs, the module and its settings, BPF, processes, the state directory).
 # Test 93 kills every mode at every row; this one reads the journal each kill leaves.
 # kernels: std
-# timing: icount
 # Real timing, as test 93. (Under icount, before the race below was fixed, a user row "never
 # showed" in 2 of 3 runs and the trace_printk row once, at a bound of 1200 polls; not tried
 # under icount since.)
