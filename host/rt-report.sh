@@ -65,14 +65,10 @@ else
 	# another architecture's kernels are named ARCH-KERNEL (rt-arm-6.12-rt/), as tests/run.sh does
 	host=$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')
 	arch=${ARCH:-$host}
-	# what std and rt are here (the host release's kernel), said first (unless the main command
-	# said it already: STD_SAID)
-	case " $kernels " in
-	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
-	esac
 	names=
-	# the boots under way (RT_JOBS at a time): "pid:kernel" each
+	# the boots under way (RT_JOBS at a time): "pid:run folder" each; stopped with the script
 	pids=
+	trap 'for p in $pids; do kill "${p%%:*}" 2>/dev/null; done; wait; exit 130' INT TERM
 	# every boot waited for, then a failure said: none left writing into out/results/raw after
 	# this script ends
 	wait_boots() {
@@ -86,8 +82,11 @@ else
 			exit 1
 		}
 	}
-	for k in $kernels; do
+	# target K: its architecture a, kernel k and run folder's name n (ARCH-KERNEL names another
+	# architecture's kernel)
+	target() {
 		a=$arch
+		k=$1
 		case $k in
 		x86_64-* | arm-* | arm64-*)
 			a=${k%%-*}
@@ -96,9 +95,31 @@ else
 		esac
 		n=$k
 		[ "$a" = "$host" ] || n=$a-$k
+	}
+	# one run folder a name: the same kernel named twice would share it (said before any boot)
+	for k in $kernels; do
+		target "$k"
+		case " $names " in
+		*" $n "*)
+			echo "rt-report: RT_KERNELS names $n twice" >&2
+			exit 2
+			;;
+		esac
 		names="$names $n"
-		# the main command built every target first (STUDY_BUILT): no second check of it
-		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a"
+	done
+	# what std and rt are here (the host release's kernel), said before anything but a usage
+	# error (unless the main command said it already: STD_SAID)
+	case " $kernels " in
+	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
+	esac
+	for k in $kernels; do
+		target "$k"
+		# the main command built every target first (STUDY_BUILT): no second check of it; a
+		# failed build after every boot under way ended
+		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a" || {
+			wait_boots
+			exit 1
+		}
 		ram=
 		if [ "$TIMING" = icount ] && [ "${RT_RAMROOT:-1}" != 0 ]; then
 			ram=$(sh host/ramroot.sh "$k" "$a") || {
@@ -121,15 +142,15 @@ else
 				# the study's root as the initramfs, its results copied out after the study
 				rm -rf "$d"
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
-					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="${VM_APPEND:+$VM_APPEND }$poll" \
+					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll" \
 					vm/run env RT_IN_RAMROOT=1 "$@" sh /study/rt.sh /result </dev/null &
-				pids="$pids $!:$n"
+				pids="$pids $!:${d##*/}"
 				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
 				# load: docs/timing.md)
 				[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
 			else
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
-					VM_APPEND="${VM_APPEND:+$VM_APPEND }$poll" vm/run env "$@" \
+					VM_APPEND="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll" vm/run env "$@" \
 					sh study/rt.sh "$d" </dev/null
 			fi
 			r=$((r + 1))

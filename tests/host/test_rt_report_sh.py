@@ -122,7 +122,7 @@ def test_x86_64_guests_poll_when_idle_under_icount_only(proj):
     # VM_APPEND kept
     r, lines = run(proj, RT_KERNELS="x86_64-std x86_64-rt arm-6.12", VM_APPEND="quiet")
     assert r.returncode == 0, r.stderr
-    assert appends(lines) == [["arm-6.12", "[quiet ]"], ["x86_64-rt", "[quiet idle=poll]"],
+    assert appends(lines) == [["arm-6.12", "[quiet]"], ["x86_64-rt", "[quiet idle=poll]"],
                               ["x86_64-std", "[quiet idle=poll]"]]
     assert "idle=poll" in r.stderr
     r, lines = run(proj, RT_KERNELS="x86_64-std", RT_IDLE_POLL="0")
@@ -151,11 +151,46 @@ def test_jobs_run_one_kernels_boot_beside_the_next_kernels(proj, tmp_path):
 
 def test_a_failed_boot_is_said_after_every_boot_ended(proj, tmp_path):
     # rt's boot fails at once while std's is still running: the failure said after std's ended,
-    # with the kernel's name, exit 1, and no report made
+    # with the run's folder, exit 1, and no report made (std's boot lets go of rt-report's
+    # output first: else the test's own wait for the end of that output would wait for it)
     stub(proj / "vm" / "run", "vm/run", 'case $KERNEL in rt) exit 1 ;; esac\n'
-         'sleep 1; echo "std ended" >>"$STUB_LOG"\n')
+         'exec >/dev/null 2>&1; sleep 1; echo "std ended" >>"$STUB_LOG"\n')
     r, lines = run(proj, RT_KERNELS="std rt", RT_JOBS="2")
     assert r.returncode == 1
-    assert "rt-report: a boot of rt failed" in r.stderr, r.stderr
+    assert "rt-report: a boot of rt-rt failed" in r.stderr, r.stderr
     assert "std ended" in lines
     assert not [ln for ln in lines if ln.startswith("rt_report.py ")]
+
+
+def test_a_kernel_named_twice_is_a_usage_error_before_any_boot(proj):
+    # on this host "std" and "HOST_ARCH-std" are one kernel, one run folder
+    r, lines = run(proj, RT_KERNELS=f"std {HOST_ARCH}-std")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "RT_KERNELS names std twice" in r.stderr, r.stderr
+    assert not [ln for ln in lines if ln.startswith(("vm/run", "make", "ramroot"))], lines
+
+
+def test_stopped_it_stops_its_boots(proj):
+    # SIGTERM while two boots run (RT_JOBS=2): both boots stopped, none writes after, exit 130
+    import signal
+    import time
+    stub(proj / "vm" / "run", "vm/run",
+         'exec >/dev/null 2>&1; sleep 3; echo "ended $KERNEL" >>"$STUB_LOG"\n')
+    log = proj.parent / "log"
+    log.write_text("")
+    e = {k: v for k, v in os.environ.items()
+         if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "RT_KERNELS", "RT_RUNS", "RT_JOBS",
+                      "RT_IDLE_POLL", "VM_APPEND", "MAKEFLAGS", "MFLAGS")}
+    e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log),
+             RT_KERNELS="std rt", RT_JOBS="2")
+    p = subprocess.Popen(["sh", str(proj / "host" / "rt-report.sh")], env=e,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    t = time.monotonic()
+    while log.read_text().count("vm/run ") < 2 and time.monotonic() - t < 20:
+        time.sleep(0.05)
+    assert log.read_text().count("vm/run ") == 2, log.read_text()
+    p.send_signal(signal.SIGTERM)
+    assert p.wait(timeout=20) == 130
+    time.sleep(4)
+    assert "ended" not in log.read_text(), log.read_text()

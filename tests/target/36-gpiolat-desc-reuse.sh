@@ -10,8 +10,10 @@
 # again) its last line, one past the old chip's (the base read at run time, never the kernel's
 # version). The old line's count must stay what the first chip issued; the new chip's sets are
 # of a line gpiolat gave no slot (dropped, all lines) or did not select (-l).
-# What it does not show: on std (x86_64 6.1) the allocator gave the new descs another address in
-# every run tried (a control build that learnt without forgetting passed too, with nlines 8/9
+# What it does not show: on a kernel whose bases grow from 512 the toggled line is the new chip's
+# ninth, past the eight descs the old chip freed (and the chip between, loaded to choose that
+# line, was never set): there a forgetting that failed could not show in the counts. On std
+# (x86_64 6.1) the allocator gave the new descs another address in every run tried (a control build that learnt without forgetting passed too, with nlines 8/9
 # and 40/41), so the forgetting itself is not exercised here; it rests on the kernel's lifetime
 # rules (bpf/gpiolat.bpf.c, desc_cache). It does check the counts across a chip's removal and
 # addition with every desc learnt, in both of the BPF side's ways of learning.
@@ -80,18 +82,21 @@ for m in $descs; do
 		if [ "$b1" -ge "$b0" ] && [ "$b1" -le $((b0 + 7)) ]; then
 			toggle_load nlines=9 line=$((b0 + 8 - b1))
 		fi
-		g1=$(toggle_gpio)
+		# checked before its pulses: without the module (a load refused) they would never end
+		g1=$(toggle_gpio 2>/dev/null)
+		if [ -z "$g1" ] || { [ "$g1" -ge "$b0" ] && [ "$g1" -le $((b0 + 7)) ]; }; then
+			kill -INT $pid
+			wait $pid
+			notok "$m, $sel: the new chip toggles none of the old chip's lines $b0-$((b0 + 7)): got '$g1' (base $(vchip_base))"
+			continue
+		fi
+		ok "$m, $sel: the new chip toggles GPIO $g1, none of the old chip's lines $b0-$((b0 + 7))"
 		pulses $N
 		kill -INT $pid
 		wait $pid
 		st=$?
 		[ $st = 0 ] || echo "# gpiolat --$m: $(tail -n 1 "$out")"
 		eq "$m, $sel line(s): gpiolat ended by SIGINT" $st 0
-		if [ -z "$g1" ] || { [ "$g1" -ge "$b0" ] && [ "$g1" -le $((b0 + 7)) ]; }; then
-			notok "$m, $sel: the new chip toggles none of the old chip's lines $b0-$((b0 + 7)): got '$g1' (base $(vchip_base))"
-			continue
-		fi
-		ok "$m, $sel: the new chip toggles GPIO $g1, none of the old chip's lines $b0-$((b0 + 7))"
 		eq "$m, $sel line(s): line $b0 counts the first chip's $N pulses only" \
 			"$(count "$b0")" $N
 		if [ $sel = all ]; then
