@@ -20,7 +20,7 @@ libtracefs-dev libtraceevent-dev libjson-c-dev libgpiod-dev gpiod kmod file dwar
 bpftrace strace gnuplot-nox python3 python3-pytest python3-pytest-xdist clang-format groff-base man-db"
 rest="qemu-system-x86 busybox-static cpio gzip xz-utils rt-tests rtla stress-ng chromium
 qemu-system-arm libglib2.0-dev gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu
-libc6-dev-armhf-cross libc6-dev-arm64-cross debootstrap qemu-user-static binfmt-support gpg zstd"
+libc6-dev-armhf-cross libc6-dev-arm64-cross debootstrap qemu-user-static binfmt-support gpg gpg-agent zstd"
 target="rt-tests rtla stress-ng"
 root="libc6-dev libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-dev libjson-c-dev
 libgpiod-dev gpiod kmod bpftool bpftrace strace python3 rt-tests rtla stress-ng"
