@@ -432,9 +432,9 @@ judge() {
 	echo "   ($(($(date +%s) - start)) s)"
 }
 
-# in_tier NAME: the target NAME is in this run's tier
+# in_tier NAME: the target NAME is in this run's tier (std is in every tier: the boots start there)
 in_tier() {
-	case " $targets " in *" $1 "*) return 0 ;; esac
+	case " std $targets " in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
@@ -505,10 +505,13 @@ elif [ -n "$list" ] && { [ "$what" = all ] || [ "$what" = target ]; }; then
 		# shellcheck disable=SC2046
 		run_target "$kernel" $(marked "$kernel")
 	done
-	if in_tier arm-6.12 && in_tier arm-6.12-rt; then
-		run_compare tests/compare/rt-armhf.sh
-		run_compare tests/compare/matrix-armhf.sh
-	fi
+	# each comparison whose "# targets:" are all in the tier, as the schedule runs them
+	for c in tests/compare/*.sh; do
+		need=$(sed -n 's/^# targets: *//p' "$c" | head -n 1)
+		[ -n "$need" ] || continue
+		for k in $need; do in_tier "$k" || continue 2; done
+		run_compare "$c"
+	done
 elif [ "$what" = all ] || [ "$what" = target ]; then
 	# the deterministic boots in lanes, the host tests' parts, then the real-time boots alone
 	. tests/schedule.sh

@@ -85,6 +85,14 @@ def test_without_t_the_tests_of_std_then_those_marked_for_the_next_target():
     assert rc == 0 and err == []
     want = ["std tests/target/" + f for f in TARGET_TESTS if "std" in kernels(f)]
     want += ["rt tests/target/" + f for f in TARGET_TESTS if "rt" in kernels(f)]
+    # then each comparison whose "# targets:" are all in the tier (std is in every tier)
+    cdir = os.path.join(ROOT, "tests", "compare")
+    for c in sorted(f for f in os.listdir(cdir) if f.endswith(".sh")):
+        with open(os.path.join(cdir, c)) as fh:
+            need = [ln[len("# targets:"):].split() for ln in fh if ln.startswith("# targets:")]
+        if need and set(need[0]) <= {"std", "rt"}:
+            want.append("compare tests/compare/" + c)
+    assert "compare tests/compare/rt-det.sh" in want
     assert out == want and len(want) > len(TARGET_TESTS) > 20
 
 
