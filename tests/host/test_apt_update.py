@@ -257,9 +257,14 @@ def test_deps_installs_from_the_indexes_that_downloaded(apt, tmp_path):
 # "rel-security" as each test makes it (absent, signed by another key, another Codename).
 
 def gpg(home, *args, **kw):
-    return subprocess.run(["gpg", "--homedir", str(home), "--batch", "--pinentry-mode",
-                           "loopback", "--passphrase", ""] + list(args), check=True,
-                          capture_output=True, **kw)
+    """gpg in HOME; the agent it starts is stopped after it (none left running by the tests)"""
+    try:
+        return subprocess.run(["gpg", "--homedir", str(home), "--batch", "--pinentry-mode",
+                               "loopback", "--passphrase", ""] + list(args), check=True,
+                              capture_output=True, **kw)
+    finally:
+        subprocess.run(["gpgconf", "--homedir", str(home), "--kill", "all"],
+                       capture_output=True)
 
 
 def key(tmp, name):
