@@ -1,6 +1,7 @@
 """Host side: tests/run.sh's own verdict (its pass/fail count over pytest's exit status)."""
 import os
 import shutil
+import signal
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -12,6 +13,24 @@ def outer_env(**extra):
     env = {k: v for k, v in os.environ.items() if k != "T"}
     env.update(extra)
     return env
+
+
+def reap(root):
+    """end every process left in ROOT (a fake boot's hang test spins on after the runner has
+    stopped its boot: the fake vm/run is no qemu that takes it along): none outlives the test"""
+    root = os.path.realpath(root)
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue
+        if cwd == root or cwd.startswith(root + "/"):
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def run_host(tmp_path, files):
@@ -68,8 +87,12 @@ def run_target(tmp_path):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     env = outer_env(TEST_TARGETS="std", VM_TIMEOUT="3")
     env.pop("T", None)
-    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    try:
+        return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        reap(tmp_path)
 
 
 def test_one_boot_runs_the_list_and_a_hang_costs_one_test(tmp_path):
@@ -134,8 +157,12 @@ def run_lanes(tmp_path, drop=(), part="target"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
     env = outer_env(TEST_TARGETS="std rt", VM_TIMEOUT="3", PYTHONDONTWRITEBYTECODE="1")
     env.pop("T", None)
-    return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    try:
+        return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        reap(tmp_path)
 
 
 def test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only(tmp_path):
