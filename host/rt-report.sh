@@ -132,6 +132,7 @@ else
 		poll=
 		[ "$TIMING" != icount ] || [ "$a" != x86_64 ] || [ "${RT_IDLE_POLL:-1}" = 0 ] ||
 			poll=idle=poll
+		append="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll"
 		r=1
 		while [ $r -le "$runs" ]; do
 			d=$raw/rt-$n
@@ -142,7 +143,7 @@ else
 				# the study's root as the initramfs, its results copied out after the study
 				rm -rf "$d"
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
-					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll" \
+					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="$append" \
 					vm/run env RT_IN_RAMROOT=1 "$@" sh /study/rt.sh /result </dev/null &
 				pids="$pids $!:${d##*/}"
 				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
@@ -150,7 +151,7 @@ else
 				[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
 			else
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
-					VM_APPEND="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll" vm/run env "$@" \
+					VM_APPEND="$append" vm/run env "$@" \
 					sh study/rt.sh "$d" </dev/null
 			fi
 			r=$((r + 1))

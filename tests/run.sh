@@ -438,6 +438,16 @@ in_tier() {
 	return 1
 }
 
+# tier_compares: each comparison (tests/compare/) whose "# targets:" are all in the tier
+tier_compares() {
+	for _c in tests/compare/*.sh; do
+		_need=$(sed -n 's/^# targets: *//p' "$_c" | head -n 1)
+		[ -n "$_need" ] || continue
+		for _k in $_need; do in_tier "$_k" || continue 2; done
+		echo "$_c"
+	done
+}
+
 # run_compare FILE: a host-side test that boots more than one target and compares them
 # (tests/compare/), run once after the targets it needs were built and tested
 run_compare() {
@@ -505,11 +515,8 @@ elif [ -n "$list" ] && { [ "$what" = all ] || [ "$what" = target ]; }; then
 		# shellcheck disable=SC2046
 		run_target "$kernel" $(marked "$kernel")
 	done
-	# each comparison whose "# targets:" are all in the tier, as the schedule runs them
-	for c in tests/compare/*.sh; do
-		need=$(sed -n 's/^# targets: *//p' "$c" | head -n 1)
-		[ -n "$need" ] || continue
-		for k in $need; do in_tier "$k" || continue 2; done
+	# the comparisons the tier has, as the schedule runs them
+	for c in $(tier_compares); do
 		run_compare "$c"
 	done
 elif [ "$what" = all ] || [ "$what" = target ]; then

@@ -57,11 +57,7 @@ plan() {
 			[ -z "$shared" ] || echo "$timing $(weight "$kernel/$timing") $kernel/$timing $kernel$shared"
 		done
 	done
-	for c in tests/compare/*.sh; do
-		[ -f "$c" ] || continue
-		need=$(sed -n 's/^# targets: *//p' "$c" | head -n 1)
-		[ -n "$need" ] || continue
-		for k in $need; do in_tier "$k" || continue 2; done
+	for c in $(tier_compares); do
 		key=compare/$(basename "$c" .sh)
 		echo "$(timing_of "$c") $(weight "$key") $key compare $c"
 	done

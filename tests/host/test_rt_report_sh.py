@@ -4,7 +4,9 @@ each run's results go, in a copy of the project whose tools are stubs that log t
 docs/rt.md, "In instructions"."""
 import os
 import shutil
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -46,7 +48,9 @@ def proj(tmp_path):
     return p
 
 
-def run(proj, **env):
+def environ(proj, **env):
+    """rt-report.sh's environment: the stubs first on PATH, their log emptied, ENV added;
+    (environment, log)"""
     log = proj.parent / "log"
     log.write_text("")
     e = {k: v for k, v in os.environ.items()
@@ -54,6 +58,11 @@ def run(proj, **env):
                       "RT_IDLE_POLL", "VM_APPEND", "MAKEFLAGS", "MFLAGS")}
     e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log))
     e.update(env)
+    return e, log
+
+
+def run(proj, **env):
+    e, log = environ(proj, **env)
     r = subprocess.run(["sh", str(proj / "host" / "rt-report.sh")], env=e, capture_output=True,
                        text=True, timeout=60, stdin=subprocess.DEVNULL)
     return r, log.read_text().splitlines()
@@ -172,17 +181,9 @@ def test_a_kernel_named_twice_is_a_usage_error_before_any_boot(proj):
 
 def test_stopped_it_stops_its_boots(proj):
     # SIGTERM while two boots run (RT_JOBS=2): both boots stopped, none writes after, exit 130
-    import signal
-    import time
     stub(proj / "vm" / "run", "vm/run",
          'exec >/dev/null 2>&1; sleep 3; echo "ended $KERNEL" >>"$STUB_LOG"\n')
-    log = proj.parent / "log"
-    log.write_text("")
-    e = {k: v for k, v in os.environ.items()
-         if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "RT_KERNELS", "RT_RUNS", "RT_JOBS",
-                      "RT_IDLE_POLL", "VM_APPEND", "MAKEFLAGS", "MFLAGS")}
-    e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log),
-             RT_KERNELS="std rt", RT_JOBS="2")
+    e, log = environ(proj, RT_KERNELS="std rt", RT_JOBS="2")
     p = subprocess.Popen(["sh", str(proj / "host" / "rt-report.sh")], env=e,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
