@@ -8,7 +8,7 @@
 # (out/tests/durations), else the loaded rehearsal's of 2026-11-27 (a clean clone of b327a24 on
 # this 2-core machine shared with other work: its out/tests/durations, a lane's boot with the
 # build of its target; rt-armhf 287 s: its two boots run at once) plus the seconds of the tests
-# moved to icount after it (issue 28: one boot of them a target, at a load of 5 to 8; the boots
+# moved to icount after it (the 20-minute suite: one boot of them a target, at a load of 5 to 8; the boots
 # they made: rt, 6.12-rt, testing-rt, arm64), else 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
