@@ -182,11 +182,14 @@ run_schedule() {
 				[ -n "$item" ] || break
 				# shellcheck disable=SC2086
 				set -- $item
-				echo "== lane $N: $3 starts ($(($# - 4)) test(s), about $2 s)" >$log/lane-$N.start
+				s0=$(date +%s)
+				echo "== lane $N: $3 starts at +$((s0 - t0)) s ($(($# - 4)) test(s), about $2 s)" \
+					>$log/lane-$N.start
 				say $log/lane-$N.start
 				# shellcheck disable=SC2086
 				run_item $item >$log/lane-$N.block 2>&1
-				echo "== lane $N: $3 done" >>$log/lane-$N.block
+				s1=$(date +%s)
+				echo "== lane $N: $3 done at +$((s1 - t0)) s ($((s1 - s0)) s)" >>$log/lane-$N.block
 				say $log/lane-$N.block
 			done
 			echo "$passed $failed $skipped" >$log/lane-$N.counts
@@ -213,6 +216,8 @@ run_schedule() {
 				run_host host-free free tests/host
 			fi
 		} >$log/builder.block 2>&1
+		echo "== the builds and the free host tests done at +$(($(date +%s) - t0)) s" \
+			>>$log/builder.block
 		say $log/builder.block
 		echo "$passed $failed $skipped" >$log/builder.counts
 	) </dev/null &
@@ -240,6 +245,10 @@ run_schedule() {
 	t3=$(date +%s)
 	# this run's seconds over the last runs' (a part of the tier keeps the others' figures)
 	if [ -f $log/durations.new ]; then
+		# the log says where the time went: each boot's seconds, longest first (its build
+		# included; a lane's boots ran two at a time, the real-time ones alone)
+		echo "== seconds per boot, this run (with its build):"
+		sort -k2,2nr $log/durations.new | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
 		cat $log/durations $log/durations.new 2>/dev/null |
 			awk '{ d[$1] = $2 } END { for (k in d) print k, d[k] }' | sort >$log/durations.tmp
 		mv $log/durations.tmp $log/durations

@@ -1,5 +1,6 @@
 """Host side: tests/run.sh's own verdict (its pass/fail count over pytest's exit status)."""
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -189,8 +190,17 @@ def test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only(tmp_path):
 
 def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
     r = run_lanes(tmp_path, drop=("tests/target/21-fail.sh", "tests/target/22-hang.sh"))
+    out = r.stdout.splitlines()
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.splitlines()[-1] == "5 passed, 0 failed, 0 skipped", r.stdout
+    assert out[-1] == "5 passed, 0 failed, 0 skipped", r.stdout
+    # the log says when each lane's boot started and ended, and each boot's seconds
+    starts = r"== lane [12]: std/icount starts at \+\d+ s \(2 test\(s\), about \d+ s\)"
+    done = r"== lane [12]: rt/icount done at \+\d+ s \(\d+ s\)"
+    assert any(re.fullmatch(starts, l) for l in out), r.stdout
+    assert any(re.fullmatch(done, l) for l in out), r.stdout
+    per = out.index("== seconds per boot, this run (with its build):")
+    keys = sorted(l.split()[0] for l in out[per + 1:per + 5] if l.startswith("   "))
+    assert keys == ["rt/icount", "rt/real", "std/icount", "std/real"], r.stdout
 
 
 def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
