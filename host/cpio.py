@@ -9,7 +9,9 @@ sorted order, owned by root, with mtime 0 and inode numbers counted from 1: two 
 same files are the same bytes, so the kernel unpacks them with the same instructions. The gzip
 stream has mtime 0 and no name and is padded with zeros to a multiple of 4 bytes: the kernel
 unpacks concatenated archives (vm/run appends this one to the target's initramfs) and looks for
-the next one at a 4-byte boundary, skipping zeros.
+the next one at a 4-byte boundary, skipping zeros. A folder, file or link below DIR that cannot
+be read stops it with one line naming it, and nothing is written (os.walk alone skips a folder it
+cannot list: a root that boots without its files).
 """
 import gzip
 import os
@@ -25,6 +27,37 @@ def entry(out, ino, name, mode, data, nlink=1):
     out.append(b"\0" * ((4 - (110 + len(name_b)) % 4) % 4))
     out.append(data)
     out.append(b"\0" * ((4 - len(data) % 4) % 4))
+
+
+def fail(e):
+    raise e
+
+
+def walk(parts, ino, prefix, top):
+    """Every entry below TOP into PARTS, inodes from INO: the next inode; OSError naming the
+    path that could not be read."""
+    # onerror: a folder that cannot be listed stops the archive (os.walk's default skips it)
+    for root, dirs, files in os.walk(top, onerror=fail):
+        dirs.sort()
+        rel = os.path.relpath(root, top)
+        for n in sorted(dirs + files):
+            path = os.path.join(root, n)
+            name = os.path.normpath(os.path.join(prefix, rel, n))
+            st = os.lstat(path)
+            perm = stat.S_IMODE(st.st_mode)
+            if stat.S_ISLNK(st.st_mode):
+                entry(parts, ino, name, stat.S_IFLNK | 0o777, os.readlink(path).encode())
+            elif stat.S_ISDIR(st.st_mode):
+                entry(parts, ino, name, stat.S_IFDIR | perm, b"", 2)
+            elif stat.S_ISREG(st.st_mode):
+                with open(path, "rb") as f:
+                    entry(parts, ino, name, stat.S_IFREG | perm, f.read())
+            else:
+                raise OSError(0, "neither file, folder nor link", path)
+            ino += 1
+        # os.walk does not descend into links to folders
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    return ino
 
 
 def main(argv):
@@ -43,35 +76,29 @@ def main(argv):
         p = p + "/" + c if p else c
         entry(parts, ino, p, stat.S_IFDIR | 0o755, b"", 2)
         ino += 1
-    for root, dirs, files in os.walk(top):
-        dirs.sort()
-        rel = os.path.relpath(root, top)
-        for n in sorted(dirs + files):
-            path = os.path.join(root, n)
-            name = os.path.normpath(os.path.join(prefix, rel, n))
-            st = os.lstat(path)
-            perm = stat.S_IMODE(st.st_mode)
-            if stat.S_ISLNK(st.st_mode):
-                entry(parts, ino, name, stat.S_IFLNK | 0o777, os.readlink(path).encode())
-            elif stat.S_ISDIR(st.st_mode):
-                entry(parts, ino, name, stat.S_IFDIR | perm, b"", 2)
-            elif stat.S_ISREG(st.st_mode):
-                with open(path, "rb") as f:
-                    entry(parts, ino, name, stat.S_IFREG | perm, f.read())
-            else:
-                print("host/cpio.py: %s: neither file, folder nor link" % path, file=sys.stderr)
-                return 1
-            ino += 1
-        # os.walk does not descend into links to folders
-        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+    try:
+        ino = walk(parts, ino, prefix, top)
+    except OSError as e:
+        # a folder os.walk cannot list, a file or link that cannot be read, a device: nothing
+        # written (an archive without them would boot a root that lacks them)
+        print("host/cpio.py: %s: %s" % (e.filename, e.strerror), file=sys.stderr)
+        return 1
     entry(parts, 0, "TRAILER!!!", 0, b"")
     raw = b"".join(parts)
     z = gzip.compress(raw, compresslevel=6, mtime=0)
     z += b"\0" * ((4 - len(z) % 4) % 4)
     tmp = dest + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(z)
-    os.replace(tmp, dest)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(z)
+        os.replace(tmp, dest)
+    except OSError as e:
+        print("host/cpio.py: %s: %s" % (e.filename or tmp, e.strerror), file=sys.stderr)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return 1
     return 0
 
 
