@@ -3,6 +3,7 @@
 from the same files (docs/rt.md, "A boot with nothing from the host's clock").
 
     host/cpio.py OUT.cpio.gz PREFIX DIR
+    host/cpio.py --member ARCHIVE.cpio.gz NAME
 
 Every file, link and folder below DIR goes into the archive below PREFIX (e.g. "ramroot"), in
 sorted order, owned by root, with mtime 0 and inode numbers counted from 1: two archives of the
@@ -12,6 +13,11 @@ unpacks concatenated archives (vm/run appends this one to the target's initramfs
 the next one at a 4-byte boundary, skipping zeros. A folder, file or link below DIR that cannot
 be read stops it with one line naming it, and nothing is written (os.walk alone skips a folder it
 cannot list: a root that boots without its files).
+
+--member prints the member NAME of such an archive (vm/run reads the target host/ramroot.sh
+recorded in its root): status 0, or 1 when the archive has no such member (nothing printed),
+or 2 with one line when it is not a gzip'd newc archive or cannot be read. It reads the stream
+only up to NAME (a name that sorts first among DIR's is in the first few hundred bytes).
 """
 import gzip
 import os
@@ -60,9 +66,45 @@ def walk(parts, ino, prefix, top):
     return ino
 
 
+def member(path, want):
+    """The data of the member named WANT of the gzip'd newc archive PATH, or None; ValueError
+    when it is not one."""
+    with gzip.open(path, "rb") as f:
+        while True:
+            hdr = f.read(110)
+            if len(hdr) != 110 or hdr[:6] != b"070701":
+                raise ValueError("not a newc cpio archive")
+            try:
+                size, namesize = int(hdr[54:62], 16), int(hdr[94:102], 16)
+            except ValueError:
+                raise ValueError("not a newc cpio archive") from None
+            name = f.read(namesize).rstrip(b"\0").decode(errors="replace")
+            f.read((4 - (110 + namesize) % 4) % 4)
+            if name == "TRAILER!!!":
+                return None
+            data = f.read(size)
+            if len(data) != size:
+                raise ValueError("cut short in " + name)
+            if name == want:
+                return data
+            f.read((4 - size % 4) % 4)
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--member":
+        try:
+            data = member(argv[2], argv[3])
+        except (OSError, ValueError, EOFError) as e:
+            why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print("host/cpio.py: %s: %s" % (argv[2], why), file=sys.stderr)
+            return 2
+        if data is None:
+            return 1
+        sys.stdout.buffer.write(data)
+        return 0
     if len(argv) != 4:
-        print("usage: host/cpio.py OUT.cpio.gz PREFIX DIR", file=sys.stderr)
+        print("usage: host/cpio.py OUT.cpio.gz PREFIX DIR | --member ARCHIVE NAME",
+              file=sys.stderr)
         return 2
     dest, prefix, top = argv[1], argv[2].strip("/"), argv[3]
     if not os.path.isdir(top):
