@@ -8,9 +8,10 @@
  * BYTES of lines of 'x' (99 and a newline) by printf, then results_out_done()'s status:
  *   end    nothing flushed before the end (over RESULTS_OUT_BUF: printf flushes inside)
  *   flush  fflush(stdout) after every 2000 bytes and at the end (an interval's histograms)
- *   fork   after the first 2000 bytes fflush(NULL) and a fork whose child exits at once
- *          (gpiolat's flush before it starts a worker or a command)
+ *   fork   after the first 2000 bytes (or all, when fewer) fflush(NULL) and a fork whose
+ *          child exits at once (gpiolat's flush before it starts a worker or a command)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 int main(int argc, char **argv)
 {
+	bool forked = false;
 	long bytes, i, n;
 	char line[101];
 	pid_t pid;
@@ -43,14 +45,15 @@ int main(int argc, char **argv)
 	memset(line, 'x', 99);
 	line[99] = '\n';
 	line[100] = '\0';
+	/* a flush point every 2000 bytes and at the end */
 	for (i = 0; i < bytes; i += n) {
 		n = bytes - i < 100 ? bytes - i : 100;
 		printf("%.*s", (int)n, line + 100 - n);
-		if ((i + n) % 2000 || i + n == bytes)
+		if ((i + n) % 2000 && i + n != bytes)
 			continue;
 		if (!strcmp(argv[2], "flush")) {
 			fflush(stdout);
-		} else if (!strcmp(argv[2], "fork") && i + n == 2000) {
+		} else if (!strcmp(argv[2], "fork") && !forked) {
 			fflush(NULL);
 			pid = fork();
 			if (pid < 0) {
@@ -60,9 +63,8 @@ int main(int argc, char **argv)
 			if (!pid)
 				_exit(0);
 			waitpid(pid, NULL, 0);
+			forked = true;
 		}
 	}
-	if (!strcmp(argv[2], "flush"))
-		fflush(stdout);
 	return results_out_done(PROG, 0);
 }

@@ -53,8 +53,9 @@ def test_an_unreadable_folder_stops_the_archive(tmp_path):
     os.chmod(top / "a", 0)
     try:
         # the check is real: where cpio.py runs, the folder cannot be listed
-        probe = subprocess.run([*NO_DAC, "ls", str(top / "a")], capture_output=True)
-        assert probe.returncode != 0, "the folder is readable: the test proves nothing"
+        probe = subprocess.run([*NO_DAC, "ls", str(top / "a")], capture_output=True, text=True)
+        assert probe.returncode != 0 and "Permission denied" in probe.stderr, \
+            "the folder is readable: the test proves nothing" + probe.stderr
         out = tmp_path / "out.cpio.gz"
         one_line(cpio(out, "ramroot", top, prefix=NO_DAC), 1, f"{top / 'a'}: Permission denied")
         assert sorted(os.listdir(tmp_path)) == ["tree"]  # no archive, no .tmp
