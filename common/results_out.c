@@ -76,7 +76,7 @@ bool results_out_open(const char *prog)
 		if (buf && setvbuf(f, buf, _IOFBF, RESULTS_OUT_BUF))
 			free(buf);
 	}
-	/* glibc's stdout is a variable (musl's is const: this is glibc's fopencookie anyway) */
+	/* glibc lets stdout be set (C leaves that to the library: musl's is const) */
 	stdout = f;
 	return true;
 }
