@@ -291,6 +291,11 @@ $(BUILD)/test-overhead: loader/test/test-overhead.c $(TEST_OV_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_LOADER) $(LDFLAGS) $(filter %.c %.o,$^) $(LDLIBS_LOADER) -o $@
 
+# test-results-out: a report through common/results_out.c to a failing stdout (test_results_out.py)
+$(BUILD)/test-results-out: loader/test/test-results-out.c $(BUILD)/common/results_out.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
 # ---- toggler/: user-space togglers (user space, target) --------------------------------------
 togglers: $(TOGGLERS)
 # libgpiod 2.x (Debian 13) replaced 1.x's line API (Debian 12): utoggle's libgpiod row is built

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Results on stdout never lost silently: results_out.h */
+#define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,47 +10,88 @@
 
 #include "results_out.h"
 
+/* the errno of the first write (or the close) of stdout that failed; 0: none */
+static int out_err;
+
+/*
+ * stdout's writes: all of SIZE to fd 1, or, at the first error, what went out (less than
+ * SIZE: stdio sets the stream's error flag) with its errno kept. Like stdio's own, no retry
+ * on EINTR: a signal during a blocked write ends it.
+ */
+static ssize_t out_write(void *cookie, const char *buf, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	(void)cookie;
+	while (done < size) {
+		n = write(1, buf + done, size - done);
+		if (n <= 0) {
+			/* 0: the device took nothing and said no error (no why to keep) */
+			if (n < 0 && !out_err)
+				out_err = errno;
+			break;
+		}
+		done += n;
+	}
+	return done;
+}
+
+/* a close can fail too (NFS, a full disk reported late) */
+static int out_close(void *cookie)
+{
+	(void)cookie;
+	if (close(1)) {
+		if (!out_err)
+			out_err = errno;
+		return -1;
+	}
+	return 0;
+}
+
 bool results_out_open(const char *prog)
 {
+	static const cookie_io_functions_t io = { .write = out_write, .close = out_close };
+	FILE *f;
 	char *buf;
 
 	if (fcntl(1, F_GETFD) < 0 && errno == EBADF) {
 		fprintf(stderr, "%s: stdout is closed: the results would be lost\n", prog);
 		return false;
 	}
+	f = fopencookie(NULL, "w", io);
+	if (!f) {
+		fprintf(stderr, "%s: stdout: %s\n", prog, strerror(errno));
+		return false;
+	}
 	/*
-	 * a terminal stays line-buffered; the buffer is stdout's until results_out_done()'s
-	 * fclose, just before the exit (never freed: stdio keeps no way back to it). Without
-	 * it (no memory), stdio's own: the same results, a failure's reason maybe lost.
+	 * a terminal stays line-buffered; else the buffer is stdout's until results_out_done()'s
+	 * fclose, just before the exit (never freed: stdio keeps no way back to it). Without it
+	 * (no memory), stdio's own size.
 	 */
-	if (!isatty(1)) {
+	if (isatty(1)) {
+		setvbuf(f, NULL, _IOLBF, 0);
+	} else {
 		buf = malloc(RESULTS_OUT_BUF);
-		if (buf && setvbuf(stdout, buf, _IOFBF, RESULTS_OUT_BUF))
+		if (buf && setvbuf(f, buf, _IOFBF, RESULTS_OUT_BUF))
 			free(buf);
 	}
+	/* glibc lets stdout be set (C leaves that to the library: musl's is const) */
+	stdout = f;
 	return true;
 }
 
 int results_out_done(const char *prog, int rc)
 {
-	int err = 0;
 	bool bad;
 
-	errno = 0;
 	bad = fflush(stdout) != 0;
-	if (bad)
-		err = errno;
 	bad |= ferror(stdout) != 0;
-	/* a close can fail too (NFS, a full disk reported late) */
-	errno = 0;
-	if (fclose(stdout) && !bad) {
-		bad = true;
-		err = errno;
-	}
+	bad |= fclose(stdout) != 0;
 	if (!bad)
 		return rc;
-	/* a write that failed before the flush kept no errno */
-	fprintf(stderr, "%s: writing the results to stdout failed%s%s\n", prog, err ? ": " : "",
-		err ? strerror(err) : "");
+	/* out_err is 0 only when a write took nothing without an error */
+	fprintf(stderr, "%s: writing the results to stdout failed%s%s\n", prog, out_err ? ": " : "",
+		out_err ? strerror(out_err) : "");
 	return rc ? rc : 1;
 }

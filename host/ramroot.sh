@@ -8,7 +8,10 @@
 # load there, on ARM too) and host/cpio.py packs it (the same bytes from the same files), in
 # out/ramroot/ARCH-KERNEL-KEY.cpio.gz. KEY is the sha256 of what goes in: the kernel's release
 # and toggle.ko, study/rt.sh, host/cpio.py, gpiolat, utoggle and the BTF the target runs, and
-# the target root's package list (var/lib/dpkg/status): a change of any makes a new one.
+# the target root's package list (var/lib/dpkg/status), and this script: a change of any makes a
+# new one. The archive records its target: ramroot/.gpiolat-target, "ARCH-KERNEL RELEASE" (the
+# first member below ramroot/: vm/run reads it and refuses another target's root, which would
+# boot and fail inside the guest: another architecture's programs, another kernel's toggle.ko).
 # vm/run VM_RAMROOT=that file boots with it (docs/rt.md "A boot with nothing from the host's
 # clock"). The older archives of the target are removed.
 set -eu
@@ -30,8 +33,8 @@ elif [ "$arch" != "$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')" 
 	echo "host/ramroot.sh: $arch-$kernel runs the busybox initramfs: no root to copy" >&2
 	exit 1
 fi
-key=$(for f in "$kdir/release" "$kdir/toggle.ko" study/rt.sh host/cpio.py "$bindir/gpiolat" \
-	"$bindir/utoggle" "$bindir/$release.btf" "$root/var/lib/dpkg/status"; do
+key=$(for f in "$kdir/release" "$kdir/toggle.ko" study/rt.sh host/cpio.py host/ramroot.sh \
+	"$bindir/gpiolat" "$bindir/utoggle" "$bindir/$release.btf" "$root/var/lib/dpkg/status"; do
 	if [ -f "$f" ]; then sha256sum <"$f"; else echo "none $f"; fi
 done | sha256sum | cut -c1-16)
 mkdir -p out/ramroot
@@ -51,6 +54,7 @@ if [ ! -f "$cpio" ]; then
 		exit 1
 	}
 	rm -rf "$tree.x"
+	printf '%s\n' "$arch-$kernel $release" >"$tree/.gpiolat-target"
 	# this target's older archives (KEY: 16 hex digits; not arm-6.12-rt's for arm-6.12)
 	h='[0-9a-f]'
 	rm -f out/ramroot/"$arch-$kernel"-$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h.cpio.gz

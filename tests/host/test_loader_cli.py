@@ -159,3 +159,18 @@ def test_no_gpio_tracepoint_for_tp_btf():
     """the BTF-typed tracepoint checks the tracepoint first, in one line, and leaves nothing"""
     one_line_error(run("--tp_btf", "-d", "1"), 1, "tp_btf: not available",
                    "gpio:gpio_value is not in this kernel")
+
+
+# A report that cannot be written says why (common/results_out.c; every way a write fails, with
+# no BPF: test_results_out.py): --syscall-hist's report ends in a flush of its own, and with -i
+# its histograms go out interval by interval; both lost the errno's reason before
+@pytest.mark.parametrize("args", [["-d", "300ms"], ["-d", "300ms", "-i", "10ms", "--json"]],
+                         ids=" ".join)
+def test_a_report_into_dev_full_says_why(args):
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([GPIOLAT, "--syscall-hist", *args], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.splitlines() == [
+        "gpiolat: writing the results to stdout failed: No space left on device"]
+    assert our_programs() == []
