@@ -13,10 +13,14 @@
 /* the errno of the first write (or the close) of stdout that failed; 0: none */
 static int out_err;
 
+/* the C library's stdout, given back when ours is closed (no pointer left to a freed stream) */
+static FILE *lib_stdout;
+
 /*
  * stdout's writes: all of SIZE to fd 1, or, at the first error, what went out (less than
- * SIZE: stdio sets the stream's error flag) with its errno kept. Like stdio's own, no retry
- * on EINTR: a signal during a blocked write ends it.
+ * SIZE: stdio sets the stream's error flag) with its errno kept. A signal during a blocked
+ * write (the loaders' SIGINT, installed without SA_RESTART) does not lose the report: the
+ * write goes on.
  */
 static ssize_t out_write(void *cookie, const char *buf, size_t size)
 {
@@ -26,6 +30,8 @@ static ssize_t out_write(void *cookie, const char *buf, size_t size)
 	(void)cookie;
 	while (done < size) {
 		n = write(1, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0) {
 			/* 0: the device took nothing and said no error (no why to keep) */
 			if (n < 0 && !out_err)
@@ -77,6 +83,7 @@ bool results_out_open(const char *prog)
 			free(buf);
 	}
 	/* glibc lets stdout be set (C leaves that to the library: musl's is const) */
+	lib_stdout = stdout;
 	stdout = f;
 	return true;
 }
@@ -88,6 +95,9 @@ int results_out_done(const char *prog, int rc)
 	bad = fflush(stdout) != 0;
 	bad |= ferror(stdout) != 0;
 	bad |= fclose(stdout) != 0;
+	/* the library's own again: a later write fails on the closed fd 1, never on freed memory */
+	if (lib_stdout)
+		stdout = lib_stdout;
 	if (!bad)
 		return rc;
 	/* out_err is 0 only when a write took nothing without an error */

@@ -15,7 +15,7 @@ be read stops it with one line naming it, and nothing is written (os.walk alone 
 cannot list: a root that boots without its files).
 
 --member prints the member NAME of such an archive (vm/run reads the target host/ramroot.sh
-recorded in its root): status 0, or 1 when the archive has no such member (nothing printed),
+recorded in its root): status 0, or 3 when the archive has no such member (nothing printed),
 or 2 with one line when it is not a gzip'd newc archive or cannot be read. It reads the stream
 only up to NAME (a name that sorts first among DIR's is in the first few hundred bytes).
 """
@@ -94,12 +94,14 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "--member":
         try:
             data = member(argv[2], argv[3])
-        except (OSError, ValueError, EOFError) as e:
+        except Exception as e:
+            # any reason it cannot be read (a corrupt gzip stream: zlib.error, a header's
+            # sizes: MemoryError): one line, 2, never the 3 of "no such member"
             why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            print("host/cpio.py: %s: %s" % (argv[2], why), file=sys.stderr)
+            print("host/cpio.py: %s: %s" % (argv[2], why or type(e).__name__), file=sys.stderr)
             return 2
         if data is None:
-            return 1
+            return 3
         sys.stdout.buffer.write(data)
         return 0
     if len(argv) != 4:

@@ -55,10 +55,16 @@ if [ ! -f "$cpio" ]; then
 	}
 	rm -rf "$tree.x"
 	printf '%s\n' "$arch-$kernel $release" >"$tree/.gpiolat-target"
-	# this target's older archives (KEY: 16 hex digits; not arm-6.12-rt's for arm-6.12)
+	python3 host/cpio.py "$cpio" ramroot "$tree" || {
+		echo "host/ramroot.sh: packing the root of $arch-$kernel failed (host/cpio.py, above)" >&2
+		rm -rf "$tree"
+		exit 1
+	}
+	# then this target's older archives (KEY: 16 hex digits; not arm-6.12-rt's for arm-6.12)
 	h='[0-9a-f]'
-	rm -f out/ramroot/"$arch-$kernel"-$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h.cpio.gz
-	python3 host/cpio.py "$cpio" ramroot "$tree"
+	for f in out/ramroot/"$arch-$kernel"-$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h$h.cpio.gz; do
+		[ "$PWD/$f" = "$cpio" ] || rm -f "$f"
+	done
 	echo "host/ramroot.sh: $cpio ($(du -sm "$tree" | cut -f1) MB unpacked)" >&2
 	rm -rf "$tree"
 fi

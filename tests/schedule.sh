@@ -8,8 +8,8 @@
 # (out/tests/durations), else the loaded rehearsal's of 2026-11-27 (a clean clone of b327a24 on
 # this 2-core machine shared with other work: its out/tests/durations, a lane's boot with the
 # build of its target; rt-armhf 287 s: its two boots run at once) plus the seconds of the tests
-# moved to icount after it (the 20-minute suite: one boot of them a target, at a load of 5 to 8; the boots
-# they made: rt, 6.12-rt, testing-rt, arm64), else 60
+# moved to icount after it to shorten make test (one boot of them a target, at a load of 5 to
+# 8; the boots they made: rt, 6.12-rt, testing-rt, arm64), else 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
 	if [ -z "$_w" ]; then
@@ -212,11 +212,12 @@ run_schedule() {
 			done
 			if [ "$what" = all ]; then
 				flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock \
-					make -s out/build/test-hist out/build/test-overhead
+					make -s out/build/test-hist out/build/test-overhead \
+					out/build/test-results-out
 				run_host host-free free tests/host
 			fi
 		} >$log/builder.block 2>&1
-		echo "== the builds and the free host tests done at +$(($(date +%s) - t0)) s" \
+		echo "== the builds${beside:+ and the free host tests} done at +$(($(date +%s) - t0)) s" \
 			>>$log/builder.block
 		say $log/builder.block
 		echo "$passed $failed $skipped" >$log/builder.counts

@@ -199,8 +199,12 @@ def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
     assert any(re.fullmatch(starts, l) for l in out), r.stdout
     assert any(re.fullmatch(done, l) for l in out), r.stdout
     per = out.index("== seconds per boot, this run (with its build):")
-    keys = sorted(l.split()[0] for l in out[per + 1:per + 5] if l.startswith("   "))
-    assert keys == ["rt/icount", "rt/real", "std/icount", "std/real"], r.stdout
+    rows = [l.split() for l in out[per + 1:per + 5] if l.startswith("   ")]
+    assert sorted(k for k, _, _ in rows) == ["rt/icount", "rt/real", "std/icount", "std/real"], \
+        r.stdout
+    secs = [int(n) for _, n, _ in rows]
+    assert secs == sorted(secs, reverse=True), r.stdout  # longest first
+    assert any(re.fullmatch(r"== the builds done at \+\d+ s", l) for l in out), r.stdout
 
 
 def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
@@ -221,3 +225,5 @@ def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
     lanes_done = max(i for i, l in enumerate(out) if l.startswith("== lane "))
     real = min(i for i, l in enumerate(out) if l.endswith("one boot (real) for 1 test(s)"))
     assert serial > lanes_done and serial > free and real > serial, r.stdout
+    assert any(re.fullmatch(r"== the builds and the free host tests done at \+\d+ s", l)
+               for l in out), r.stdout
