@@ -73,8 +73,9 @@ if [ -d "$D" ]; then
 	echo 0 >$D/enable
 fi
 # Results never lost: the modes that run only on a target (the toggle module's pulses, utoggle
-# on its chip) with stdout on /dev/full or closed fail in one line, and a FIFO where a file is
-# expected is refused at once (each bounded by a timeout: a regression fails, it does not hang)
+# on its chip) with stdout on /dev/full or closed fail in one line that says why, and a FIFO
+# where a file is expected is refused at once (each bounded by a timeout: a regression fails, it
+# does not hang)
 # out "what" STATUS WORD REDIRECT CMD...: CMD with stdout as REDIRECT says so
 out() {
 	what=$1 want=$2 word=$3 redir=$4
@@ -90,8 +91,9 @@ out() {
 	fi
 }
 if [ -d "$D" ]; then
-	out "gpiolat --pulses 20 >/dev/full" 1 "writing the results to stdout failed" \
-		'>/dev/full' $GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0
+	out "gpiolat --pulses 20 >/dev/full" 1 \
+		"writing the results to stdout failed: No space left on device" '>/dev/full' \
+		$GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0
 	out "gpiolat --pulses 20 --json >/dev/full" 1 "No space left on device" '>/dev/full' \
 		$GPIOLAT -l toggle-vchip:0 --pulses 20 --untraced 0 --json
 	out "gpiolat --pulses 20 with stdout closed" 1 "stdout is closed" '>&-' \
@@ -101,7 +103,8 @@ else
 	notok "gpiolat's writes: the toggle module is not loaded"
 fi
 if [ -x "$UTOGGLE" ]; then
-	out "utoggle -c 10 >/dev/full" 1 "writing the results to stdout failed" '>/dev/full' \
+	out "utoggle -c 10 >/dev/full" 1 \
+		"writing the results to stdout failed: No space left on device" '>/dev/full' \
 		"$UTOGGLE" -l 1 -i 0 -c 10
 	out "utoggle -c 10 with stdout closed" 1 "stdout is closed" '>&-' "$UTOGGLE" -l 1 -i 0 -c 10
 	fifo=$(mktemp -u)
