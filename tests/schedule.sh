@@ -69,6 +69,7 @@ plan() {
 build() {
 	[ "$1" != std ] || return 0
 	[ ! -f "$log/build-$1.failed" ] || return 1
+	_b0=$(date +%s)
 	# shellcheck disable=SC2046
 	if ! flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock nice make -s all target \
 		$(target_env "$1") >>"$log/build-$1.log" 2>&1; then
@@ -78,6 +79,8 @@ build() {
 		failed=$((failed + 1))
 		return 1
 	fi
+	# its seconds, the wait for the build lock included (a second call finds it made)
+	echo "$1 $(($(date +%s) - _b0))" >>$log/builds.new
 	if [ -s "$log/build-$1.log" ] && [ ! -f "$log/build-$1.shown" ]; then
 		cat "$log/build-$1.log"
 		: >"$log/build-$1.shown"
@@ -151,7 +154,7 @@ run_schedule() {
 		;;
 	esac
 	mkdir -p $log
-	rm -f $log/lanes.queue $log/durations.new $log/lane-*.counts $log/builder.counts \
+	rm -f $log/lanes.queue $log/durations.new $log/builds.new $log/lane-*.counts $log/builder.counts \
 		$log/build-*.log $log/build-*.failed $log/build-*.shown
 	# TEST_TIMING=icount: the deterministic boots alone (real: the real-time ones alone)
 	case ${TEST_TIMING:-} in
@@ -250,6 +253,13 @@ run_schedule() {
 		# included; a lane's boots ran two at a time, the real-time ones alone)
 		echo "== seconds per boot, this run (with its build):"
 		sort -k2,2nr $log/durations.new | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
+		# and each target's build: its longest call (the one that made it; the lock's wait in it)
+		if [ -f $log/builds.new ]; then
+			echo "== seconds per target build, this run (the wait for the build lock included):"
+			awk '$2 > m[$1] || !($1 in m) { m[$1] = $2 } END { for (k in m) print k, m[k] }' \
+				$log/builds.new | sort -k2,2nr | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
+			rm -f $log/builds.new
+		fi
 		cat $log/durations $log/durations.new 2>/dev/null |
 			awk '{ d[$1] = $2 } END { for (k in d) print k, d[k] }' | sort >$log/durations.tmp
 		mv $log/durations.tmp $log/durations

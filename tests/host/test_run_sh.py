@@ -205,6 +205,9 @@ def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
     secs = [int(n) for _, n, _ in rows]
     assert secs == sorted(secs, reverse=True), r.stdout  # longest first
     assert any(re.fullmatch(r"== the builds done at \+\d+ s", l) for l in out), r.stdout
+    # and each target's build once (std is the host's: no build), its longest call
+    b = out.index("== seconds per target build, this run (the wait for the build lock included):")
+    assert re.fullmatch(r"   rt +\d+ s", out[b + 1]) and not out[b + 2].startswith("   "), r.stdout
 
 
 def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
