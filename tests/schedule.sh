@@ -87,6 +87,12 @@ build() {
 	fi
 }
 
+# seconds_list FILE: FILE's "KEY SECONDS" lines, a KEY's longest, longest first, one a line
+seconds_list() {
+	awk '!($1 in m) || $2 > m[$1] { m[$1] = $2 } END { for (k in m) print k, m[k] }' "$1" |
+		sort -k2,2nr | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
+}
+
 # run_item TIMING WEIGHT KEY TARGET TEST... (a line of plan): build what it needs, run it, and
 # keep its seconds in out/tests/durations.new (KEY SECONDS) for the next run's order
 run_item() {
@@ -252,12 +258,11 @@ run_schedule() {
 		# the log says where the time went: each boot's seconds, longest first (its build
 		# included; a lane's boots ran two at a time, the real-time ones alone)
 		echo "== seconds per boot, this run (with its build):"
-		sort -k2,2nr $log/durations.new | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
+		seconds_list $log/durations.new
 		# and each target's build: its longest call (the one that made it; the lock's wait in it)
 		if [ -f $log/builds.new ]; then
 			echo "== seconds per target build, this run (the wait for the build lock included):"
-			awk '$2 > m[$1] || !($1 in m) { m[$1] = $2 } END { for (k in m) print k, m[k] }' \
-				$log/builds.new | sort -k2,2nr | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
+			seconds_list $log/builds.new
 			rm -f $log/builds.new
 		fi
 		cat $log/durations $log/durations.new 2>/dev/null |

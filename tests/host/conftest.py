@@ -4,6 +4,9 @@
     test_overhead   out/build/test-overhead, made (--overhead's statistics and method table)
     gpiolat_root    ./gpiolat (or $GPIOLAT) as root: skipped when it is not built or not root
 
+and two helpers to import: make(TARGET) and one_line(R, STATUS, WORDS...), a command's one
+error line.
+
 A test module takes one for every test with pytestmark = pytest.mark.usefixtures("NAME"), or as
 an argument (the fixture's value is the program's path).
 """
@@ -14,6 +17,17 @@ import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 GPIOLAT = os.environ.get("GPIOLAT", os.path.join(ROOT, "gpiolat"))
+
+
+def one_line(r, status, *words):
+    """R (a finished subprocess.run, text) exited STATUS with one line on stderr holding every
+    one of WORDS; that line"""
+    lines = r.stderr.splitlines()
+    assert r.returncode == status, r.stderr
+    assert len(lines) == 1, r.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
 
 
 def make(target):

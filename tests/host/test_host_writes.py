@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from conftest import one_line
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = os.path.join(ROOT, "tests", "host", "data", "report")
 sys.path.insert(0, os.path.join(ROOT, "host"))
@@ -30,15 +32,6 @@ def script(name, *args, stdout=subprocess.PIPE, shell_redirect=""):
                               text=True, timeout=TIMEOUT)
     return subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True,
                           timeout=TIMEOUT)
-
-
-def one_line(r, *words):
-    lines = r.stderr.splitlines()
-    assert r.returncode == 1, r.stderr
-    assert len(lines) == 1, r.stderr
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 # ---- the helpers -----------------------------------------------------------------------------
@@ -82,13 +75,13 @@ def test_write_text_writes_whole_with_the_umask(tmp_path):
 def test_overhead_py_stdout_on_dev_full_fails(tmp_path):
     with open("/dev/full", "w") as full:
         r = script("overhead.py", os.path.join(REPORT, "overhead.json"), tmp_path, stdout=full)
-    one_line(r, "overhead.py: ", "No space left on device")
+    one_line(r, 1, "overhead.py: ", "No space left on device")
 
 
 def test_overhead_py_closed_stdout_is_refused(tmp_path):
     r = script("overhead.py", os.path.join(REPORT, "overhead.json"), tmp_path,
                shell_redirect=">&-")
-    one_line(r, "overhead.py: stdout is closed")
+    one_line(r, 1, "overhead.py: stdout is closed")
     assert os.listdir(tmp_path) == []
 
 
@@ -96,13 +89,13 @@ def test_overhead_py_fifo_input_is_refused(tmp_path):
     fifo = tmp_path / "raw.json"
     os.mkfifo(fifo)
     r = script("overhead.py", fifo, tmp_path / "out")
-    one_line(r, str(fifo), "a FIFO, not a regular file")
+    one_line(r, 1, str(fifo), "a FIFO, not a regular file")
 
 
 def test_overhead_py_fifo_output_is_refused(tmp_path):
     os.mkfifo(tmp_path / "overhead.txt")
     r = script("overhead.py", os.path.join(REPORT, "overhead.json"), tmp_path)
-    one_line(r, "overhead.txt", "a FIFO, not a regular file")
+    one_line(r, 1, "overhead.txt", "a FIFO, not a regular file")
 
 
 def test_overhead_py_writes_in_full(tmp_path):
@@ -116,7 +109,7 @@ def test_overhead_py_writes_in_full(tmp_path):
 def test_report_py_stdout_on_dev_full_fails(tmp_path):
     with open("/dev/full", "w") as full:
         r = script("report.py", os.path.join(REPORT, "raw"), tmp_path, stdout=full)
-    one_line(r, "report.py: ", "No space left on device")
+    one_line(r, 1, "report.py: ", "No space left on device")
 
 
 def test_report_html_fifo_output_is_refused(tmp_path):
@@ -124,11 +117,11 @@ def test_report_html_fifo_output_is_refused(tmp_path):
     shutil.copytree(REPORT, res)
     os.mkfifo(tmp_path / "page.html")
     r = script("report_html.py", res, tmp_path / "page.html")
-    one_line(r, "page.html", "a FIFO, not a regular file")
+    one_line(r, 1, "page.html", "a FIFO, not a regular file")
 
 
 def test_gpio_path_plot_fifo_png_is_refused(tmp_path):
     png = tmp_path / "path.png"
     os.mkfifo(png)
     r = script("gpio_path_plot.py", os.path.join(REPORT, "gpio-path.json"), png)
-    one_line(r, "path.png", "a FIFO, not a regular file")
+    one_line(r, 1, "path.png", "a FIFO, not a regular file")

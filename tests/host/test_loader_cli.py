@@ -163,7 +163,7 @@ def test_no_gpio_tracepoint_for_tp_btf():
 
 # A report that cannot be written says why (common/results_out.c; every way a write fails, with
 # no BPF: test_results_out.py): --syscall-hist's report ends in a flush of its own, and with -i
-# its histograms go out interval by interval; both lost the errno's reason before
+# its histograms go out interval by interval: the reason is the first failed write's either way
 @pytest.mark.parametrize("args", [["-d", "300ms"], ["-d", "300ms", "-i", "10ms", "--json"]],
                          ids=" ".join)
 def test_a_report_into_dev_full_says_why(args):

@@ -6,9 +6,10 @@ folder is made unreadable for real: the tests run as root, whom permission bits 
 so cpio.py runs without the two capabilities that let root past them (setpriv, util-linux).
 
 host/ramroot.sh records the target an archive is for (ramroot/.gpiolat-target), and vm/run
-refuses another target's archive (or one that records none) in one line, status 2, before
-anything is made or started: in a copy of the project on a target of stub files, whose qemu is
-a stub that logs its call and plays a guest that ran the command.
+refuses another target's archive (or one that records none) in one line, status 125 (its
+refusals before a boot), before anything is made or started: in a copy of the project on a
+target of stub files, whose qemu is a stub that logs its call and plays a guest that ran the
+command.
 """
 import os
 import shutil
@@ -16,6 +17,8 @@ import subprocess
 import sys
 
 import pytest
+
+from conftest import one_line
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CPIO = os.path.join(ROOT, "host", "cpio.py")
@@ -28,15 +31,6 @@ RELEASE = "6.1.0-56-amd64"
 def cpio(*args, prefix=()):
     return subprocess.run([*prefix, sys.executable, CPIO, *map(str, args)],
                           capture_output=True, text=True, timeout=60)
-
-
-def one_line(r, status, *words):
-    lines = r.stderr.splitlines()
-    assert r.returncode == status, r.stderr
-    assert len(lines) == 1, r.stderr
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 def tree(top):

@@ -6,9 +6,8 @@ results_out as gpiolat does: small (1000 bytes) or larger than stdout's buffer (
 bytes: RESULTS_OUT_BUF is 64 KiB, so printf flushes inside), with nothing flushed before the
 end, flushed every 2000 bytes and at the end (an interval's histograms), or flushed before a
 fork (a worker, a command). Into /dev/full each is one line with the errno's reason and status
-1; into a file, every byte and status 0. Before results_out kept the first failure's errno,
-the reason was lost whenever the last write that failed was a flush made on purpose.
-gpiolat's own reports to /dev/full: test_loader_cli.py (its BPF programs load in this host's
+1, also where the last write that failed was a flush made on purpose; into a file, every byte
+and status 0. gpiolat's own reports to /dev/full: test_loader_cli.py (its BPF programs load in this host's
 kernel).
 """
 import subprocess

@@ -34,6 +34,18 @@ def reap(root):
                 pass
 
 
+def run_sh(tmp_path, part, **env):
+    """the copy of tests/run.sh in TMP_PATH on PART with ENV (no T), every process it left
+    ended after it"""
+    e = outer_env(**env)
+    try:
+        return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=e,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        reap(tmp_path)
+
+
 def run_host(tmp_path, files):
     # a copy of tests/run.sh in a tree whose tests/host holds only FILES
     (tmp_path / "tests" / "host").mkdir(parents=True)
@@ -86,14 +98,7 @@ def run_target(tmp_path):
     (tmp_path / "vm" / "run").chmod(0o755)
     for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
-    env = outer_env(TEST_TARGETS="std", VM_TIMEOUT="3")
-    env.pop("T", None)
-    try:
-        return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), "target"], env=env,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=120)
-    finally:
-        reap(tmp_path)
+    return run_sh(tmp_path, "target", TEST_TARGETS="std", VM_TIMEOUT="3")
 
 
 def test_one_boot_runs_the_list_and_a_hang_costs_one_test(tmp_path):
@@ -156,14 +161,8 @@ def run_lanes(tmp_path, drop=(), part="target"):
     (tmp_path / "out").mkdir(exist_ok=True)
     for f in ("tests/run.sh", "tests/schedule.sh", "tests/target/run-list.sh"):
         shutil.copy(os.path.join(ROOT, f), tmp_path / f)
-    env = outer_env(TEST_TARGETS="std rt", VM_TIMEOUT="3", PYTHONDONTWRITEBYTECODE="1")
-    env.pop("T", None)
-    try:
-        return subprocess.run(["sh", str(tmp_path / "tests" / "run.sh"), part], env=env,
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=120)
-    finally:
-        reap(tmp_path)
+    return run_sh(tmp_path, part, TEST_TARGETS="std rt", VM_TIMEOUT="3",
+                  PYTHONDONTWRITEBYTECODE="1")
 
 
 def test_two_lanes_count_each_test_and_a_hang_costs_its_boot_only(tmp_path):

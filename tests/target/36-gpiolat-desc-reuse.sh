@@ -13,10 +13,11 @@
 # What it does not show: on a kernel whose bases grow from 512 the toggled line is the new chip's
 # ninth, past the eight descs the old chip freed (and the chip between, loaded to choose that
 # line, was never set): there a forgetting that failed could not show in the counts. On std
-# (x86_64 6.1) the allocator gave the new descs another address in every run tried (a control build that learnt without forgetting passed too, with nlines 8/9
-# and 40/41), so the forgetting itself is not exercised here; it rests on the kernel's lifetime
-# rules (bpf/gpiolat.bpf.c, desc_cache). It does check the counts across a chip's removal and
-# addition with every desc learnt, in both of the BPF side's ways of learning.
+# (x86_64 6.1) the allocator gave the new descs another address in every run tried (a control
+# build that learnt without forgetting passed too, with nlines 8/9 and 40/41), so the forgetting
+# itself is not exercised here; it rests on the kernel's lifetime rules (bpf/gpiolat.bpf.c,
+# desc_cache). It does check the counts across a chip's removal and addition with every desc
+# learnt, in both of the BPF side's ways of learning.
 # kernels: std arm 6.12
 # timing: icount
 # Criteria, chosen before the run: counts (exact, no false failure): N pulses before the
