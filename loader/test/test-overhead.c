@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "fired") && argc >= 4)
 		return fired(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "withheld") && argc == 5) {
-		printf("%s\n", ov_withheld(argv[2], argv[3], atoi(argv[4]) - 1) ? "yes" : "no");
+		printf("%s\n", ov_rep_listed(argv[2], argv[3], atoi(argv[4]) - 1) ? "yes" : "no");
 		return 0;
 	}
 	if (!strcmp(argv[1], "trust-sim") && argc == 7)

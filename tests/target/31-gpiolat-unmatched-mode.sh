@@ -1,5 +1,6 @@
 #!/bin/sh
 # kernels: std 6.12 testing
+# timing: icount
 # Target: a falling edge with no stored start is counted unmatched, never histogrammed; a
 # second rising edge keeps the first start; the tracepoint, the kprobe and the bpftrace twins
 # (ply/delta.bt, ply/dt-kprobe.bt), attached together to the same pulses, put their mode in the
@@ -17,10 +18,12 @@ sumfield() { # sumfield NAME FILE
 ours_left() {
 	bpftool prog show 2>/dev/null | grep -c 'gpiolat_'
 }
-# wait_attached PROG: until bpftool lists it (at most 10 s)
+# wait_attached PROG: until bpftool lists it (at most 600 polls, 60 s of uptime: under icount
+# gpiolat's start-up reads its binary over 9p while the guest's clock runs on, as 05's
+# gpiolat_ready's 60 s)
 wait_attached() {
 	i=0
-	while [ $i -lt 100 ] && ! bpftool prog show 2>/dev/null | grep -q "$1"; do
+	while [ $i -lt 600 ] && ! bpftool prog show 2>/dev/null | grep -q "$1"; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -1,6 +1,7 @@
 #!/bin/sh
 # gpiolat --overhead leaves tracefs (and BPF) as found: after a run, after SIGINT mid-run, and
 # after SIGKILL mid-run followed by gpiolat --cleanup or by the next run.
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
 
@@ -12,7 +13,8 @@ same() {
 # on_now WHAT: is the run at that point? graph: the function_graph row is set up (the top
 # level's set_graph_function names gpiod_set_value for the whole row; the tracer itself is on
 # only in the row's traced phases, a few ms each, which a poll every 0.1 s misses);
-# uprobe: the uprobe events on utoggle are there (utoggle runs)
+# uprobe: the uprobe events on utoggle are there (utoggle runs); printk: the module reloaded in
+# its printk mode (in the row's method phases only: midrun stops the run in one)
 on_now() {
 	case $1 in
 	graph) grep -q '^gpiod_set_value' $T/set_graph_function ;;
@@ -36,15 +38,26 @@ midrun() {
 		return
 		;;
 	esac
-	./gpiolat --overhead --quick --only "$_rows" >$tmp/run.out 2>&1 &
-	pid=$!
-	i=0
-	while ! on_now "${2:-graph}" && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	if [ "${2:-graph}" = printk ]; then
+		# the reload lasts a method phase, a few ms under icount: the run stops itself
+		# there (GPIOLAT_STOP_IN, lib.sh stop_in), is signalled, and goes on (SIGCONT) to
+		# take it
+		GPIOLAT_STOP_IN=trace_printk:1 ./gpiolat --overhead --quick --only "$_rows" \
+			>$tmp/run.out 2>&1 &
+		pid=$!
+		stop_in $pid 300
+	else
+		./gpiolat --overhead --quick --only "$_rows" >$tmp/run.out 2>&1 &
+		pid=$!
+		i=0
+		while ! on_now "${2:-graph}" && [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	fi
 	check "SIG$1 mid-run: ${2:-graph} came on before the signal" on_now "${2:-graph}"
 	kill -"$1" $pid
+	kill -CONT $pid 2>/dev/null
 	wait $pid
 	rc=$?
 	while [ -e $D/enable ] && [ "$(cat $D/enable)" != 0 ]; do

@@ -13,23 +13,15 @@ state() {
 	cat $T/synthetic_events $T/events/gpio/gpio_value/trigger $T/events/gpio/gpio_value/enable
 }
 # killed "how": a run of the row killed while both its triggers are in. The row switches them off
-# after each method phase, so a look and then a kill could fall either side of an off: the run is
-# stopped (SIGSTOP) at a look that found them, looked at again while it cannot change anything,
-# and killed there; when the second look misses them it goes on (SIGCONT) and the test looks again
+# after each method phase, a few ms under icount, so the run stops itself in its first method
+# phase (GPIOLAT_STOP_IN, lib.sh stop_in: at most 120 s of uptime), where they are in and stay
+# while the test looks, and is killed there
 killed() {
-	./gpiolat --overhead --only event-synthetic --reps 40 >/dev/null 2>&1 &
+	GPIOLAT_STOP_IN=event-synthetic:1 ./gpiolat --overhead --only event-synthetic --reps 2 \
+		>/dev/null 2>&1 &
 	pid=$!
 	trig=$T/instances/gpiolat/events/gpio/gpio_value/trigger
-	i=0
-	while [ $i -lt 300 ]; do
-		if grep -q onmatch $trig 2>/dev/null; then
-			kill -STOP $pid
-			grep -q onmatch $trig 2>/dev/null && break
-			kill -CONT $pid
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
+	check "$1: the run stopped in its method phase" stop_in $pid 120
 	check "$1: the row's triggers were in when killed" grep -q onmatch $trig
 	kill -9 $pid
 	wait $pid 2>/dev/null

@@ -2,8 +2,10 @@
 # SIGKILL in the middle of every --overhead row that changes tracefs or the toggle module (an
 # event, its filter, trigger, hist and synthetic event, kprobes, the module's events, the
 # function tracers, the trace_printk reload, the user-space rows' syscall events, uprobes and
-# trace_marker): the run is killed once its row's change is in place (on_now: the run's own
-# readiness, not a sleep), then gpiolat --cleanup must leave
+# trace_marker): the run stops itself in its row's first method phase with the row's change in
+# place (GPIOLAT_STOP_IN: a phase lasts a few ms under icount, which a poll can miss in every
+# phase of a run), the test sees the change there (on_now) and kills it, then gpiolat --cleanup
+# must leave
 # tracefs, the module, BPF and the processes exactly as they were before the run.
 # Then the same for every other mode that changes the system (mode_on: --path in its kernel
 # rows and in its cross-check's instance, --wakeup, --gaps, --syscall-cost's instance and probe,
@@ -94,9 +96,32 @@ END {
 rows=${ROWS:-$(lasting_rows)}
 check "gpiolat --overhead --list --json names the rows that change the system ($(echo $rows))" \
 	test -n "$rows"
+# kill_in ROW: a run of ROW alone that stops itself in ROW's first method phase, its change in
+# place (lib.sh stop_in; at most 120 s of uptime: the row's set-up and one reference phase come
+# first); the change seen there (on_now), then SIGKILL: 0 with the run's exit status in $rc, 1
+# (a "not ok", the run killed and cleaned up) when it never stopped there
+kill_in() {
+	GPIOLAT_STOP_IN=$1:1 ./gpiolat --overhead --only "$1" --reps 2 --pulses 300 \
+		>$tmp/run.out 2>&1 &
+	_pid=$!
+	if ! stop_in $_pid 120; then
+		notok "$1: the run never stopped in its phase (it $(ended $_pid && echo 'had ended' ||
+			echo 'still ran after 120 s'))"
+		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
+		kill -9 $_pid
+		wait $_pid 2>/dev/null
+		./gpiolat --cleanup >/dev/null 2>&1
+		return 1
+	fi
+	check "$1: its change in place where the run stopped" on_now "$1"
+	kill -9 $_pid
+	wait $_pid
+	rc=$?
+	return 0
+}
 # kill_when_on NAME PRED CMD...: CMD in the background, SIGKILLed at once when PRED NAME holds
-# (polled every 0.1 s for up to 120 s of wall time or until the run ends: a row reaches its own
-# phase after reference phases, and its phases alternate with them); 0 with the run's exit status in $rc, or a "not ok", the run
+# (polled every 0.1 s for up to 120 s of uptime or until the run ends: a mode's change lasts as
+# long as its run); 0 with the run's exit status in $rc, or a "not ok", the run
 # ended and cleaned up, and 1 when the change never showed
 # now: $_now, whole seconds since boot (no process)
 now() {
@@ -132,10 +157,7 @@ kill_when_on() {
 }
 
 for row in $rows; do
-	# long phases (300 pulses; the module's rests between batches make that about 0.2-0.6 s
-	# under emulation), many of them: the row's own phase is there long enough to see
-	kill_when_on "$row" on_now ./gpiolat --overhead --only "$row" --reps 40 --pulses 300 ||
-		continue
+	kill_in "$row" || continue
 	eq "$row: killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
 	i=0

@@ -561,6 +561,26 @@ ended() {
 	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
 	[ "$_st" = Z ]
 }
+# stopped PID: the process is stopped by a signal (SIGSTOP: /proc/PID/stat's state T)
+stopped() {
+	{ read -r _ _ _st _ </proc/$1/stat; } 2>/dev/null
+	[ "$_st" = T ]
+}
+# stop_in PID [LIMIT]: wait until a run started with GPIOLAT_STOP_IN=ROW:REP (docs/overhead.md)
+# has stopped itself in that phase, its row's change in place, where nothing moves while the
+# test looks; polled every 0.1 s for up to LIMIT s of uptime (default 300) or until the run
+# ends. 0 when stopped; 1 when it ended first or the limit came
+stop_in() {
+	read -r _u _ </proc/uptime
+	_end=$((${_u%.*} + ${2:-300}))
+	until ended $1; do
+		stopped $1 && return 0
+		read -r _u _ </proc/uptime
+		[ ${_u%.*} -le $_end ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
 # as_before BEFORE AFTER OK NOTOK: "ok - OK" when the two snapshots are the same, else
 # "not ok - NOTOK" and the first 20 lines of their difference
 as_before() {

@@ -62,7 +62,7 @@ void ov_fired_check(struct row *r, bool icount)
 		snprintf(r->why + len, WHY - len, ")");
 }
 
-bool ov_withheld(const char *list, const char *name, int rep)
+bool ov_rep_listed(const char *list, const char *name, int rep)
 {
 	size_t n = strlen(name);
 	const char *s;

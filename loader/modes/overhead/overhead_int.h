@@ -262,8 +262,9 @@ void ov_fired_check(struct row *r, bool icount);
 const char *ov_fired_text(const struct row *r, char *buf, size_t size);
 /* ov_fired.c: the row's "fired" object of the JSON */
 struct json_object *ov_fired_json(const struct row *r);
-/* ov_fired.c: is repetition REP (from 0) of method NAME withheld by LIST ("NAME:REP,...", REP
- * from 1: GPIOLAT_WITHHOLD, a test's way to make a method not fire)? */
-bool ov_withheld(const char *list, const char *name, int rep);
+/* ov_fired.c: does LIST ("NAME:REP,...", REP from 1) name repetition REP (from 0) of method
+ * NAME? The tests' two lists: GPIOLAT_WITHHOLD (the method left off in that repetition, a way
+ * to make it not fire) and GPIOLAT_STOP_IN (the run stops itself there, its change in place) */
+bool ov_rep_listed(const char *list, const char *name, int rep);
 
 #endif /* GPIOLAT_OVERHEAD_INT_H */
