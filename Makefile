@@ -331,10 +331,8 @@ $(BUILD):
 	$(Q)mkdir -p $@
 
 # ---- tests (host side) -----------------------------------------------------------------------
-# every target kernel first (the ARM ones too: the host tests boot them): the host tests build
-# the module and the initramfs for each; armhf's 6.12 with its Debian 13 root too (test_deb.py
-# installs the armhf package there; the CI tier's target tests boot it later anyway)
-TEST_KERNELS := rt 6.12 6.12-rt
+# make test builds std's target (all target) and tests/schedule.sh every other target of the tier,
+# beside the deterministic lanes, before the host tests that boot them (test_vm_run.py, test_deb.py)
 # T=NAME: one test by name (tests/README): a target test on the target of KERNEL and ARCH, or
 # host tests; a T that names no test stops make with one line, before anything is built
 ifneq ($(T),)
@@ -346,11 +344,6 @@ endif
 endif
 
 test: all target
-ifeq ($(T),)
-	$(Q)for k in $(TEST_KERNELS); do $(MAKE) -s target KERNEL=$$k || exit 1; done
-	$(Q)$(if $(filter x86_64,$(HOST_ARCH)),for a in arm arm64; do $(MAKE) -s all target ARCH=$$a || exit 1; done)
-	$(Q)$(if $(filter x86_64,$(HOST_ARCH)),$(MAKE) -s all target ARCH=arm KERNEL=6.12)
-endif
 	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh
 
 test-host: all

@@ -211,11 +211,15 @@ run_schedule() {
 	(
 		passed=0 failed=0 skipped=0
 		{
+			# and, for the host tests, the targets the serial part boots or builds against
+			# in any tier (test_kernels: rt, 6.12, 6.12-rt; test_vm_run and
+			# test_pl061_observer: arm, arm64; test_deb: 6.12 and arm-6.12)
 			for k in $({
 				awk '$4 != "compare" { print $4 }' $log/real.queue $log/lanes.queue
 				for c in $(awk '$4 == "compare" { print $5 }' $log/lanes.queue $log/real.queue); do
 					sed -n 's/^# targets: *//p' "$c" | head -n 1 | tr ' ' '\n'
 				done
+				[ "$what" != all ] || echo rt 6.12 6.12-rt arm arm64 arm-6.12 | tr ' ' '\n'
 			} | awk 'NF && !seen[$0]++'); do
 				build "$k"
 			done
