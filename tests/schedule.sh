@@ -5,27 +5,25 @@
 # tests, in the order tests/README gives.
 
 # weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
-# (out/tests/durations), else the loaded rehearsal's of 2026-11-27 (a clean clone of b327a24 on
-# this 2-core machine shared with other work: its out/tests/durations, a lane's boot with the
-# build of its target; rt-armhf 287 s: its two boots run at once) plus the seconds of the tests
-# moved to icount after it to shorten make test (one boot of them a target, at a load of 5 to
-# 8; the boots they made: rt, 6.12-rt, testing-rt, arm64), else 60
+# (out/tests/durations), else a near-quiet make test's (a fresh Debian 13 root, 2026-11-27,
+# commit 438fa31: its "seconds per boot") plus what moved to icount after it (31 90 92 93 94:
+# std about 170 s, 6.12 13, testing 22); the boots it put under 80 s at about this run's figures
+# on this 2-core machine (2026-11-27, half a loaded run's), else 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
 	if [ -z "$_w" ]; then
 		case $1 in
-		arm/icount) _w=$((1293 + 42)) ;;
-		std/icount) _w=$((468 + 501)) ;;
-		arm-6.12/icount) _w=$((393 + 84)) ;;
-		compare/matrix-armhf) _w=388 ;;
-		compare/rt-armhf) _w=287 ;;
-		testing/icount) _w=$((170 + 173)) ;;
-		arm-6.12-rt/icount) _w=$((160 + 90)) ;;
-		6.12/icount) _w=$((107 + 185)) ;;
-		testing-rt/icount) _w=125 ;;
-		6.12-rt/icount) _w=94 ;;
-		rt/icount) _w=90 ;;
-		arm64/icount) _w=51 ;;
+		std/icount) _w=$((468 + 170)) ;;
+		arm/icount) _w=301 ;;
+		6.12/icount) _w=$((226 + 13)) ;;
+		testing/icount) _w=$((177 + 22)) ;;
+		arm-6.12/icount) _w=192 ;;
+		compare/rt-armhf) _w=182 ;;
+		compare/matrix-armhf) _w=166 ;;
+		compare/rt-det) _w=150 ;;
+		arm-6.12-rt/icount | testing-rt/icount) _w=70 ;;
+		rt/icount | 6.12-rt/icount) _w=45 ;;
+		arm64/icount) _w=30 ;;
 		*) _w=60 ;;
 		esac
 	fi
