@@ -3,6 +3,7 @@
 # gpio_value (the second one feeding the synthetic event gpiolat_pulse), which keep the instance
 # and the event busy. gpiolat --cleanup removes them in dependency order (the triggers, then the
 # instance, then the event) and leaves tracefs as it was before the run; so does the next run.
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
 

@@ -11,6 +11,7 @@
 # rows and in its cross-check's instance, --wakeup, --gaps, --syscall-cost's instance and probe,
 # the histogram mode driving the module): their undo is on disk (loader/core/undo.c),
 # and the comparison also covers the module's debugfs settings and the state directory.
+# timing: icount
 . "$(dirname "$0")/lib.sh"
 cd "$PROJ" || exit 1
 
