@@ -97,6 +97,15 @@ END {
 rows=${ROWS:-$(lasting_rows)}
 check "gpiolat --overhead --list --json names the rows that change the system ($(echo $rows))" \
 	test -n "$rows"
+# gave_up WHAT: "not ok - WHAT had ended)" or "... still ran after 120 s)" for the run $_pid,
+# its last lines, and the run killed and cleaned up
+gave_up() {
+	notok "$1 $(ended $_pid && echo 'had ended' || echo 'still ran after 120 s'))"
+	grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
+	kill -9 $_pid
+	wait $_pid 2>/dev/null
+	./gpiolat --cleanup >/dev/null 2>&1
+}
 # kill_in ROW: a run of ROW alone that stops itself in ROW's first method phase, its change in
 # place (lib.sh stop_in; at most 120 s of uptime: the row's set-up and one reference phase come
 # first); the change seen there (on_now), then SIGKILL: 0 with the run's exit status in $rc, 1
@@ -106,12 +115,7 @@ kill_in() {
 		>$tmp/run.out 2>&1 &
 	_pid=$!
 	if ! stop_in $_pid 120; then
-		notok "$1: the run never stopped in its phase (it $(ended $_pid && echo 'had ended' ||
-			echo 'still ran after 120 s'))"
-		grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
-		kill -9 $_pid
-		wait $_pid 2>/dev/null
-		./gpiolat --cleanup >/dev/null 2>&1
+		gave_up "$1: the run never stopped in its phase (it"
 		return 1
 	fi
 	check "$1: its change in place where the run stopped" on_now "$1"
@@ -148,12 +152,7 @@ kill_when_on() {
 		ended $_pid && break
 		sleep 0.1
 	done
-	notok "$_name: its change never showed (the run $(ended $_pid && echo 'had ended' ||
-		echo 'still ran after 120 s'))"
-	grep -v '^$' $tmp/run.out | tail -n 12 | sed -e 's/^/# /'
-	kill -9 $_pid
-	wait $_pid 2>/dev/null
-	./gpiolat --cleanup >/dev/null 2>&1
+	gave_up "$_name: its change never showed (the run"
 	return 1
 }
 
