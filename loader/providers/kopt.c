@@ -19,8 +19,9 @@
  * switch; when its [OPTIMIZED] lines changed (a jump queued, or one to take out), wait until a
  * run of the optimizer's work has ended that settles the switch (optimizer_state() below), seen
  * by the workqueue's own tracepoints (workqueue_execute_start/end of kprobe_optimizer) in a
- * tracefs instance of ours, on only while waiting. So a method phase measures the jump alone and a reference phase no
- * jump, whatever the optimizer's delay. Nothing waits where no probe is jump-optimized
+ * tracefs instance of ours, made once a run, its events on only from before a switch to the end
+ * of the wait (its buffer cleared at each switch). So a method phase measures the jump alone and
+ * a reference phase no jump, whatever the optimizer's delay. Nothing waits where no probe is jump-optimized
  * (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not optimize).
  */
 #include <errno.h>
@@ -29,7 +30,6 @@
 #include <string.h>
 #include <tracefs.h>
 #include "core/run.h"
-#include "core/tracefs_rm.h" /* when it did not go at once */
 #include "core/undo.h"
 #include "providers/kopt.h"
 
@@ -63,19 +63,32 @@ static char *optimized_lines(void)
 	return s;
 }
 
-void kopt_begin(struct kopt *k, struct undo *u)
+void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u)
 {
 	k->before = optimized_lines();
-	k->undo = u;
-	k->inst = undo_instance(u, KOPT_INSTANCE) ? NULL : tracefs_instance_create(KOPT_INSTANCE);
-	if (k->inst && (tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_start") ||
-			tracefs_event_enable(k->inst, "workqueue", "workqueue_execute_end"))) {
-		tracefs_instance_destroy(k->inst);
-		tracefs_instance_free(k->inst);
-		k->inst = NULL;
+	k->w = w;
+	k->on = false;
+	w->undo = u;
+	if (!w->inst) {
+		/*
+		 * once a run: making an instance makes the directories of every event of the
+		 * kernel, and removing one removes them (measured: a std boot's test 81 under
+		 * TIMING=icount, an instance made and removed at each switch, as before, spent half
+		 * of its busy instructions there)
+		 */
+		w->inst = undo_instance(u, KOPT_INSTANCE) ? NULL :
+							    tracefs_instance_create(KOPT_INSTANCE);
+		if (!w->inst && !tracefs_instance_exists(KOPT_INSTANCE))
+			undo_instance_done(u, KOPT_INSTANCE);
+		if (!w->inst)
+			return;
 	}
-	if (!k->inst && !tracefs_instance_exists(KOPT_INSTANCE))
-		undo_instance_done(u, KOPT_INSTANCE);
+	/* the last wait's lines out: a run of the work seen then is not this switch's */
+	k->on = !tracefs_instance_file_clear(w->inst, "trace") &&
+		!tracefs_event_enable(w->inst, "workqueue", "workqueue_execute_start") &&
+		!tracefs_event_enable(w->inst, "workqueue", "workqueue_execute_end");
+	if (!k->on)
+		tracefs_event_disable(w->inst, NULL, NULL);
 }
 
 /*
@@ -95,7 +108,7 @@ enum kopt_state { KOPT_WAIT, KOPT_QUIET, KOPT_DONE };
 
 static enum kopt_state optimizer_state(struct kopt *k)
 {
-	char *t = tracefs_instance_file_read(k->inst, "trace", NULL), *line, *save = NULL;
+	char *t = tracefs_instance_file_read(k->w->inst, "trace", NULL), *line, *save = NULL;
 	bool marked = false, started = false, after = false, running = false;
 
 	for (line = t ? strtok_r(t, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
@@ -126,16 +139,16 @@ int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size
 	int ms = 0, quiet = 0, rc = 0;
 	enum kopt_state st;
 
-	if (changed && !k->inst) {
+	if (changed && !k->on) {
 		snprintf(
 			why, size,
 			"the kprobe optimizer's work cannot be seen: no tracefs instance " KOPT_INSTANCE
 			" with the workqueue's events");
 		rc = -1;
 	}
-	if (changed && k->inst)
-		tracefs_instance_file_write(k->inst, "trace_marker", KOPT_MARK);
-	while (changed && k->inst && !*stop) {
+	if (changed && k->on)
+		tracefs_instance_file_write(k->w->inst, "trace_marker", KOPT_MARK);
+	while (changed && k->on && !*stop) {
 		st = optimizer_state(k);
 		quiet = st == KOPT_QUIET ? quiet + KOPT_POLL_MS : 0;
 		if (st == KOPT_DONE || quiet > KOPT_QUIET_MS)
@@ -151,15 +164,18 @@ int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size
 		run_nap(NULL, KOPT_POLL_MS);
 		ms += KOPT_POLL_MS;
 	}
-	if (k->inst) { /* only its two events: no tracer, no trigger to take out first */
-		tracefs_event_disable(k->inst, NULL, NULL);
-		if (!tracefs_instance_destroy(k->inst) || !tracefs_instance_remove(KOPT_INSTANCE))
-			undo_instance_done(k->undo, KOPT_INSTANCE);
-		tracefs_instance_free(k->inst);
-	}
+	/* only its two events: no tracer, no trigger; off until the next switch */
+	if (k->on)
+		tracefs_event_disable(k->w->inst, NULL, NULL);
 	free(k->before);
 	free(after);
 	k->before = NULL;
-	k->inst = NULL;
+	k->on = false;
 	return rc;
+}
+
+void kopt_close(struct kopt_watch *w)
+{
+	tracefs_instance_free(w->inst);
+	w->inst = NULL;
 }

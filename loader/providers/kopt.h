@@ -7,22 +7,36 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* its tracefs instance, there only while it waits (its removal on the run's undo stack) */
+/*
+ * its tracefs instance: made at the run's first switch and kept to its end (its removal on the
+ * run's undo stack from before it is made), its two events on only from before a switch to the
+ * end of the wait after it
+ */
 #define KOPT_INSTANCE "gpiolat_kopt"
 
 struct tracefs_instance;
 struct undo;
 
-struct kopt {
-	char *before; /* the kernel's [OPTIMIZED] probes before the switch */
+/* the run's (its mode's context holds it, zeroed): the instance once made */
+struct kopt_watch {
 	struct tracefs_instance *inst; /* sees the optimizer's work run */
-	struct undo *undo; /* the run's: the instance's removal pushed while it is there */
+	struct undo *undo; /* the run's: the instance's removal pushed before it is made */
 };
 
-/* before switching probes on or off (never inside a phase) */
-void kopt_begin(struct kopt *k, struct undo *u);
+/* one switch's */
+struct kopt {
+	char *before; /* the kernel's [OPTIMIZED] probes before the switch */
+	struct kopt_watch *w;
+	bool on; /* the watch's events on, its buffer cleared, for this switch */
+};
+
+/* before switching probes on or off (never inside a phase); W the run's, U its undo stack */
+void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u);
 /* after: when the switch changed the kernel's jump-optimized probes, wait (bounded, STOP
  * ends it early) until the optimizer's work ran to its end; -1 with WHY when it did not */
 int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size);
+/* the run's end: the instance's memory freed; its removal is the undo stack's step (replayed
+ * on every way out, as the run's other instance) */
+void kopt_close(struct kopt_watch *w);
 
 #endif

@@ -130,7 +130,7 @@ static int alt_on(void *ctx, int rep)
 		count_before(a);
 		return 0;
 	}
-	kopt_begin(&k, &a->ov->run->undo);
+	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
 	if (!probe_on(&a->pm, a->r->why, WHY)) {
 		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY))
 			return -1;
@@ -156,7 +156,7 @@ static int alt_off(void *ctx)
 	int err = 0;
 
 	if (!a->withheld) {
-		kopt_begin(&k, &a->ov->run->undo);
+		kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
 		err = probe_off(&a->pm);
 		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY) && !err) {
 			err = -1;
@@ -239,7 +239,7 @@ static void measure(struct ov_alt *a)
 	int i;
 
 	/* the optimizer's work for the probes set up here, and at the end, outside every phase */
-	kopt_begin(&k, &a->ov->run->undo);
+	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
 	if (ref && probe_setup(&a->pref, r->why, WHY)) {
 		kopt_end(&k, &a->ov->run->stop, NULL, 0);
 		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
@@ -285,7 +285,7 @@ fail:
 	snprintf(r->why, WHY, "%s",
 		 a->ov->run->stop ? "interrupted" : "the toggle module's phase failed");
 out:
-	kopt_begin(&k, &a->ov->run->undo);
+	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
 	probe_off(&a->pm);
 	probe_teardown(&a->pm);
 	if (ref) {

@@ -437,6 +437,7 @@ static void overhead_undo(struct run *r, void *c)
 	ov_utoggle_stop(ov);
 	run_finish(r);
 	target_instance_free(&ov->target, false);
+	kopt_close(&ov->kopt);
 }
 
 static const struct mode_ops overhead_ops = {

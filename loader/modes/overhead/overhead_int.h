@@ -27,6 +27,7 @@
 #include "core/cli.h"
 #include "core/run.h"
 #include "core/sys.h"
+#include "providers/kopt.h"
 #include "providers/provider.h"
 
 struct json_object;
@@ -228,6 +229,7 @@ struct ov {
 		char why[WHY];
 	} ut;
 	/* the engine's (ov_engine.c) */
+	struct kopt_watch kopt; /* the kprobe optimizer's watch, made at the first switch */
 	struct stat_acc user_base; /* the user rows' untraced phases (utoggle) */
 	double base_phase[MAX_BASE_PHASES]; /* untraced phases of every method: the noise floor */
 	int nbase_phase;
