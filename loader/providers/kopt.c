@@ -32,6 +32,7 @@
 #include "core/run.h"
 #include "core/undo.h"
 #include "providers/kopt.h"
+#include "providers/provider.h"
 
 #define KOPT_LIST "/sys/kernel/debug/kprobes/list"
 #define KOPT_POLL_MS 10
@@ -85,8 +86,8 @@ void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u)
 	}
 	/* the last wait's lines out: a run of the work seen then is not this switch's */
 	k->on = !tracefs_instance_file_clear(w->inst, "trace") &&
-		!tracefs_event_enable(w->inst, "workqueue", "workqueue_execute_start") &&
-		!tracefs_event_enable(w->inst, "workqueue", "workqueue_execute_end");
+		!probe_event_switch(w->inst, "workqueue", "workqueue_execute_start", true) &&
+		!probe_event_switch(w->inst, "workqueue", "workqueue_execute_end", true);
 	if (!k->on)
 		tracefs_event_disable(w->inst, NULL, NULL);
 }

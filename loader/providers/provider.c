@@ -126,6 +126,11 @@ static __u64 sum_after(const char *text, const char *word)
 	return n;
 }
 
+int probe_event_switch(struct tracefs_instance *inst, const char *sys, const char *ev, bool on)
+{
+	return tracefs_event_file_write(inst, sys, ev, "enable", on ? "1" : "0") < 0 ? -1 : 0;
+}
+
 int probe_ring_events(struct tracefs_instance *inst, __u64 *n)
 {
 	char file[64], *t;

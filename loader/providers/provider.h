@@ -304,6 +304,9 @@ const char *probe_counted_by(const struct probe *p);
 /* the events written to INST's ring buffer (NULL: the top level's) so far, every CPU: entries,
  * overrun and dropped of per_cpu/cpuN/stats; 0, or -1 */
 int probe_ring_events(struct tracefs_instance *inst, __u64 *n);
+/* the event SYS:EV of INST switched on or off: its own enable file written (libtracefs's
+ * tracefs_event_enable() takes a regex and reads every system's folder to match it); 0, or -1 */
+int probe_event_switch(struct tracefs_instance *inst, const char *sys, const char *ev, bool on);
 /* the lines of INST's trace (NULL: the top level's) that contain WORD; 0, or -1 */
 int probe_trace_lines(struct tracefs_instance *inst, const char *word, __u64 *n);
 /* the target's tracefs instance; 0, or -1 and why */

@@ -44,18 +44,10 @@ static int events_setup(struct probe *p, char *why, size_t size)
 	return 0;
 }
 
-/* libtracefs takes a POSIX regex: one event at a time, anchored (sys_enter_read, not _readv) */
-static const char *exact(const char *name, char *buf, size_t size)
-{
-	snprintf(buf, size, "^%s$", name);
-	return buf;
-}
-
 static int events_on(struct probe *p, char *why, size_t size)
 {
 	const struct events_args *ea = probe_ev(p);
 	int i, n = nevents(p);
-	char re[80];
 
 	for (i = 0; i < n; i++) {
 		if (ea->filter && tracefs_event_file_write(p->t->inst, ea->system, ea->events[i],
@@ -64,8 +56,7 @@ static int events_on(struct probe *p, char *why, size_t size)
 				 ea->events[i], strerror(errno ?: EINVAL));
 			return -1;
 		}
-		if (!tracefs_event_enable(p->t->inst, ea->system,
-					  exact(ea->events[i], re, sizeof(re))))
+		if (!probe_event_switch(p->t->inst, ea->system, ea->events[i], true))
 			continue;
 		snprintf(why, size, "cannot enable %s:%s in tracefs: %s", ea->system, ea->events[i],
 			 strerror(errno ?: ENOENT));
@@ -78,11 +69,9 @@ static int events_off(struct probe *p)
 {
 	const struct events_args *ea = probe_ev(p);
 	int i, n = nevents(p), err = 0;
-	char re[80];
 
 	for (i = 0; i < n; i++) {
-		err |= tracefs_event_disable(p->t->inst, ea->system,
-					     exact(ea->events[i], re, sizeof(re)));
+		err |= probe_event_switch(p->t->inst, ea->system, ea->events[i], false);
 		if (ea->filter)
 			err |= tracefs_event_file_write(p->t->inst, ea->system, ea->events[i],
 							"filter", "0") < 0;
@@ -402,7 +391,7 @@ static int synth_on(struct probe *p, char *why, size_t size)
 {
 	if (tracefs_event_file_append(EV(p), "trigger", synth_start) < 0 ||
 	    tracefs_event_file_append(EV(p), "trigger", synth_end) < 0 ||
-	    tracefs_event_enable(p->t->inst, "synthetic", SYNTH_NAME) ||
+	    probe_event_switch(p->t->inst, "synthetic", SYNTH_NAME, true) ||
 	    tracefs_hist_start(p->t->inst, phist(p)))
 		return -1;
 	*kept(p) = (struct kept_count){ .live = true };
@@ -417,7 +406,7 @@ static int synth_off(struct probe *p)
 
 	kept_count_off(p, kept(p), synth_hits);
 	err |= tracefs_hist_destroy(p->t->inst, phist(p));
-	err |= tracefs_event_disable(p->t->inst, "synthetic", SYNTH_NAME);
+	err |= probe_event_switch(p->t->inst, "synthetic", SYNTH_NAME, false);
 	snprintf(buf, sizeof(buf), "!%s", synth_end);
 	err |= tracefs_event_file_append(EV(p), "trigger", buf) < 0;
 	snprintf(buf, sizeof(buf), "!%s", synth_start);

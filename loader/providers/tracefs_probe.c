@@ -107,10 +107,13 @@ static int dyn_create(struct probe *p, int i, struct tracefs_dynevent *d, const 
 static void dyn_destroy_all(struct probe *p)
 {
 	const struct events_args *ea = probe_ev(p);
+	char en[96];
 	int i;
 
+	/* the group's own enable file: every event of it off */
+	snprintf(en, sizeof(en), "events/%s/enable", p->t->group);
 	if (p->t->inst)
-		tracefs_event_disable(p->t->inst, p->t->group, NULL);
+		tracefs_instance_file_write(p->t->inst, en, "0");
 	for (i = 0; p->priv && i < PROBE_MAX_DYN; i++) {
 		if (!dyn(p)[i])
 			continue;
@@ -129,16 +132,14 @@ static void dyn_destroy_all(struct probe *p)
 static int names_on(struct probe *p, bool on, char *why, size_t size)
 {
 	const struct events_args *ea = probe_ev(p);
-	char re[80];
 	int i, err = 0;
 
 	for (i = 0; p->priv && i < PROBE_MAX_DYN && dyn(p)[i] && (!ea->k || i < ea->k); i++) {
-		snprintf(re, sizeof(re), "^%s$", ea->names[i]);
 		if (!on) {
-			err |= tracefs_event_disable(p->t->inst, p->t->group, re);
+			err |= probe_event_switch(p->t->inst, p->t->group, ea->names[i], false);
 			continue;
 		}
-		if (tracefs_event_enable(p->t->inst, p->t->group, re)) {
+		if (probe_event_switch(p->t->inst, p->t->group, ea->names[i], true)) {
 			snprintf(why, size, "cannot enable %s:%s in tracefs: %s", p->t->group,
 				 ea->names[i], strerror(errno ?: ENOENT));
 			return -1;
