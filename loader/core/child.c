@@ -128,7 +128,8 @@ void child_end(struct child *c)
 		kill(c->pid, SIGINT);
 		for (i = 0; i < 500 && waitpid(c->pid, NULL, WNOHANG) == 0; i++)
 			poll(NULL, 0, 20);
-		if (i == 500) {
+		c->killed = i == 500;
+		if (c->killed) {
 			kill(c->pid, SIGKILL);
 			waitpid(c->pid, NULL, 0);
 		}
