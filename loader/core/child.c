@@ -28,6 +28,7 @@ int child_start(struct child *c, struct undo *u, char *const argv[], char *why, 
 	pid_t parent;
 	int fd;
 
+	c->killed = false;
 	snprintf(c->out, sizeof(c->out), "/tmp/gpiolat-child.XXXXXX");
 	fd = mkostemp(c->out, O_CLOEXEC);
 	if (fd < 0) {

@@ -24,7 +24,7 @@ struct child {
 	char out[64]; /* its output file, "" when none */
 	int probes; /* the kernel probes it attaches (child_bpftrace_ready), 0: at least one */
 	struct undo *undo; /* the run's: its kill pushed while it runs */
-	bool killed; /* its last end was a SIGKILL: it outlived 10 s after the SIGINT */
+	bool killed; /* since its start: its end was a SIGKILL, 10 s after the SIGINT */
 };
 
 /* how a tool that did not get ready is told: "NAME DIED: its first line", "NAME LATE N s" */

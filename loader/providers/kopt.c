@@ -21,8 +21,9 @@
  * by the workqueue's own tracepoints (workqueue_execute_start/end of kprobe_optimizer) in a
  * tracefs instance of ours, made once a run, its events on only from before a switch to the end
  * of the wait (its buffer cleared at each switch). So a method phase measures the jump alone and
- * a reference phase no jump, whatever the optimizer's delay. Nothing waits where no probe is jump-optimized
- * (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not optimize).
+ * a reference phase no jump, whatever the optimizer's delay. Nothing waits where no probe is
+ * jump-optimized (x86_64's ftrace kprobes, kprobes-optimization 0, a probe the kernel could not
+ * optimize).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,7 +70,6 @@ void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u)
 	k->before = optimized_lines();
 	k->w = w;
 	k->on = false;
-	w->undo = u;
 	if (!w->inst) {
 		/*
 		 * once a run: making an instance makes the directories of every event of the

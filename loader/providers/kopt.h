@@ -17,10 +17,10 @@
 struct tracefs_instance;
 struct undo;
 
-/* the run's (its mode's context holds it, zeroed): the instance once made */
+/* the run's (its mode's context holds it, zeroed): the instance once made (its removal pushed
+ * on the run's undo stack before) */
 struct kopt_watch {
 	struct tracefs_instance *inst; /* sees the optimizer's work run */
-	struct undo *undo; /* the run's: the instance's removal pushed before it is made */
 };
 
 /* one switch's */

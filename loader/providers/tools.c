@@ -38,7 +38,6 @@ struct tool {
 	char path[PATH_MAX];
 	struct probe_figures fig; /* their run time, summed at each off */
 	struct kept_count kept; /* the pulses its output said at its last off (live: not yet) */
-	bool killed; /* at its last off it outlived 10 s after SIGINT: what it prints at exit lost */
 };
 
 static struct tool *tool(const struct probe *p)
@@ -105,8 +104,6 @@ static int tool_off(struct probe *p)
 	if (p->t->child.pid && p->ops == &prov_bpftrace)
 		tool_figures_add(p);
 	child_end(&p->t->child);
-	if (t)
-		t->killed = p->t->child.killed;
 	if (t && t->kept.live)
 		t->kept.n = child_sum_after(&p->t->child,
 					    p->ops == &prov_bpftrace ? "\"count\":" : "]\t",
@@ -123,7 +120,7 @@ static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char
 	*n = tool(p) ? tool(p)->kept.n : 0;
 	/* bpftrace detaches its probes before it prints its maps: a detach that outlived the
 	 * wait lost the count, which is not a method that did not fire */
-	if (tool(p) && tool(p)->killed) {
+	if (p->t->child.killed) {
 		snprintf(why, size,
 			 "%s did not exit within 10 s of its SIGINT and was killed: the count it "
 			 "prints at exit was lost",
@@ -249,7 +246,6 @@ static int script_probes(const char *path)
 static int bpftrace_on(struct probe *p, char *why, size_t size)
 {
 	tool(p)->kept = (struct kept_count){ .live = true };
-	tool(p)->killed = false;
 	p->t->child.probes = script_probes(script(p));
 	if (tool_run(p, (char *const[]){ tool(p)->path, "-f", "json", (char *)script(p), NULL },
 		     child_bpftrace_ready, BPFTRACE_READY_MS, "bpftrace", why, size))
@@ -281,7 +277,6 @@ static bool ply_ready(const struct child *c)
 static int ply_on(struct probe *p, char *why, size_t size)
 {
 	tool(p)->kept = (struct kept_count){ .live = true };
-	tool(p)->killed = false;
 	return tool_run(p, (char *const[]){ tool(p)->path, (char *)script(p), NULL }, ply_ready,
 			PLY_READY_MS, "ply", why, size);
 }
