@@ -95,6 +95,39 @@ static int events_read(struct probe *p, void *out, char *why, size_t size)
 
 /* ---- the target's instance ------------------------------------------------------------- */
 
+/*
+ * A tep with the formats of SYSTEMS' events, all a hist needs (its event and field names), or
+ * NULL. Not tracefs_local_events_system(): it also parses the whole of /proc/kallsyms,
+ * saved_cmdlines and printk_formats into the tep, to print raw records, which no mode reads;
+ * under emulation that was seconds of the guest's time a run (a perf profile of an x86_64
+ * icount target: the kernel writing kallsyms and libtraceevent parsing it).
+ */
+static struct tep_handle *target_tep(const char **systems)
+{
+	struct tep_handle *tep = tep_alloc();
+	int i, j, n = 0;
+
+	for (i = 0; tep && systems[i]; i++) {
+		char **events = tracefs_system_events(NULL, systems[i]);
+
+		for (j = 0; events && events[j]; j++) {
+			int size = 0;
+			char *fmt = tracefs_event_file_read(NULL, systems[i], events[j], "format",
+							    &size);
+
+			if (fmt && size > 0 && !tep_parse_event(tep, fmt, size, systems[i]))
+				n++;
+			free(fmt);
+		}
+		tracefs_list_free(events);
+	}
+	if (tep && !n) {
+		tep_free(tep);
+		tep = NULL;
+	}
+	return tep;
+}
+
 int target_instance_make(struct target *t, struct undo *u, const char *name, const char **tep,
 			 char *why, size_t size)
 {
@@ -112,7 +145,7 @@ int target_instance_make(struct target *t, struct undo *u, const char *name, con
 	if (!t->inst || !tracefs_instance_is_new(t->inst))
 		undo_instance_done(u, name);
 	if (t->inst && tep)
-		t->tep = tracefs_local_events_system(NULL, tep);
+		t->tep = target_tep(tep);
 	if (!t->inst)
 		snprintf(why, size, "cannot make the tracefs instance %s: %s", name,
 			 strerror(errno ?: ENOENT));
@@ -375,8 +408,7 @@ static int synth_setup(struct probe *p, char *why, size_t size)
 		return -1;
 	}
 	tep_free(p->t->tep);
-	p->t->tep = tracefs_local_events_system(
-		NULL, (const char *[]){ probe_ev(p)->system, "synthetic", NULL });
+	p->t->tep = target_tep((const char *[]){ probe_ev(p)->system, "synthetic", NULL });
 	f->hist = p->t->tep ? tracefs_hist_alloc(p->t->tep, "synthetic", SYNTH_NAME, "delta",
 						 TRACEFS_HIST_KEY_NORMAL) :
 			      NULL;

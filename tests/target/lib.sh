@@ -52,22 +52,44 @@ host_tool() {
 	fi
 	return 1
 }
+# apt_candidate PKG: the version this root's apt would install of PKG, nothing when it has
+# none (status 1: no apt here). The cache is built in memory (the root is read-only in the
+# target), which under emulation costs seconds of guest time a call: in the emulated target,
+# whose root no one changes while it runs, each package's answer is kept for the boot in
+# /tmp/gpiolat-apt-candidate/PKG (the guest's tmpfs; rows.py reads and writes the same files);
+# on a board apt is asked every time (its lists may change between two runs)
+apt_candidate() {
+	command -v apt-cache >/dev/null 2>&1 || return 1
+	_acf=
+	if [ "${GPIOLAT_TARGET:-}" = emulated ]; then
+		_acf=/tmp/gpiolat-apt-candidate/$1
+		if [ -f "$_acf" ]; then
+			cat "$_acf"
+			return 0
+		fi
+	fi
+	_acc=$(apt-cache -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= policy "$1" \
+		2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ "$_acc" != "(none)" ] || _acc=
+	if [ -n "$_acf" ] && mkdir -p "${_acf%/*}" && echo "$_acc" >"$_acf.$$"; then
+		mv "$_acf.$$" "$_acf"
+	fi
+	echo "$_acc"
+}
 # release_tool CMD PKG: is CMD (of Debian package PKG, which host/deps.sh installs where the
 # release packages it) here? Where it is not, the apt of this target's root says whether the
 # release packages it: a candidate for PKG makes its absence a failure ("not ok", status 1);
 # no candidate (Debian 12 has no ply), or a root without apt (the ARM targets' busybox
-# initramfs), a "skip" line saying so (status 1). The cache is built in memory: the root is
-# read-only here.
+# initramfs), a "skip" line saying so (status 1); apt_candidate asks apt.
 release_tool() {
 	command -v "$1" >/dev/null 2>&1 && return 0
 	if ! command -v apt-cache >/dev/null 2>&1; then
 		skip "the checks that need $1: this target's root has no apt, nor $1 (no Debian root)"
 		return 1
 	fi
-	_cand=$(apt-cache -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= policy "$2" \
-		2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	_cand=$(apt_candidate "$2")
 	case $_cand in
-	"" | "(none)")
+	"")
 		skip "the checks that need $1: this root's release does not package $2" \
 			"(apt has no candidate)" ;;
 	*) notok "$1 is on PATH (apt in this root has $2 $_cand: host/deps.sh --target installs it)" ;;

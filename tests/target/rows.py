@@ -78,15 +78,34 @@ def apt_candidate(package):
     the target's root is read-only."""
     if shutil.which("apt-cache") is None:
         return None
+    # in the emulated target, kept for the boot (lib.sh's apt_candidate: the same files)
+    keep = None
+    if os.environ.get("GPIOLAT_TARGET") == "emulated":
+        keep = os.path.join("/tmp/gpiolat-apt-candidate", package)
+        try:
+            with open(keep) as f:
+                return f.read().strip()
+        except OSError:
+            pass
     import subprocess
     out = subprocess.run(["apt-cache", "-o", "Dir::Cache::pkgcache=", "-o",
                           "Dir::Cache::srcpkgcache=", "policy", package],
                          capture_output=True, text=True).stdout
+    cand = ""
     for ln in out.splitlines():
         if ln.strip().startswith("Candidate:"):
             cand = ln.split(":", 1)[1].strip()
-            return "" if cand == "(none)" else cand
-    return ""
+            cand = "" if cand == "(none)" else cand
+            break
+    if keep is not None:
+        try:
+            os.makedirs(os.path.dirname(keep), exist_ok=True)
+            with open(f"{keep}.{os.getpid()}", "w") as f:
+                f.write(cand + "\n")
+            os.replace(f"{keep}.{os.getpid()}", keep)
+        except OSError:
+            pass
+    return cand
 
 
 def independent_reason(method):
