@@ -31,6 +31,7 @@ Needs root, debootstrap and the 6.12 target of that architecture (make target KE
 [ARCH=arm], which make test builds before the host tests); the log is out/tests/deb-ARCH.log
 with the seconds each step took.
 """
+import fcntl
 import glob
 import os
 import re
@@ -135,14 +136,24 @@ def test_packages_install_build_the_module_run_and_purge(deb):
     with open(os.path.join(t.kdir, "release")) as f:
         release = f.read().strip()
 
-    r = t.run(["make", "-s", "deb", "DEB_ARCHS=" + deb], 3600)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    debs = ["out/deb/gpiolat_%s_%s.deb" % (version, deb),
-            "out/deb/gpiolat-toggle-dkms_%s_all.deb" % version]
-    for d in debs:
-        assert os.path.exists(os.path.join(ROOT, d)), d
-    with open(os.path.join(DEBS, "lintian-%s.txt" % deb)) as f:
-        assert not [ln for ln in f if ln.startswith("E: ")]
+    # The two architectures run in two workers at once (tests/host/conftest.py: each writes
+    # only its own root), but make deb writes out/deb and its build root for both: one make at
+    # a time, and this test's packages copied out of out/deb before the other's make replaces
+    # them (the copies are what apt installs)
+    own = os.path.join(ROOT, "out", "tests", "deb-%s-packages" % deb)
+    shutil.rmtree(own, ignore_errors=True)
+    os.makedirs(own)
+    with open(os.path.join(ROOT, "out", "tests", "deb.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = t.run(["make", "-s", "deb", "DEB_ARCHS=" + deb], 3600)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        names = ["gpiolat_%s_%s.deb" % (version, deb), "gpiolat-toggle-dkms_%s_all.deb" % version]
+        for n in names:
+            assert os.path.exists(os.path.join(DEBS, n)), n
+            shutil.copy(os.path.join(DEBS, n), own)
+        with open(os.path.join(DEBS, "lintian-%s.txt" % deb)) as f:
+            assert not [ln for ln in f if ln.startswith("E: ")]
+    debs = [os.path.relpath(os.path.join(own, n), ROOT) for n in names]
 
     # the target kernel's headers, as a user installs them (kept: the root's, like its kernel)
     r = t.inroot("apt-get install -y -qq linux-headers-%s" % release)
