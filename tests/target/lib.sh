@@ -189,16 +189,25 @@ bpf_state() {
 	echo "== bpffs"
 	(cd /sys/fs/bpf && find . | sort)
 	echo "== held open"
-	for _fd in /proc/[0-9]*/fd/*; do
-		case $(readlink "$_fd" 2>/dev/null) in
-		anon_inode:bpf-prog) _k=prog ;;
-		anon_inode:bpf_link) _k=link ;;
+	# every process's descriptors and what they point to, in one ls (a readlink a descriptor
+	# was hundreds of processes under emulation): "/proc/PID/fd:" heads each process's lines,
+	# "... FD -> anon_inode:bpf-prog"
+	ls -l /proc/[0-9]*/fd 2>/dev/null | while IFS= read -r _l; do
+		case $_l in
+		/proc/*/fd:)
+			_p=${_l#/proc/}
+			_p=${_p%%/*}
+			continue
+			;;
+		*' -> anon_inode:bpf-prog') _k=prog ;;
+		*' -> anon_inode:bpf_link') _k=link ;;
 		*) continue ;;
 		esac
-		_p=${_fd#/proc/}
-		_p=${_p%%/*}
-		_i=/proc/$_p/fdinfo/${_fd##*/}
-		echo "$(cat /proc/"$_p"/comm 2>/dev/null) $_k" \
+		_n=${_l% -> *}
+		_i=/proc/$_p/fdinfo/${_n##* }
+		_cm=
+		{ read -r _cm <"/proc/$_p/comm"; } 2>/dev/null
+		echo "$_cm $_k" \
 			"$(sed -n -E 's/^(prog_type|link_type|prog_tag):[[:space:]]*/\1=/p' "$_i" 2>/dev/null |
 				tr '\n' ' ')"
 	done | sort
