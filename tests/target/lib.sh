@@ -526,8 +526,6 @@ gpiolat_pulses() {
 
 # ---- --overhead and the system as found (tests/target/9*.sh) ----------------------------------
 
-# overhead_state: what an --overhead row changes in tracefs (top level and instances) and in the
-# toggle module
 # The snapshots below read with the shell's own read, not a process a file: under emulation
 # each process costs the guest a fork, an exec and the dynamic loader, and a snapshot runs after
 # every test of a boot (run-list.sh); 20 snapshots took 40 s of wall time with cat, grep and ps.
@@ -541,6 +539,8 @@ catf() {
 		done <"$_cf"
 	done 2>/dev/null
 }
+# overhead_state: what an --overhead row changes in tracefs (top level and instances) and in the
+# toggle module
 overhead_state() {
 	for f in current_tracer set_ftrace_filter set_graph_function tracing_on kprobe_events \
 		uprobe_events synthetic_events dynamic_events set_event events/gpio/gpio_value/enable \

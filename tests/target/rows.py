@@ -74,38 +74,14 @@ HOST_TOOLS = {"bpftrace-": "bpftrace", "user-ioctl-strace": "strace"}
 
 def apt_candidate(package):
     """The version apt in this root would install of PACKAGE, "" when it has none, None when
-    this root has no apt (the ARM targets' busybox initramfs). The cache is built in memory:
-    the target's root is read-only."""
-    if shutil.which("apt-cache") is None:
-        return None
-    # in the emulated target, kept for the boot (lib.sh's apt_candidate: the same files)
-    keep = None
-    if os.environ.get("GPIOLAT_TARGET") == "emulated":
-        keep = os.path.join("/tmp/gpiolat-apt-candidate", package)
-        try:
-            with open(keep) as f:
-                return f.read().strip()
-        except OSError:
-            pass
+    this root has no apt (the ARM targets' busybox initramfs): lib.sh's apt_candidate, its one
+    implementation (which keeps the answer for the boot in the emulated target)."""
     import subprocess
-    out = subprocess.run(["apt-cache", "-o", "Dir::Cache::pkgcache=", "-o",
-                          "Dir::Cache::srcpkgcache=", "policy", package],
-                         capture_output=True, text=True).stdout
-    cand = ""
-    for ln in out.splitlines():
-        if ln.strip().startswith("Candidate:"):
-            cand = ln.split(":", 1)[1].strip()
-            cand = "" if cand == "(none)" else cand
-            break
-    if keep is not None:
-        try:
-            os.makedirs(os.path.dirname(keep), exist_ok=True)
-            with open(f"{keep}.{os.getpid()}", "w") as f:
-                f.write(cand + "\n")
-            os.replace(f"{keep}.{os.getpid()}", keep)
-        except OSError:
-            pass
-    return cand
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run(["sh", "-c", '. "$0" && apt_candidate "$1"',
+                        os.path.join(here, "lib.sh"), package],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 else None
 
 
 def independent_reason(method):
