@@ -13,7 +13,7 @@
 #   download (and the older copy of that one, if it had one), and each index gone without is
 #   named on stderr, from apt's own "Failed to fetch" and "E:" lines, with WHERE (default: this
 #   machine's apt). A failed update is tried once more after APT_RETRY_S seconds (default 10: a
-#   sync may be over by then);
+#   network error may be over by then), unless its only errors were indexes mid-sync;
 #   a held lock is waited for (apt 2.6's update does not wait for the lists lock by itself).
 #   Status 1 only when apt failed for another reason (a broken sources entry, a lock held for
 #   600 s): a package that no downloaded index provides fails later, in the step that asks for it.
@@ -98,7 +98,16 @@ update() {
 	where=${1:-this machine\'s apt}
 	err=$(mktemp)
 	ok=
-	if try || { sleep "${APT_RETRY_S:-10}" && try; }; then
+	# a failure tried again after APT_RETRY_S, unless every error was a file the mirror served
+	# that does not match its signed index (a mirror mid-sync: that lasts minutes to hours, so
+	# going without it at once is what a second try would also end in; with it, apt's summary
+	# line and the fetches it gave up beside it, which name no reason)
+	if try; then
+		ok=1
+	elif grep '^[EW]: ' "$err" | grep -v -e 'Mirror sync in progress?' -e 'Hash Sum mismatch' \
+		-e '^[EW]: Some index files failed to download' -e '^E: Failed to fetch [^ ]* *$' |
+		grep -q . &&
+		sleep "${APT_RETRY_S:-10}" && try; then
 		ok=1
 	fi
 	# what apt went without (also when it exits 0 with warnings): "E: Failed to fetch URL

@@ -268,33 +268,35 @@ if ! chroot "$dir" dpkg-divert --list /usr/sbin/update-initramfs | grep -q .; th
 	ln -sf /bin/true "$dir/usr/sbin/update-initramfs"
 fi
 
-# the foreign architectures and packages asked for, installed when missing
-update=
-for a in $archs; do
-	if ! chroot "$dir" dpkg --print-foreign-architectures | grep -qx "$a"; then
-		chroot "$dir" dpkg --add-architecture "$a"
-		update=1
-	fi
-done
-missing=
-for p in "$@"; do
-	s=$(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$s" = installed ] || missing="$missing $p"
-done
-if [ -z "$missing$update" ]; then
-	[ -z "$made" ] || rc_put "$@"
-	exit 0
-fi
-# (the same root with these packages from the cache, when it has it: installing is then done)
-if [ -z "$made" ] && rc_get "$@"; then
+# the foreign architectures and packages asked for, installed when missing; what is missing
+# is found before anything changes the root (a clean root must still be clean when the cache
+# is asked for it, else it is never stored again: a foreign architecture added first made the
+# Debian 13 root of every ARM 6.12 target unclean, and each build installed its packages anew)
+missing_now() {
+	newarchs=
+	for a in $archs; do
+		chroot "$dir" dpkg --print-foreign-architectures | grep -qx "$a" || newarchs="$newarchs $a"
+	done
 	missing=
-	update=
 	for p in "$@"; do
 		s=$(chroot "$dir" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
 		[ "$s" = installed ] || missing="$missing $p"
 	done
-	[ -n "$missing" ] || exit 0
+}
+missing_now "$@"
+if [ -z "$missing$newarchs" ]; then
+	[ -z "$made" ] || rc_put "$@"
+	exit 0
 fi
+# (the same root with these packages and architectures from the cache, when it has it:
+# installing is then done)
+if [ -z "$made" ] && rc_get "$@"; then
+	missing_now "$@"
+	[ -n "$missing$newarchs" ] || exit 0
+fi
+for a in $newarchs; do
+	chroot "$dir" dpkg --add-architecture "$a"
+done
 
 # an index the mirror fails to serve (mid-sync) is gone without, and said (host/apt.sh); the
 # install below says it if a package is then missing

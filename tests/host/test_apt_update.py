@@ -169,6 +169,40 @@ def test_update_goes_without_the_suite_mid_sync(apt, tmp_path):
     assert host_lists() == before
 
 
+def counted_apt(tmp_path, env):
+    """ENV with apt-get behind a shim that records each call's first argument (apt.sh's
+    updates counted exactly), and the file it records them in"""
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    calls = tmp_path / "apt-calls"
+    (shim / "apt-get").write_text('#!/bin/sh\necho "$*" >>%s\nexec /usr/bin/apt-get "$@"\n' % calls)
+    (shim / "apt-get").chmod(0o755)
+    return dict(env, PATH="%s:%s" % (shim, env["PATH"])), calls
+
+
+def updates(calls):
+    return [c for c in calls.read_text().splitlines() if c.endswith("update -qq")]
+
+
+def test_update_mid_sync_alone_is_not_tried_again(apt, tmp_path):
+    """a suite mid-sync is gone without at the first try (a second one, APT_RETRY_S later,
+    would find the mirror still syncing); an unreachable source is tried again"""
+    env, calls = counted_apt(tmp_path, apt())
+    env["APT_RETRY_S"] = "600"
+    r = run(["sh", "host/apt.sh", "update", "test apt"], env)
+    assert r.returncode == 0, r.stderr
+    assert "/dists/sync/main/binary-armhf/" in r.stderr, r.stderr
+    assert len(updates(calls)) == 1, calls.read_text()
+    with open(tmp_path / "etc/sources.list", "a") as f:
+        f.write("deb [trusted=yes] http://127.0.0.1:9/debian gone main\n")
+    calls.unlink()
+    env["APT_RETRY_S"] = "0"
+    r = run(["sh", "host/apt.sh", "update", "test apt"], env)
+    assert r.returncode == 0, r.stderr
+    assert "http://127.0.0.1:9/debian/dists/gone/" in r.stderr, r.stderr
+    assert len(updates(calls)) == 2, calls.read_text()
+
+
 def test_sysroot_built_from_the_indexes_that_downloaded(apt, tmp_path):
     env = apt()
     sysroot = tmp_path / "sysroot"
