@@ -1,0 +1,122 @@
+"""A root kept in the content cache is stored again after packages and a foreign architecture are
+added to it, and a second root asking the same is then taken from the cache (host/rootfs.sh with
+host/rootcache.sh).
+
+The roots are small folders standing in for Debian roots (a root's build is minutes): the
+commands host/rootfs.sh runs inside one (dpkg --print-foreign-architectures, --add-architecture,
+dpkg-query, dpkg-divert: through `chroot`) answer from files in it (a `chroot` of the test's own
+first on PATH), and host/inroot.sh (in a copy of host/) records `apt-get install` instead of
+running apt there. The content cache's key is host/rootcache.sh's own, resolved by this machine's
+apt over a local mirror signed with a key of the test's own (test_apt_update's `mirror`). Checked:
+- a clean root asked for a package it lacks and a foreign architecture (`-a armhf`, as
+  vm/kernel.sh asks the Debian 13 root of the ARM targets) is still clean when the cache is
+  asked for it: after the install it is stored ("stored in the cache"; a root changed before
+  that question was never stored again, so every clean clone installed its packages anew);
+- a second root, as the first was before, asked the same, comes from the cache under that key,
+  with the package and the architecture, and nothing is installed in it.
+About 5 s.
+"""
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from test_apt_update import mirror  # noqa: F401 (a fixture)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("apt-get") or not shutil.which("zstd")
+    or not os.path.exists("/usr/share/debootstrap/scripts/sid"),
+    reason="needs root, apt-get, zstd and debootstrap's scripts (host/deps.sh)")
+
+# chroot DIR CMD...: the few dpkg questions host/rootfs.sh asks a root, from DIR's files
+CHROOT = r'''#!/bin/sh
+d=$1
+shift
+case $1 in
+dpkg-divert) echo "local diversion of /usr/sbin/update-initramfs" ;;
+dpkg-query) eval "p=\${$#}"; ! grep -qx "$p" "$d/var/lib/dpkg/installed" || printf installed ;;
+dpkg)
+	case $2 in
+	--print-foreign-architectures) cat "$d/var/lib/dpkg/arch" 2>/dev/null || true ;;
+	--add-architecture) echo "$3" >>"$d/var/lib/dpkg/arch" ;;
+	*) exit 1 ;;
+	esac
+	;;
+*) exit 1 ;;
+esac
+'''
+# inroot.sh DIR CMD...: apt's update a no-op, its install recorded in DIR
+INROOT = r'''#!/bin/sh
+d=$1
+shift
+case "$1 $2" in
+"sh "*) exit 0 ;;
+"apt-get install") shift 4; for p; do echo "$p" >>"$d/var/lib/dpkg/installed"; done ;;
+*) exit 1 ;;
+esac
+'''
+FP = r'''
+set -eu
+here=$1 dir=$2
+. "$here/rootcache.sh"
+rc_fp
+'''
+
+
+def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_path):  # noqa: F811
+    main, sec, ring = mirror("good")
+    here = tmp_path / "host"
+    shutil.copytree(os.path.join(ROOT, "host"), here)
+    (here / "inroot.sh").write_text(INROOT)
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    (shim / "chroot").write_text(CHROOT)
+    (shim / "chroot").chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (shim, os.environ["PATH"]), APT_RETRY_S="0",
+               GPIOLAT_CACHE=str(tmp_path / "cache"), ROOTFS_MIRROR=main,
+               ROOTFS_SECURITY_MIRROR=sec, ROOTFS_KEYRING=ring)
+    env.pop("GPIOLAT_CACHE_MAX", None)
+
+    def rootfs(root, *pkgs, arch=None):
+        opts = ["-a", arch] if arch else []
+        r = subprocess.run(["sh", str(here / "rootfs.sh")] + opts + ["rel", str(root)] + list(pkgs),
+                           env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return r.stdout + r.stderr
+
+    def made_root(path):
+        """a root made and clean: done, its sources the mirror's, its listing recorded"""
+        for d in ("etc/apt/apt.conf.d", "var/lib/dpkg", "usr/bin"):
+            os.makedirs(path / d)
+        (path / "usr/bin/tool").write_text("x")
+        (path / "var/lib/dpkg/installed").write_text("")
+        (path / "etc/apt/sources.list").write_text(
+            "deb [signed-by=%s] %s rel main\n" % (ring, main))
+        (path / ".rootfs-sources").write_text("suites\n")
+        (path / ".rootfs-done").write_text("rel %s\n" % main)
+        rootfs(path)  # (its apt configuration written, as on every call)
+        r = subprocess.run(["sh", "-c", FP, "fp", str(here), str(path)], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        (path / ".rootfs-cached").write_text(r.stdout)
+        return path
+
+    first, second = made_root(tmp_path / "r1"), made_root(tmp_path / "r2")
+    out = rootfs(first, "make", arch="armhf")
+    assert "installing make" in out, out
+    stored = re.findall(r"stored in the cache \(roots/([0-9a-f]{32})\)", out)
+    assert len(stored) == 1, out
+    assert (first / "var/lib/dpkg/arch").read_text().split() == ["armhf"]
+
+    out = rootfs(second, "make", arch="armhf")
+    assert "from the cache (roots/%s)" % stored[0] in out, out
+    assert "installing" not in out, out
+    assert (second / "var/lib/dpkg/installed").read_text().split() == ["make"]
+    assert (second / "var/lib/dpkg/arch").read_text().split() == ["armhf"]
+    # and asked again, nothing to do
+    out = rootfs(second, "make", arch="armhf")
+    assert "installing" not in out and "from the cache" not in out, out
