@@ -172,6 +172,8 @@ run_host() {
 		fi
 		$py -c 'import xdist' 2>/dev/null && par="-n ${HOST_JOBS:-2} --dist loadgroup"
 	fi
+	# the serial part's slowest steps named in the log (where its minutes go, run by run)
+	[ "$part" != serial ] || par="$par --durations=8 --durations-min=5"
 	hstart=$(date +%s)
 	# no caches outside out/
 	# shellcheck disable=SC2086

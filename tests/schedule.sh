@@ -67,9 +67,14 @@ plan() {
 build() {
 	[ "$1" != std ] || return 0
 	[ ! -f "$log/build-$1.failed" ] || return 1
+	# made in this run already: not asked again (a make that finds it made still waits its turn
+	# for the lock behind another target's build: a lane waited minutes so)
+	[ ! -f "$log/build-$1.made" ] || return 0
 	_b0=$(date +%s)
+	# (and not made again when another made it while this one waited for the lock)
 	# shellcheck disable=SC2046
-	if ! flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock nice make -s all target \
+	if ! flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock \
+		sh -c '[ ! -f "$0" ] || exit 0; nice make -s all target "$@" && : >"$0"' "$log/build-$1.made" \
 		$(target_env "$1") >>"$log/build-$1.log" 2>&1; then
 		cat "$log/build-$1.log"
 		: >"$log/build-$1.failed"
@@ -77,7 +82,7 @@ build() {
 		failed=$((failed + 1))
 		return 1
 	fi
-	# its seconds, the wait for the build lock included (a second call finds it made)
+	# its seconds, the wait for the build lock included
 	echo "$1 $(($(date +%s) - _b0))" >>$log/builds.new
 	if [ -s "$log/build-$1.log" ] && [ ! -f "$log/build-$1.shown" ]; then
 		cat "$log/build-$1.log"
@@ -158,8 +163,8 @@ run_schedule() {
 		;;
 	esac
 	mkdir -p $log
-	rm -f $log/lanes.queue $log/durations.new $log/builds.new $log/lane-*.counts $log/builder.counts \
-		$log/build-*.log $log/build-*.failed $log/build-*.shown
+	rm -f $log/lanes.queue $log/lanes.order $log/durations.new $log/builds.new $log/lane-*.counts $log/builder.counts \
+		$log/build-*.log $log/build-*.failed $log/build-*.shown $log/build-*.made
 	# TEST_TIMING=icount: the deterministic boots alone (real: the real-time ones alone)
 	case ${TEST_TIMING:-} in
 	icount | real) plan | awk -v m="$TEST_TIMING" '$1 == m' >$log/plan ;;
@@ -170,6 +175,8 @@ run_schedule() {
 		;;
 	esac
 	grep '^icount ' $log/plan | sort -k2,2nr -s >$log/lanes.queue
+	# (the builder's order: the queue before the lanes take from it)
+	cp $log/lanes.queue $log/lanes.order
 	grep -v '^icount ' $log/plan >$log/real.queue
 	: >$log/queue.lock
 	: >$log/out.lock
@@ -203,9 +210,9 @@ run_schedule() {
 		) </dev/null &
 		pids="$pids $!"
 	done
-	# beside them: every target's build (the real-time boots' first, then the lanes', which a
-	# lane may have made already: one make at a time), then the free host tests, whose own
-	# makes then find everything made
+	# beside them: every target's build in the order the lanes need them (their queue's, then
+	# the real-time boots', which run last; a lane may have made one already: one make at a
+	# time), then the free host tests, whose own makes then find everything made
 	(
 		passed=0 failed=0 skipped=0
 		{
@@ -213,9 +220,14 @@ run_schedule() {
 			# in any tier (test_kernels: rt, 6.12, 6.12-rt; test_vm_run and
 			# test_pl061_observer: arm, arm64; test_deb: 6.12 and arm-6.12)
 			for k in $({
-				awk '$4 != "compare" { print $4 }' $log/real.queue $log/lanes.queue
-				for c in $(awk '$4 == "compare" { print $5 }' $log/lanes.queue $log/real.queue); do
-					sed -n 's/^# targets: *//p' "$c" | head -n 1 | tr ' ' '\n'
+				for q in $log/lanes.order $log/real.queue; do
+					while read -r _t _w _k k c _rest; do
+						if [ "$k" = compare ]; then
+							sed -n 's/^# targets: *//p' "$c" | head -n 1 | tr ' ' '\n'
+						else
+							echo "$k"
+						fi
+					done <$q
 				done
 				[ "$what" != all ] || echo rt 6.12 6.12-rt arm arm64 arm-6.12 | tr ' ' '\n'
 			} | awk 'NF && !seen[$0]++'); do

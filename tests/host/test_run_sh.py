@@ -130,7 +130,8 @@ def test_one_boot_runs_the_list_and_a_hang_costs_one_test(tmp_path):
 LANES = {
     "vm/run": FAKE["vm/run"],
     "vm/std.sh": FAKE["vm/std.sh"],
-    "Makefile": "all target:\n\t@true\n",
+    # (each target's make recorded: one a run, whoever asks for it)
+    "Makefile": "all:\n\t@true\ntarget:\n\t@echo $(KERNEL) >>out/makes\n",
     "tests/target/lib.sh": FAKE["tests/target/lib.sh"],
     # each lane's first test says it started and waits (bounded) for the other lane's: both
     # pass only when the two boots run at once
@@ -207,6 +208,8 @@ def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
     # and each target's build once (std is the host's: no build), its longest call
     b = out.index("== seconds per target build, this run (the wait for the build lock included):")
     assert re.fullmatch(r"   rt +\d+ s", out[b + 1]) and not out[b + 2].startswith("   "), r.stdout
+    # made once, though its lane's boot, its real-time boot and the builder each ask for it
+    assert (tmp_path / "out" / "makes").read_text() == "rt\n"
 
 
 def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
