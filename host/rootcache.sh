@@ -52,10 +52,15 @@ rc_suites() {
 		awk '$1 == "deb" { printf "%s%s", n++ ? " " : "", $3 } END { print "" }'
 }
 
-# rc_resolve ASKED: the versions apt resolves for them on the root's suites' indexes today
+# rc_resolve ASKED: the versions apt resolves for them on the root's suites' indexes today, of
+# the root's architecture and of each foreign one a package asked names (NAME:ARCH): a foreign
+# architecture asked for alone (vm/kernel.sh's, to download that architecture's kernel) changes
+# nothing apt installs, and its indexes are not read: apt takes a suite's indexes all or none,
+# so one of them mid-sync (trixie-security's armhf, 2026-11-28) took the suite's native index
+# with it, and a package only that suite has (a security update's linux-kbuild) went unresolved
 rc_resolve() {
 	arch=$(rc_arch)
-	foreign=$(echo "$1" | sed -n 's/^arch //p' | grep -vx "$arch" | tr '\n' ' ')
+	foreign=$(echo "$1" | sed -n 's/^pkg [^:]*:\(.*\)$/\1/p' | grep -vx "$arch" | sort -u | tr '\n' ' ')
 	a=$cache/apt/$release-$arch$(for f in $foreign; do printf -- '-%s' "$f"; done)
 	a=$a@$(rc_suites | tr ' ' '+')
 	mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/parts"

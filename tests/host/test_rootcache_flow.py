@@ -13,7 +13,11 @@ apt over a local mirror signed with a key of the test's own (test_apt_update's `
   asked for it: after the install it is stored ("stored in the cache"; a root changed before
   that question was never stored again, so every clean clone installed its packages anew);
 - a second root, as the first was before, asked the same, comes from the cache under that key,
-  with the package and the architecture, and nothing is installed in it.
+  with the package and the architecture, and nothing is installed in it;
+- the key of a root asked for a foreign architecture alone is resolved on the root's own
+  architecture's indexes: with a suite whose armhf index is mid-sync (apt then takes none of
+  that suite's indexes, the native ones too) and a package only that suite has (as
+  trixie-security's linux-kbuild), the root is still stored (it was "not cached").
 About 5 s.
 """
 import os
@@ -23,7 +27,7 @@ import subprocess
 
 import pytest
 
-from test_apt_update import mirror  # noqa: F401 (a fixture)
+from test_apt_update import NATIVE, deb, gpg, mirror, write_suite  # noqa: F401 (a fixture)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -67,8 +71,10 @@ rc_fp
 '''
 
 
-def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_path):  # noqa: F811
-    main, sec, ring = mirror("good")
+def roots(tmp_path, main, sec, ring, security=False):
+    """rootfs(ROOT, PKG..., arch=ARCH) of a copy of host/ whose inroot.sh and chroot answer from
+    ROOT's files; made_root(PATH): a root made and clean (its sources the mirror's rel, and its
+    rel-security when SECURITY)"""
     here = tmp_path / "host"
     shutil.copytree(os.path.join(ROOT, "host"), here)
     (here / "inroot.sh").write_text(INROOT)
@@ -95,7 +101,8 @@ def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_
         (path / "usr/bin/tool").write_text("x")
         (path / "var/lib/dpkg/installed").write_text("")
         (path / "etc/apt/sources.list").write_text(
-            "deb [signed-by=%s] %s rel main\n" % (ring, main))
+            "deb [signed-by=%s] %s rel main\n" % (ring, main)
+            + ("deb [signed-by=%s] %s rel-security main\n" % (ring, sec) if security else ""))
         (path / ".rootfs-sources").write_text("suites\n")
         (path / ".rootfs-done").write_text("rel %s\n" % main)
         rootfs(path)  # (its apt configuration written, as on every call)
@@ -105,6 +112,11 @@ def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_
         (path / ".rootfs-cached").write_text(r.stdout)
         return path
 
+    return rootfs, made_root
+
+
+def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_path):  # noqa: F811
+    rootfs, made_root = roots(tmp_path, *mirror("good"))
     first, second = made_root(tmp_path / "r1"), made_root(tmp_path / "r2")
     out = rootfs(first, "make", arch="armhf")
     assert "installing make" in out, out
@@ -120,3 +132,25 @@ def test_root_with_a_foreign_architecture_added_is_stored_and_taken(mirror, tmp_
     # and asked again, nothing to do
     out = rootfs(second, "make", arch="armhf")
     assert "installing" not in out and "from the cache" not in out, out
+
+
+def test_root_key_of_a_foreign_architecture_alone_reads_native_indexes(mirror, tmp_path):  # noqa: F811
+    main, sec, ring = mirror("absent")
+    # rel-security: kbuild in its native index (only there), its armhf index mid-sync (its
+    # Release file names another size), signed by the mirror's key
+    d = tmp_path / "security" / "dists" / "rel-security"
+    write_suite(d, "rel-security", "rel-security",
+                {NATIVE: deb(tmp_path, "kbuild", NATIVE), "armhf": deb(tmp_path, "other", "armhf")})
+    rel = (d / "Release").read_text().splitlines()
+    for i, ln in enumerate(rel):
+        if ln.endswith(" main/binary-armhf/Packages"):
+            h, n, f = ln.split()
+            rel[i] = " %s %d %s" % (h, int(n) + 7, f)
+    (d / "Release").write_text("\n".join(rel) + "\n")
+    gpg(tmp_path / "gpg-archive", "--clearsign", "-o", str(d / "InRelease"), str(d / "Release"))
+    rootfs, made_root = roots(tmp_path, main, sec, ring, security=True)
+    root = made_root(tmp_path / "r1")
+    out = rootfs(root, "make", "kbuild", arch="armhf")
+    assert "not cached" not in out, out
+    assert "installing make kbuild" in out, out
+    assert re.search(r"stored in the cache \(roots/[0-9a-f]{32}\)", out), out
