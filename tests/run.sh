@@ -440,10 +440,15 @@ in_tier() {
 	return 1
 }
 
+# compare_targets FILE: the targets a comparison (tests/compare/) names on its "# targets:" line
+compare_targets() {
+	sed -n 's/^# targets: *//p' "$1" | head -n 1
+}
+
 # tier_compares: each comparison (tests/compare/) whose "# targets:" are all in the tier
 tier_compares() {
 	for _c in tests/compare/*.sh; do
-		_need=$(sed -n 's/^# targets: *//p' "$_c" | head -n 1)
+		_need=$(compare_targets "$_c")
 		[ -n "$_need" ] || continue
 		for _k in $_need; do in_tier "$_k" || continue 2; done
 		echo "$_c"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Host side: make test's schedule, sourced by tests/run.sh (its variables and functions: log,
-# what, targets, passed/failed/skipped, marked, timing_of, in_tier, run_boot, run_compare,
-# run_host, target_env): run_schedule runs every boot of the tier and, for make test, the host
+# what, targets, passed/failed/skipped, marked, timing_of, in_tier, compare_targets, run_boot,
+# run_compare, run_host, target_env): run_schedule runs every boot of the tier and, for make test, the host
 # tests, in the order tests/README gives.
 
 # weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
@@ -104,7 +104,7 @@ run_item() {
 	shift 3
 	istart=$(date +%s)
 	if [ "$1" = compare ]; then
-		for k in $(sed -n 's/^# targets: *//p' "$2" | head -n 1); do
+		for k in $(compare_targets "$2"); do
 			build "$k" || return 0
 		done
 		run_compare "$2"
@@ -223,7 +223,7 @@ run_schedule() {
 				for q in $log/lanes.order $log/real.queue; do
 					while read -r _t _w _k k c _rest; do
 						if [ "$k" = compare ]; then
-							sed -n 's/^# targets: *//p' "$c" | head -n 1 | tr ' ' '\n'
+							compare_targets "$c" | tr ' ' '\n'
 						else
 							echo "$k"
 						fi

@@ -28,6 +28,7 @@ import subprocess
 import pytest
 
 from test_apt_update import NATIVE, deb, gpg, mirror, write_suite  # noqa: F401 (a fixture)
+from test_cache import FP
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -62,12 +63,6 @@ case "$1 $2" in
 "apt-get install") shift 4; for p; do echo "$p" >>"$d/var/lib/dpkg/installed"; done ;;
 *) exit 1 ;;
 esac
-'''
-FP = r'''
-set -eu
-here=$1 dir=$2
-. "$here/rootcache.sh"
-rc_fp
 '''
 
 
