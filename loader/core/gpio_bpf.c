@@ -68,18 +68,8 @@ int gpio_lines_index(struct gpio_lines *l, const struct line_sel *sel, int nsel,
 
 bool gpio_bpf_no_btf(const char *btf_path)
 {
-	struct btf *btf;
-
-	libbpf_print_fn_t print;
-
-	if (btf_path)
-		return false;
-	/* libbpf's own warning when there is none: the caller says it in its one line */
-	print = libbpf_set_print(NULL);
-	btf = btf__load_vmlinux_btf();
-	libbpf_set_print(print);
-	btf__free(btf);
-	return !btf;
+	/* (without libbpf's own warning when there is none: the caller says it in its one line) */
+	return !btf_path && !sys_kernel_btf();
 }
 
 void gpio_bpf_no_btf_say(void)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,47 @@
 #include <linux/capability.h>
 #include <linux/gpio.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <tracefs.h>
 #include "gpiolat.h"
 #include "core/sys.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
 
+/*
+ * The kernel's BTF, parsed once a run: every hook's check, the self-test and the BTF probe ask
+ * for it (16 parses of /sys/kernel/btf/vmlinux in a --self-test before: 5 MB each, read a page
+ * at a time, 19000 read() calls). Parsed without libbpf's warning when there is none (the
+ * callers say why in their own line); never freed (sys_btf_put leaves it).
+ */
+static struct btf *kernel_btf;
+static pthread_once_t kernel_btf_once = PTHREAD_ONCE_INIT;
+
+static void kernel_btf_load(void)
+{
+	libbpf_print_fn_t print = libbpf_set_print(NULL);
+
+	kernel_btf = btf__load_vmlinux_btf();
+	libbpf_set_print(print);
+}
+
+const struct btf *sys_kernel_btf(void)
+{
+	pthread_once(&kernel_btf_once, kernel_btf_load);
+	return kernel_btf;
+}
+
+void sys_btf_put(struct btf *btf)
+{
+	if (btf != kernel_btf)
+		btf__free(btf);
+}
+
 struct btf *sys_load_btf(const char *custom, char *why, size_t size)
 {
 	struct btf *btf;
 
-	btf = custom ? btf__parse(custom, NULL) : btf__load_vmlinux_btf();
+	btf = custom ? btf__parse(custom, NULL) : (struct btf *)sys_kernel_btf();
 	if (!btf && custom && access(custom, R_OK))
 		snprintf(why, size, "%s: %s", custom, strerror(errno));
 	else if (!btf && custom)
@@ -163,6 +194,12 @@ int sys_kallsyms_find(const char *const *names, int n)
 	f = fopen("/proc/kallsyms", "r");
 	if (!f)
 		return -1;
+	/*
+	 * read in large pieces: stdio's default for /proc is 1 KiB (its st_blksize), 12000
+	 * read() calls on a Debian kernel, each one a system call, which an emulated target or a
+	 * slow board pays by the thousand
+	 */
+	setvbuf(f, NULL, _IOFBF, 64 * 1024);
 	while (best > 0 && fgets(line, sizeof(line), f)) {
 		char type;
 
@@ -181,7 +218,7 @@ static bool kallsyms_has(const char *name)
 	return sys_kallsyms_find(&name, 1) == 0;
 }
 
-int sys_check_kprobe(const struct btf *btf, char *why, size_t size)
+int sys_check_kprobe(const struct btf *kernel_btf, char *why, size_t size)
 {
 	const char *dir;
 	bool pmu, legacy = false;
@@ -197,6 +234,13 @@ int sys_check_kprobe(const struct btf *btf, char *why, size_t size)
 			 "/sys/bus/event_source/devices/kprobe and no kprobe_events in tracefs");
 		return -1;
 	}
+	/*
+	 * the kernel's own BTF names every function it has, as a lookup; /proc/kallsyms (a scan
+	 * of a hundred thousand lines the kernel formats) only where that BTF is not at hand or
+	 * does not name it (a --btf file, a kernel without BTF)
+	 */
+	if (kernel_btf && btf__find_by_name_kind(kernel_btf, "gpiod_set_value", BTF_KIND_FUNC) > 0)
+		return 0;
 	if (!kallsyms_has("gpiod_set_value")) {
 		snprintf(why, size,
 			 "gpiod_set_value is not in this kernel (not in /proc/kallsyms: no "

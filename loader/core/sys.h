@@ -14,8 +14,12 @@ struct btf;
 
 #define WHY_SIZE 256
 
-/* the kernel's BTF, or the file given (--btf); NULL and why */
+/* the kernel's BTF, or the file given (--btf); NULL and why. Given back with sys_btf_put */
 struct btf *sys_load_btf(const char *custom, char *why, size_t size);
+/* the kernel's own BTF, parsed once a run (NULL: it has none); never freed by its users */
+const struct btf *sys_kernel_btf(void);
+/* BTF from sys_load_btf given back (the kernel's own is kept for the run) */
+void sys_btf_put(struct btf *btf);
 /* sizeof(struct gpio_desc) in that BTF, or 0 and why */
 __u32 sys_gpio_desc_size(const struct btf *btf, char *why, size_t size);
 
@@ -23,7 +27,8 @@ __u32 sys_gpio_desc_size(const struct btf *btf, char *why, size_t size);
 const char *sys_tracefs_dir(void);
 /* can each hook be attached here? 0, or -1 and why ("no CONFIG_KPROBES: ...") */
 int sys_check_tracepoint(const struct btf *btf, char *why, size_t size);
-int sys_check_kprobe(const struct btf *btf, char *why, size_t size);
+/* kprobe: gpiod_set_value in KERNEL_BTF (the kernel's own BTF, or NULL), else in kallsyms */
+int sys_check_kprobe(const struct btf *kernel_btf, char *why, size_t size);
 /* fentry: gpiod_set_value in the kernel's BTF VMLINUX (its caller loads it) */
 int sys_check_fentry(const struct btf *vmlinux, char *why, size_t size);
 /*

@@ -110,15 +110,16 @@ static int check_tp_btf(const struct btf *btf, const struct btf *vmlinux, char *
 /*
  * can HOOK be attached here? A hook the table says attaches only through the kernel's BTF
  * (gpio_hooks[].btf: by the kernel's own BTF ids, whatever --btf says) first needs that BTF,
- * which its check then reads. 0, or -1 and why
+ * which its check then reads. OWN: BTF is the kernel's own (no --btf), which names every
+ * function the kernel has. 0, or -1 and why
  */
-static int hook_check(enum gpio_hook hook, const struct btf *btf, char *why, size_t size)
+static int hook_check(enum gpio_hook hook, const struct btf *btf, bool own, char *why, size_t size)
 {
-	struct btf *vmlinux = NULL;
+	const struct btf *vmlinux = NULL;
 	int err;
 
 	if (gpio_hooks[hook].btf) {
-		vmlinux = btf__load_vmlinux_btf();
+		vmlinux = sys_kernel_btf();
 		if (!vmlinux) {
 			snprintf(why, size,
 				 "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s%s%s)",
@@ -136,7 +137,7 @@ static int hook_check(enum gpio_hook hook, const struct btf *btf, char *why, siz
 		      (!btf && sys_check_tp_format(why, size));
 		break;
 	case GPIO_HOOK_KPROBE:
-		err = sys_check_kprobe(btf, why, size);
+		err = sys_check_kprobe(own ? btf : NULL, why, size);
 		break;
 	case GPIO_HOOK_FENTRY:
 		err = sys_check_fentry(vmlinux, why, size);
@@ -147,7 +148,6 @@ static int hook_check(enum gpio_hook hook, const struct btf *btf, char *why, siz
 	default:
 		err = -1;
 	}
-	btf__free(vmlinux);
 	return err ? -1 : 0;
 }
 
@@ -160,7 +160,7 @@ static int hook_check_btf(const struct probe *p, struct btf **btf, char *why, si
 		if (!*btf)
 			return -1;
 	}
-	return hook_check(probe_bpf(p)->hook, *btf, why, size);
+	return hook_check(probe_bpf(p)->hook, *btf, !p->t->btf_path, why, size);
 }
 
 /*
@@ -172,7 +172,7 @@ int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
 	struct btf *btf;
 	int err = hook_check_btf(p, &btf, why, size);
 
-	btf__free(btf);
+	sys_btf_put(btf);
 	return err;
 }
 
@@ -277,7 +277,7 @@ static int gpiolat_cfg(struct probe *p, const struct gpio_watch *w, struct gpio_
 		cfg->desc_size = sys_gpio_desc_size(btf, why, size);
 		err = cfg->desc_size ? 0 : -1;
 	}
-	btf__free(btf);
+	sys_btf_put(btf);
 	if (err)
 		return -1;
 	if (w) {

@@ -122,7 +122,7 @@ fi
 # A kernel without the tracepoint, kprobes or gpiod_set_value, made here without another
 # kernel: each case runs in a mount namespace of its own (unshare -m: private mounts, gone with
 # it) where what gpiolat probes is hidden: an empty folder over the event's tracefs folder or over
-# tracefs, a /proc/kallsyms without gpiod_set_value, a kernel BTF without GPIO types (bpftool gen
+# tracefs, a /proc/kallsyms without gpiod_set_value and a kernel BTF without GPIO types (bpftool gen
 # min_core_btf for the empty program's object: none of the GPIO types). The checks are the ones a
 # kernel without CONFIG_GPIOLIB or CONFIG_KPROBES fails.
 # hidden "what" STATUS WORD SETUP ARGS...: bad() with SETUP (sh) run first in the namespace
@@ -147,8 +147,11 @@ if command -v unshare >/dev/null 2>&1 && [ -f "$eobj" ] &&
 	hidden "no kprobes (neither the PMU nor kprobe_events)" 1 "kprobes are not supported" \
 		"mount --bind $empty /sys/bus/event_source/devices/kprobe &&
 		 mount --bind $empty $T" --kprobe -d 1
-	hidden "kprobe: no gpiod_set_value in kallsyms" 1 "gpiod_set_value is not in this kernel" \
-		"mount --bind $syms /proc/kallsyms" --kprobe -d 1
+	# (gpiolat looks in the kernel's BTF first, in kallsyms where the BTF does not name it)
+	hidden "kprobe: no gpiod_set_value in kallsyms or the kernel's BTF" 1 \
+		"gpiod_set_value is not in this kernel" \
+		"mount --bind $syms /proc/kallsyms && mount --bind $nogpio /sys/kernel/btf/vmlinux" \
+		--kprobe -d 1
 	hidden "fentry: no gpiod_set_value in the kernel's BTF" 1 \
 		"gpiod_set_value is not in this kernel (not in its BTF" \
 		"mount --bind $nogpio /sys/kernel/btf/vmlinux" --fentry -d 1

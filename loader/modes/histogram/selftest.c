@@ -95,7 +95,7 @@ int histo_self_test(struct run *r, struct histo_env *env)
 		   "counts, no pulse-width shift");
 	}
 	st("info", "timings", sys_emulated() ? "emulated (not real hardware)" : "this machine's");
-	btf__free(btf);
+	sys_btf_put(btf);
 	if (!can_default) {
 		printf("gpiolat: the default method (tracepoint) cannot run here\n");
 		return EXIT_ERROR;
