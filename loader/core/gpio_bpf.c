@@ -15,6 +15,7 @@
 #include "gpiolat.skel.h"
 #include "gpiolat_nobtf.skel.h"
 #include "core/gpio_bpf.h"
+#include "core/run.h"
 #include "core/sys.h"
 
 /* the largest GPIO number indexed + 1 (at least 1): the lines map's size */
@@ -66,10 +67,20 @@ int gpio_lines_index(struct gpio_lines *l, const struct line_sel *sel, int nsel,
 	return 0;
 }
 
-bool gpio_bpf_no_btf(const char *btf_path)
+bool gpio_bpf_no_btf(struct run *r, const char *btf_path)
 {
-	/* (without libbpf's own warning when there is none: the caller says it in its one line) */
-	return !btf_path && !sys_kernel_btf();
+	char why[WHY_SIZE];
+	struct btf *btf;
+	libbpf_print_fn_t print;
+
+	if (btf_path)
+		return false;
+	/* libbpf's own warning when there is none: the caller says it in its one line */
+	print = libbpf_set_print(NULL);
+	btf = run_btf(r, NULL, why, sizeof(why));
+	libbpf_set_print(print);
+	run_btf_put(r, btf);
+	return !btf;
 }
 
 void gpio_bpf_no_btf_say(void)

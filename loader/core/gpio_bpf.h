@@ -17,6 +17,7 @@
 
 struct btf;
 struct bpf_program;
+struct run;
 struct gpiolat_bpf;
 
 /* a selected line: its number and (when known) chip and offset */
@@ -79,9 +80,10 @@ struct gpio_bpf_cfg {
 
 /*
  * no BTF to be found: no --btf or file found for it (btf_path NULL) and no kernel BTF libbpf
- * can load (/sys/kernel/btf/vmlinux): the programs without CO-RE are the ones to load
+ * can load (/sys/kernel/btf/vmlinux): the programs without CO-RE are the ones to load (the
+ * kernel's kept in R for the run's later users)
  */
-bool gpio_bpf_no_btf(const char *btf_path);
+bool gpio_bpf_no_btf(struct run *r, const char *btf_path);
 /* the line said once at start when there is no BTF (stderr) */
 void gpio_bpf_no_btf_say(void);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "core/cli.h"
 #include "core/parse.h"
@@ -77,12 +78,30 @@ int run_bpf_stats(struct run *r)
 	return r->stats_fd < 0 ? -1 : 0;
 }
 
+struct btf *run_btf(struct run *r, const char *custom, char *why, size_t size)
+{
+	if (custom || !r)
+		return sys_load_btf(custom, why, size);
+	/* (none: looked for again, which costs a few failed opens, for its why) */
+	if (!r->kernel_btf)
+		r->kernel_btf = sys_load_btf(NULL, why, size);
+	return r->kernel_btf;
+}
+
+void run_btf_put(const struct run *r, struct btf *btf)
+{
+	if (!r || btf != r->kernel_btf)
+		btf__free(btf);
+}
+
 void run_finish(struct run *r)
 {
 	if (r->stats_fd >= 0) {
 		close(r->stats_fd);
 		r->stats_fd = -1;
 	}
+	btf__free(r->kernel_btf);
+	r->kernel_btf = NULL;
 }
 
 /*

@@ -17,6 +17,8 @@
 #include <linux/types.h>
 #include "core/undo.h"
 
+struct btf;
+
 struct run {
 	/* set only by the signal handler (SIGINT, SIGTERM, SIGHUP); read by every loop */
 	volatile sig_atomic_t stop;
@@ -25,6 +27,7 @@ struct run {
 	int stats_fd; /* BPF_ENABLE_STATS for the whole run, or -1 */
 	bool undone; /* run_mode() replayed what a killed run left (undo_replay()) */
 	struct undo undo; /* what the run took, to put back (core/undo.h) */
+	struct btf *kernel_btf; /* the kernel's BTF, parsed at its first use (run_btf), or NULL */
 };
 
 /* the run of MODE: stop clear, quiet, no stats; the one run signals reach */
@@ -35,7 +38,15 @@ void run_signals(struct run *r);
 void run_libbpf_print(struct run *r);
 /* BPF_ENABLE_STATS for the rest of the run (r->stats_fd); 0, or -1 and errno */
 int run_bpf_stats(struct run *r);
-/* on every way out: the stats fd closed */
+/*
+ * BTF for the run: the file given (CUSTOM, --btf: the caller's, a parse of its own), or the
+ * kernel's, parsed once a run and kept in R (a --self-test parsed /sys/kernel/btf/vmlinux 16
+ * times: 5 MB each, a page a read()); NULL and why. R NULL: a parse of its own either way
+ */
+struct btf *run_btf(struct run *r, const char *custom, char *why, size_t size);
+/* BTF from run_btf given back (the run's kernel BTF stays for the run) */
+void run_btf_put(const struct run *r, struct btf *btf);
+/* on every way out: the stats fd closed, the kernel's BTF freed */
 void run_finish(struct run *r);
 /* CLOCK_MONOTONIC in ns: the clock of every deadline and elapsed time of a run */
 __u64 run_now_ns(void);

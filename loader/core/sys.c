@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,47 +17,17 @@
 #include <linux/capability.h>
 #include <linux/gpio.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <tracefs.h>
 #include "gpiolat.h"
 #include "core/sys.h"
 
 #define TOGGLE_DIR "/sys/kernel/debug/toggle"
 
-/*
- * The kernel's BTF, parsed once a run: every hook's check, the self-test and the BTF probe ask
- * for it (16 parses of /sys/kernel/btf/vmlinux in a --self-test before: 5 MB each, read a page
- * at a time, 19000 read() calls). Parsed without libbpf's warning when there is none (the
- * callers say why in their own line); never freed (sys_btf_put leaves it).
- */
-static struct btf *kernel_btf;
-static pthread_once_t kernel_btf_once = PTHREAD_ONCE_INIT;
-
-static void kernel_btf_load(void)
-{
-	libbpf_print_fn_t print = libbpf_set_print(NULL);
-
-	kernel_btf = btf__load_vmlinux_btf();
-	libbpf_set_print(print);
-}
-
-const struct btf *sys_kernel_btf(void)
-{
-	pthread_once(&kernel_btf_once, kernel_btf_load);
-	return kernel_btf;
-}
-
-void sys_btf_put(struct btf *btf)
-{
-	if (btf != kernel_btf)
-		btf__free(btf);
-}
-
 struct btf *sys_load_btf(const char *custom, char *why, size_t size)
 {
 	struct btf *btf;
 
-	btf = custom ? btf__parse(custom, NULL) : (struct btf *)sys_kernel_btf();
+	btf = custom ? btf__parse(custom, NULL) : btf__load_vmlinux_btf();
 	if (!btf && custom && access(custom, R_OK))
 		snprintf(why, size, "%s: %s", custom, strerror(errno));
 	else if (!btf && custom)

@@ -14,12 +14,8 @@ struct btf;
 
 #define WHY_SIZE 256
 
-/* the kernel's BTF, or the file given (--btf); NULL and why. Given back with sys_btf_put */
+/* the kernel's BTF, or the file given (--btf); NULL and why (a run's: run_btf, core/run.h) */
 struct btf *sys_load_btf(const char *custom, char *why, size_t size);
-/* the kernel's own BTF, parsed once a run (NULL: it has none); never freed by its users */
-const struct btf *sys_kernel_btf(void);
-/* BTF from sys_load_btf given back (the kernel's own is kept for the run) */
-void sys_btf_put(struct btf *btf);
 /* sizeof(struct gpio_desc) in that BTF, or 0 and why */
 __u32 sys_gpio_desc_size(const struct btf *btf, char *why, size_t size);
 

@@ -113,13 +113,15 @@ static int check_tp_btf(const struct btf *btf, const struct btf *vmlinux, char *
  * which its check then reads. OWN: BTF is the kernel's own (no --btf), which names every
  * function the kernel has. 0, or -1 and why
  */
-static int hook_check(enum gpio_hook hook, const struct btf *btf, bool own, char *why, size_t size)
+static int hook_check(struct run *r, enum gpio_hook hook, const struct btf *btf, bool own,
+		      char *why, size_t size)
 {
-	const struct btf *vmlinux = NULL;
+	struct btf *vmlinux = NULL;
+	char none[WHY_SIZE];
 	int err;
 
 	if (gpio_hooks[hook].btf) {
-		vmlinux = sys_kernel_btf();
+		vmlinux = run_btf(r, NULL, none, sizeof(none));
 		if (!vmlinux) {
 			snprintf(why, size,
 				 "needs the kernel's BTF (no /sys/kernel/btf/vmlinux%s%s%s)",
@@ -148,6 +150,7 @@ static int hook_check(enum gpio_hook hook, const struct btf *btf, bool own, char
 	default:
 		err = -1;
 	}
+	run_btf_put(r, vmlinux);
 	return err ? -1 : 0;
 }
 
@@ -155,12 +158,12 @@ static int hook_check(enum gpio_hook hook, const struct btf *btf, bool own, char
 static int hook_check_btf(const struct probe *p, struct btf **btf, char *why, size_t size)
 {
 	*btf = NULL;
-	if (!gpio_bpf_no_btf(p->t->btf_path)) {
-		*btf = sys_load_btf(p->t->btf_path, why, size);
+	if (!gpio_bpf_no_btf(p->t->run, p->t->btf_path)) {
+		*btf = run_btf(p->t->run, p->t->btf_path, why, size);
 		if (!*btf)
 			return -1;
 	}
-	return hook_check(probe_bpf(p)->hook, *btf, !p->t->btf_path, why, size);
+	return hook_check(p->t->run, probe_bpf(p)->hook, *btf, !p->t->btf_path, why, size);
 }
 
 /*
@@ -172,7 +175,7 @@ int probe_gpio_hook_check(const struct probe *p, char *why, size_t size)
 	struct btf *btf;
 	int err = hook_check_btf(p, &btf, why, size);
 
-	sys_btf_put(btf);
+	run_btf_put(p->t->run, btf);
 	return err;
 }
 
@@ -277,7 +280,7 @@ static int gpiolat_cfg(struct probe *p, const struct gpio_watch *w, struct gpio_
 		cfg->desc_size = sys_gpio_desc_size(btf, why, size);
 		err = cfg->desc_size ? 0 : -1;
 	}
-	sys_btf_put(btf);
+	run_btf_put(p->t->run, btf);
 	if (err)
 		return -1;
 	if (w) {

@@ -161,7 +161,7 @@ static int histo_prepare(struct run *r, void *ctx)
 	 * self test reports on it too */
 	env->btf_path = btf_find(env->btf_path);
 	/* none at all (Raspberry Pi OS): the programs without CO-RE, said in one line */
-	env->nobtf = gpio_bpf_no_btf(env->btf_path);
+	env->nobtf = gpio_bpf_no_btf(r, env->btf_path);
 	if (env->self_test)
 		return EXIT_OK;
 	if (!sys_privileged()) {

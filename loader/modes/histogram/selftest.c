@@ -38,7 +38,7 @@ int histo_self_test(struct run *r, struct histo_env *env)
 	root = sys_privileged();
 	st(root ? "ok" : "no", "privileges",
 	   root ? "root (or CAP_BPF and CAP_PERFMON)" : "not root: every check below needs root");
-	btf = env->nobtf ? NULL : sys_load_btf(env->btf_path, why, sizeof(why));
+	btf = env->nobtf ? NULL : run_btf(r, env->btf_path, why, sizeof(why));
 	if (env->nobtf)
 		st("info", "BTF",
 		   "none (no /sys/kernel/btf/vmlinux, no --btf): the programs without CO-RE");
@@ -95,7 +95,7 @@ int histo_self_test(struct run *r, struct histo_env *env)
 		   "counts, no pulse-width shift");
 	}
 	st("info", "timings", sys_emulated() ? "emulated (not real hardware)" : "this machine's");
-	sys_btf_put(btf);
+	run_btf_put(r, btf);
 	if (!can_default) {
 		printf("gpiolat: the default method (tracepoint) cannot run here\n");
 		return EXIT_ERROR;

@@ -286,7 +286,7 @@ static int overhead_parse(struct run *r, void *c, int argc, char **argv)
 	ov->o.btf_path = btf_find(ov->o.btf_path);
 	ov->target.btf_path = ov->o.btf_path;
 	/* none at all (Raspberry Pi OS): gpiolat's programs without CO-RE, said in one line */
-	if (gpio_bpf_no_btf(ov->o.btf_path))
+	if (gpio_bpf_no_btf(r, ov->o.btf_path))
 		gpio_bpf_no_btf_say();
 	/* ns to 0.1 ns and R^2 to 4 digits alike */
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
