@@ -110,12 +110,13 @@ static int check_tp_btf(const struct btf *btf, const struct btf *vmlinux, char *
 /*
  * can HOOK be attached here? A hook the table says attaches only through the kernel's BTF
  * (gpio_hooks[].btf: by the kernel's own BTF ids, whatever --btf says) first needs that BTF,
- * which its check then reads. OWN: BTF is the kernel's own (no --btf), which names every
- * function the kernel has. 0, or -1 and why
+ * which its check then reads. BTF: the file given (--btf), or the kernel's own when none is,
+ * which names every function the kernel has. 0, or -1 and why
  */
-static int hook_check(struct run *r, enum gpio_hook hook, const struct btf *btf, bool own,
-		      char *why, size_t size)
+static int hook_check(const struct probe *p, const struct btf *btf, char *why, size_t size)
 {
+	enum gpio_hook hook = probe_bpf(p)->hook;
+	struct run *r = p->t->run;
 	struct btf *vmlinux = NULL;
 	char none[WHY_SIZE];
 	int err;
@@ -139,7 +140,7 @@ static int hook_check(struct run *r, enum gpio_hook hook, const struct btf *btf,
 		      (!btf && sys_check_tp_format(why, size));
 		break;
 	case GPIO_HOOK_KPROBE:
-		err = sys_check_kprobe(own ? btf : NULL, why, size);
+		err = sys_check_kprobe(p->t->btf_path ? NULL : btf, why, size);
 		break;
 	case GPIO_HOOK_FENTRY:
 		err = sys_check_fentry(vmlinux, why, size);
@@ -163,7 +164,7 @@ static int hook_check_btf(const struct probe *p, struct btf **btf, char *why, si
 		if (!*btf)
 			return -1;
 	}
-	return hook_check(p->t->run, probe_bpf(p)->hook, *btf, !p->t->btf_path, why, size);
+	return hook_check(p, *btf, why, size);
 }
 
 /*
