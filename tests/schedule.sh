@@ -5,25 +5,26 @@
 # tests, in the order tests/README gives.
 
 # weight KEY: a boot's expected seconds, to start the longest first: this tree's last run's
-# (out/tests/durations), else a near-quiet make test's (a fresh Debian 13 root, 2026-11-27,
-# commit 438fa31: its "seconds per boot") plus what moved to icount after it (31 90 92 93 94:
-# std about 170 s, 6.12 13, testing 22); the boots it put under 80 s at about this run's figures
-# on this 2-core machine (2026-11-27, half a loaded run's), else 60
+# (out/tests/durations), else a quiet clean clone's make test's (2026-11-28, commit b187587: its
+# "seconds per boot", its build included) plus what moved to icount after it (80: std about 92
+# s); a boot it did not list, 60
 weight() {
 	_w=$(sed -n "s|^$1 \([0-9][0-9]*\)\$|\1|p" $log/durations 2>/dev/null | tail -n 1)
 	if [ -z "$_w" ]; then
 		case $1 in
-		std/icount) _w=$((468 + 170)) ;;
-		arm/icount) _w=301 ;;
-		6.12/icount) _w=$((226 + 13)) ;;
-		testing/icount) _w=$((177 + 22)) ;;
-		arm-6.12/icount) _w=192 ;;
-		compare/rt-armhf) _w=182 ;;
-		compare/matrix-armhf) _w=166 ;;
-		compare/rt-det) _w=150 ;;
-		arm-6.12-rt/icount | testing-rt/icount) _w=70 ;;
-		rt/icount | 6.12-rt/icount) _w=45 ;;
-		arm64/icount) _w=30 ;;
+		std/icount) _w=$((487 + 92)) ;;
+		compare/rt-det) _w=295 ;;
+		compare/rt-armhf) _w=290 ;;
+		arm-6.12/icount) _w=269 ;;
+		arm/icount) _w=255 ;;
+		testing/icount) _w=183 ;;
+		6.12/icount) _w=168 ;;
+		compare/matrix-armhf) _w=126 ;;
+		testing-rt/icount) _w=101 ;;
+		arm-6.12-rt/icount) _w=95 ;;
+		rt/icount) _w=92 ;;
+		6.12-rt/icount) _w=88 ;;
+		arm64/icount) _w=83 ;;
 		*) _w=60 ;;
 		esac
 	fi
