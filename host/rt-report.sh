@@ -22,7 +22,7 @@
 # idle"); 0 lets it halt.
 # Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, ARCH, TIMING, TARGET (emulated|native),
 # VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
-# OVERHEAD_ONLY, RT_RAMROOT.
+# UTOGGLE_TIME, OVERHEAD_ONLY, RT_RAMROOT.
 . "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
@@ -58,7 +58,8 @@ else
 	export TIMING
 	# the study's settings go into the target with it (vm/run passes no environment)
 	set --
-	for v in LOAD PULSES GAP_PULSES LOOPS INTERVAL SECONDS_EACH OVERHEAD_ONLY RT_RAMROOT; do
+	for v in LOAD PULSES GAP_PULSES LOOPS INTERVAL SECONDS_EACH UTOGGLE_TIME OVERHEAD_ONLY \
+		RT_RAMROOT; do
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || set -- "$@" "$v=$val"
 	done

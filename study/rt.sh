@@ -18,7 +18,9 @@
 # (default 20000), LOOPS (cyclictest loops, default 1000), INTERVAL (cyclictest's -i in us,
 # default 10000, the ADI page's), SECONDS_EACH (utoggle and timerlat, default 10),
 # OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint), RT_RAMROOT (1: the study in a
-# root in RAM, below; the default under icount).
+# root in RAM, below; the default under icount), UTOGGLE_TIME (utoggle's wakeup phase in s or
+# ms, gpiolat's -d syntax, e.g. 200ms: shorter than SECONDS_EACH, which rtla's -d takes in whole
+# seconds, allows; default SECONDS_EACH seconds).
 # In the deterministic mode (GPIOLAT_TIMING=icount, set by vm/run: one guest instruction is
 # 1 ns) the defaults find the long non-preemptible paths in seconds of guest time: cyclictest
 # -l 3000 -i 1000 and utoggle and timerlat 3 s (a loaded second is about 10^9 instructions to
@@ -37,6 +39,7 @@ else
 	interval=${INTERVAL:-10000}
 	secs=${SECONDS_EACH:-10}
 fi
+utime=${UTOGGLE_TIME:-${secs}s}
 pulses=${PULSES:-2000}
 gap_pulses=${GAP_PULSES:-20000}
 load=${LOAD:-hackbench}
@@ -70,6 +73,12 @@ for v in "$pulses" "$gap_pulses" "$loops" "$interval" "$secs"; do
 		;;
 	esac
 done
+_n=${utime%ms}
+[ "$_n" != "$utime" ] || _n=${utime%s}
+case $_n in
+'' | *[!0-9]* | 0*) false ;;
+*) [ "$_n" != "$utime" ] ;;
+esac || die "UTOGGLE_TIME: a positive number of s or ms (200ms, 1s), not '$utime'"
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
 mkdir -p "$dest" || die "cannot create $dest"
 rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err
@@ -188,6 +197,7 @@ flush() {
 	echo "gap_pulses=$gap_pulses"
 	echo "cyclictest=-m -p 80 -t 1 -l $loops -i $interval"
 	echo "seconds_each=$secs"
+	echo "utoggle_time=$utime"
 	echo "overhead_only=$only"
 } >"$out/settings.txt"
 
@@ -333,12 +343,12 @@ for phase in idle loaded; do
 	[ $phase = loaded ] && load_start
 	say "gpiolat --wakeup: the kthread, $pulses pulses ($phase)"
 	run wakeup-kthread-$phase.json $gpiolat --wakeup --comm toggle --pulses "$pulses" --json
-	say "gpiolat --wakeup: utoggle, $secs s ($phase)"
+	say "gpiolat --wakeup: utoggle, $utime ($phase)"
 	# started first, measured once in its loop (--pid): its start-up is not in the phase
 	$utoggle -l $vline -b 5 -i 1000 -p 60 >/dev/null 2>&1 &
 	upid=$!
 	if utoggle_ready $upid; then
-		run wakeup-utoggle-$phase.json $gpiolat --wakeup --pid $upid -d "$secs" --json
+		run wakeup-utoggle-$phase.json $gpiolat --wakeup --pid $upid -d "$utime" --json
 	else
 		echo "utoggle did not reach its loop (20 sleeps)" >"$out/wakeup-utoggle-$phase.unavailable"
 	fi

@@ -22,7 +22,9 @@
 # 20 cyclictest loops: exact equality does not depend on the size): on a quiet host (2026-11-28)
 # 164 s and 322 s of CPU for the pair, against 176 s and 346 s at 100, 500 and 100; the rest is
 # the fixed cost of each part (its programs' loads, the module's reloads) and the idle guest
-# seconds polled (the overhead phases' batch gaps, utoggle's 1 s).
+# seconds polled (the overhead phases' batch gaps, utoggle's phase, rtla's 1 s). utoggle's phase
+# at 200 ms (UTOGGLE_TIME; its 1 s, idle and loaded, was polled): 133 s and 265 s of CPU, against
+# about 168 s and 335 s the same day (203 s and 370 s, one boot of them making the study's root).
 set -u
 cd "$(dirname "$0")/../.."
 out=out/tests/rt-det
@@ -41,7 +43,7 @@ for i in 1 2; do
 		KERNEL=std ARCH=x86_64 TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
 			VM_RAMROOT=$cpio VM_RAMROOT_OUT=$PWD/$out/boot$i VM_APPEND=idle=poll \
 			vm/run env RT_IN_RAMROOT=1 \
-			PULSES=20 GAP_PULSES=100 LOOPS=20 INTERVAL=1000 SECONDS_EACH=1 \
+			PULSES=20 GAP_PULSES=100 LOOPS=20 INTERVAL=1000 SECONDS_EACH=1 UTOGGLE_TIME=200ms \
 			OVERHEAD_ONLY=control LOAD=hackbench sh /study/rt.sh /result \
 			</dev/null >$out/boot$i.log 2>&1
 		echo $? >$out/boot$i.rc
