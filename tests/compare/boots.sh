@@ -32,3 +32,11 @@ boots() {
 	done
 	return $_fail
 }
+
+# study_sh: a script for sh -c that runs the study (sh STUDY DIR: "$1" "$2") with the toggle
+# module's mode before it in DIR/module-before and its enable and mode after it in
+# DIR/module-after (tests/compare/rt_counts.py judges them); its status the study's
+# shellcheck disable=SC2016
+study_sh='mkdir -p "$2" && cat /sys/module/toggle/parameters/mode >"$2/module-before" &&
+	sh "$1" "$2"; rc=$?; cat /sys/kernel/debug/toggle/enable /sys/module/toggle/parameters/mode \
+	>"$2/module-after"; exit $rc'
