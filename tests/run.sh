@@ -161,11 +161,13 @@ run_host() {
 	# write a Debian root one after another, and those that load gpiolat's programs into this
 	# host's kernel (tests/host/conftest.py's groups)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
-	# pytest-xdist, as where a pyenv python3 without it comes first); the free part (beside the
-	# lanes' two boots) and the alone part run in one worker
+	# pytest-xdist, as where a pyenv python3 without it comes first); the alone part runs in one
+	# worker. The free part too ran in one, beside the lanes' two boots, but it starts when the
+	# builds are done, near the lanes' end: it ran alone for its last 81 s with a core idle
+	# (2026-11-28, a clean clone's make test: lanes done at +1268 s, the free part at +1349)
 	par=
 	py=python3
-	if { [ -z "$part" ] || [ "$part" = serial ]; } && [ "${HOST_JOBS:-2}" -gt 1 ]; then
+	if [ "$part" != alone ] && [ "${HOST_JOBS:-2}" -gt 1 ]; then
 		if ! python3 -c 'import xdist' 2>/dev/null &&
 			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
 			py=/usr/bin/python3

@@ -97,13 +97,25 @@ seconds_list() {
 		sort -k2,2nr | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
 }
 
+# cpu_seconds FILE: the children's CPU seconds (user + system) in FILE, the output of the times
+# builtin, which must run in the shell whose children it counts (not in a pipe or $(...): a
+# subshell has its own, none yet); every process that shell waited for and theirs are counted
+cpu_seconds() {
+	awk 'NR == 2 { split($1, u, "m"); split($2, y, "m"); printf "%d\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$1"
+}
+
 # run_item TIMING WEIGHT KEY TARGET TEST... (a line of plan): build what it needs, run it, and
-# keep its seconds in out/tests/durations.new (KEY SECONDS) for the next run's order
+# keep its seconds in out/tests/durations.new (KEY SECONDS) for the next run's order, and its CPU
+# seconds (its qemus, builds and tools: in the lanes a boot's wall time is the share of the 2
+# cores it got, its CPU what it cost) in out/tests/cpu.new
 run_item() {
 	itiming=$1
 	ikey=$3
 	shift 3
 	istart=$(date +%s)
+	itimes=$log/times.$(echo "$ikey" | tr / _)
+	times >"$itimes"
+	icpu=$(cpu_seconds "$itimes")
 	if [ "$1" = compare ]; then
 		for k in $(compare_targets "$2"); do
 			build "$k" || return 0
@@ -116,6 +128,9 @@ run_item() {
 		run_boot "$ik" "$itiming" "$@"
 	fi
 	echo "$ikey $(($(date +%s) - istart))" >>$log/durations.new
+	times >"$itimes"
+	echo "$ikey $(($(cpu_seconds "$itimes") - icpu))" >>$log/cpu.new
+	rm -f "$itimes"
 }
 
 # say FILE: print FILE whole, not between another's lines (the lanes and the builder print
@@ -149,8 +164,9 @@ run_schedule() {
 	# then what does, alone.
 	#  1. two lanes run every deterministic boot (TIMING=icount: a guest instruction is 1 ns,
 	#     whatever the host's load), the longest first, each building its target first; beside
-	#     them one job builds every target and then runs the free part of the host tests
-	#     (tests/host/conftest.py: they neither boot, write a Debian root nor time this host)
+	#     them one job builds every target and then runs the free part of the host tests in two
+	#     workers (tests/host/conftest.py: they neither boot, write a Debian root nor time this
+	#     host; they start near the lanes' end, and one worker left a core idle after it)
 	#  2. the serial part of the host tests (they boot or write a Debian root the boots use),
 	#     two workers; then the alone part (they time this host), one worker
 	#  3. the real-time boots (TIMING=real: their criteria were chosen against the noise of a
@@ -164,7 +180,7 @@ run_schedule() {
 		;;
 	esac
 	mkdir -p $log
-	rm -f $log/lanes.queue $log/lanes.order $log/durations.new $log/builds.new $log/lane-*.counts $log/builder.counts \
+	rm -f $log/lanes.queue $log/lanes.order $log/durations.new $log/cpu.new $log/builds.new $log/lane-*.counts $log/builder.counts \
 		$log/build-*.log $log/build-*.failed $log/build-*.shown $log/build-*.made
 	# TEST_TIMING=icount: the deterministic boots alone (real: the real-time ones alone)
 	case ${TEST_TIMING:-} in
@@ -241,8 +257,10 @@ run_schedule() {
 				run_host host-free free tests/host
 			fi
 		} >$log/builder.block 2>&1
+		times >$log/times.builder
 		echo "== the builds${beside:+ and the free host tests} done at +$(($(date +%s) - t0)) s" \
-			>>$log/builder.block
+			"($(cpu_seconds $log/times.builder) s of CPU)" >>$log/builder.block
+		rm -f $log/times.builder
 		say $log/builder.block
 		echo "$passed $failed $skipped" >$log/builder.counts
 	) </dev/null &
@@ -274,6 +292,12 @@ run_schedule() {
 		# included; a lane's boots ran two at a time, the real-time ones alone)
 		echo "== seconds per boot, this run (with its build):"
 		seconds_list $log/durations.new
+		# and the CPU each cost (what a lane's boot got of the 2 cores is its wall time)
+		if [ -f $log/cpu.new ]; then
+			echo "== CPU seconds per boot, this run (user + system of its qemus, build and tools):"
+			seconds_list $log/cpu.new
+			rm -f $log/cpu.new
+		fi
 		# and each target's build: its longest call (the one that made it; the lock's wait in it)
 		if [ -f $log/builds.new ]; then
 			echo "== seconds per target build, this run (the wait for the build lock included):"
@@ -285,6 +309,9 @@ run_schedule() {
 		mv $log/durations.tmp $log/durations
 		rm -f $log/durations.new
 	fi
+	# and the CPU of all of it: on 2 cores at most twice the wall time
+	times >$log/times.schedule
 	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial and alone host tests" \
-		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s"
+		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s; $(cpu_seconds $log/times.schedule) s of CPU"
+	rm -f $log/times.schedule
 }

@@ -58,8 +58,8 @@ def gpiolat_root():
 
 # Why a file cannot run anywhere, any time (tests/README, the schedule). make test runs the host
 # tests in three parts (GPIOLAT_HOST_PART): "free", beside the deterministic boots (after the
-# builds: every target and test helper is made, so a file's own make is a no-op there), one
-# worker; "serial", after the boots, two workers; "alone", after that, one worker, nothing else
+# builds: every target and test helper is made, so a file's own make is a no-op there), two
+# workers; "serial", after the boots, two workers; "alone", after that, one worker, nothing else
 # on the machine. Unset (make test-host, T=): every selected test, two workers. In every part a
 # group's files run one after another in one worker, each other file in a worker of its own.
 #

@@ -145,7 +145,10 @@ LANES = {
     # the other lane's
     "tests/target/22-hang.sh": "# kernels: std\n# timing: icount\necho 'ok - before'\n"
     "while :; do :; done\n",
-    "tests/target/23-after.sh": "# kernels: std\n# timing: icount\necho 'ok - after the hang'\n",
+    # (and spins until its shell has used 1.5 s of CPU, whatever the host's load: its boot's CPU)
+    "tests/target/23-after.sh": "# kernels: std\n# timing: icount\necho 'ok - after the hang'\n"
+    "while :; do i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; times >out/t.23\n"
+    "read -r u _ <out/t.23; case $u in 0m0.* | 0m1.[0-4]*) ;; *) break ;; esac; done\n",
     "tests/target/30-real.sh": "# kernels: std rt\n"
     # (one boot's fifo: its own)
     "[ $(ls out/tests/*.fifo | wc -l) = 1 ] && echo 'ok - alone' || echo 'not ok - a boot beside'\n",
@@ -204,7 +207,16 @@ def test_lanes_that_pass_exit_0_with_the_summary(tmp_path):
         r.stdout
     secs = [int(n) for _, n, _ in rows]
     assert secs == sorted(secs, reverse=True), r.stdout  # longest first
-    assert any(re.fullmatch(r"== the builds done at \+\d+ s", l) for l in out), r.stdout
+    # each boot's CPU (its processes' user + system time): std's 23 used 1.5 s of CPU,
+    # rt's tests waited; the schedule's total has them all
+    c = out.index("== CPU seconds per boot, this run (user + system of its qemus, build and tools):")
+    cpu = {l.split()[0]: int(l.split()[1]) for l in out[c + 1:c + 5] if l.startswith("   ")}
+    assert sorted(cpu) == ["rt/icount", "rt/real", "std/icount", "std/real"], r.stdout
+    assert cpu["std/icount"] >= 1 and cpu["rt/icount"] < cpu["std/icount"], r.stdout
+    total = re.fullmatch(r"== schedule: \d+ s: .*; (\d+) s of CPU", out[-2])
+    assert total and int(total.group(1)) >= cpu["std/icount"], r.stdout
+    assert any(re.fullmatch(r"== the builds done at \+\d+ s \(\d+ s of CPU\)", l) for l in out), \
+        r.stdout
     # and each target's build once (std is the host's: no build), its longest call
     b = out.index("== seconds per target build, this run (the wait for the build lock included):")
     assert re.fullmatch(r"   rt +\d+ s", out[b + 1]) and not out[b + 2].startswith("   "), r.stdout
@@ -230,5 +242,6 @@ def test_make_test_runs_each_host_test_once_in_its_part(tmp_path):
     lanes_done = max(i for i, l in enumerate(out) if l.startswith("== lane "))
     real = min(i for i, l in enumerate(out) if l.endswith("one boot (real) for 1 test(s)"))
     assert serial > lanes_done and serial > free and real > serial, r.stdout
-    assert any(re.fullmatch(r"== the builds and the free host tests done at \+\d+ s", l)
+    assert any(re.fullmatch(r"== the builds and the free host tests done at \+\d+ s \(\d+ s of CPU\)",
+                            l)
                for l in out), r.stdout
