@@ -73,12 +73,8 @@ for v in "$pulses" "$gap_pulses" "$loops" "$interval" "$secs"; do
 		;;
 	esac
 done
-_n=${utime%ms}
-[ "$_n" != "$utime" ] || _n=${utime%s}
-case $_n in
-'' | *[!0-9]* | 0*) false ;;
-*) [ "$_n" != "$utime" ] ;;
-esac || die "UTOGGLE_TIME: a positive number of s or ms (200ms, 1s), not '$utime'"
+echo "$utime" | grep -Eqx '[1-9][0-9]*m?s' ||
+	die "UTOGGLE_TIME: a positive number of s or ms (200ms, 1s), not '$utime'"
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
 mkdir -p "$dest" || die "cannot create $dest"
 rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err

@@ -97,11 +97,14 @@ seconds_list() {
 		sort -k2,2nr | awk '{ printf "   %-28s %5d s\n", $1, $2 }'
 }
 
-# cpu_seconds FILE: the children's CPU seconds (user + system) in FILE, the output of the times
-# builtin, which must run in the shell whose children it counts (not in a pipe or $(...): a
-# subshell has its own, none yet); every process that shell waited for and theirs are counted
-cpu_seconds() {
-	awk 'NR == 2 { split($1, u, "m"); split($2, y, "m"); printf "%d\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$1"
+# cpu_now FILE: _cpu, the CPU seconds (user + system) of every process this shell waited for
+# and of theirs, from the times builtin through FILE (a function runs in the caller's shell; in a
+# pipe or $(...) times would count a subshell's children: none yet)
+cpu_now() {
+	times >"$1"
+	_cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, y, "m")
+		printf "%d\n", u[1] * 60 + u[2] + y[1] * 60 + y[2] }' "$1")
+	rm -f "$1"
 }
 
 # run_item TIMING WEIGHT KEY TARGET TEST... (a line of plan): build what it needs, run it, and
@@ -114,8 +117,8 @@ run_item() {
 	shift 3
 	istart=$(date +%s)
 	itimes=$log/times.$(echo "$ikey" | tr / _)
-	times >"$itimes"
-	icpu=$(cpu_seconds "$itimes")
+	cpu_now "$itimes"
+	icpu=$_cpu
 	if [ "$1" = compare ]; then
 		for k in $(compare_targets "$2"); do
 			build "$k" || return 0
@@ -128,9 +131,8 @@ run_item() {
 		run_boot "$ik" "$itiming" "$@"
 	fi
 	echo "$ikey $(($(date +%s) - istart))" >>$log/durations.new
-	times >"$itimes"
-	echo "$ikey $(($(cpu_seconds "$itimes") - icpu))" >>$log/cpu.new
-	rm -f "$itimes"
+	cpu_now "$itimes"
+	echo "$ikey $((_cpu - icpu))" >>$log/cpu.new
 }
 
 # say FILE: print FILE whole, not between another's lines (the lanes and the builder print
@@ -257,10 +259,9 @@ run_schedule() {
 				run_host host-free free tests/host
 			fi
 		} >$log/builder.block 2>&1
-		times >$log/times.builder
+		cpu_now $log/times.builder
 		echo "== the builds${beside:+ and the free host tests} done at +$(($(date +%s) - t0)) s" \
-			"($(cpu_seconds $log/times.builder) s of CPU)" >>$log/builder.block
-		rm -f $log/times.builder
+			"($_cpu s of CPU)" >>$log/builder.block
 		say $log/builder.block
 		echo "$passed $failed $skipped" >$log/builder.counts
 	) </dev/null &
@@ -310,8 +311,7 @@ run_schedule() {
 		rm -f $log/durations.new
 	fi
 	# and the CPU of all of it: on 2 cores at most twice the wall time
-	times >$log/times.schedule
+	cpu_now $log/times.schedule
 	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial and alone host tests" \
-		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s; $(cpu_seconds $log/times.schedule) s of CPU"
-	rm -f $log/times.schedule
+		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s; $_cpu s of CPU"
 }

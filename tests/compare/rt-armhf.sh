@@ -47,12 +47,13 @@ kernels="6.12 6.12-rt"
 # second costs about 14 s of an armhf qemu; the test 139 s and 254 s of CPU on a quiet host,
 # against 153 s and 285 s at 200 wakeups and 1 s (2026-11-28; the rest is each boot, and each
 # tool's start-up: rtla's alone takes a guest second)
-boots rt-armhf env PULSES=50 GAP_PULSES=2000 SECONDS_EACH=1 UTOGGLE_TIME=200ms LOOPS=300 \
-	sh -c "$study_sh" sh study/rt.sh || exit 0
+pulses=50 loops=300 utoggle_ms=200
+boots rt-armhf env PULSES=$pulses GAP_PULSES=2000 SECONDS_EACH=1 UTOGGLE_TIME=${utoggle_ms}ms \
+	LOOPS=$loops sh -c "$study_sh" sh study/rt.sh || exit 0
 for k in $kernels; do
 	mv $out/arm-$k $out/rt-arm-$k
 	# what the study measured on each kernel, with the counts its sizes fix
-	python3 tests/compare/rt_counts.py "rt-armhf: arm-$k" $out/rt-arm-$k 50 300 200
+	python3 tests/compare/rt_counts.py "rt-armhf: arm-$k" $out/rt-arm-$k $pulses $loops $utoggle_ms
 done
 if python3 host/rt_report.py $out $out/report arm-6.12 arm-6.12-rt >$out/report.log 2>&1; then
 	ok "host/rt_report.py puts them side by side"

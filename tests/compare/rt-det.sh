@@ -39,12 +39,15 @@ if ! cpio=$(sh host/ramroot.sh std x86_64 2>$out/ramroot.log); then
 	exit 0
 fi
 . tests/compare/boots.sh
+# the study's sizes (rt_counts.py judges the counts they fix)
+pulses=20 loops=20 utoggle_ms=200
 for i in 1 2; do
 	(
 		KERNEL=std ARCH=x86_64 TIMING=icount VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-900} \
 			VM_RAMROOT=$cpio VM_RAMROOT_OUT=$PWD/$out/boot$i VM_APPEND=idle=poll \
 			vm/run env RT_IN_RAMROOT=1 \
-			PULSES=20 GAP_PULSES=100 LOOPS=20 INTERVAL=1000 SECONDS_EACH=1 UTOGGLE_TIME=200ms \
+			PULSES=$pulses GAP_PULSES=100 LOOPS=$loops INTERVAL=1000 SECONDS_EACH=1 \
+			UTOGGLE_TIME=${utoggle_ms}ms \
 			OVERHEAD_ONLY=control LOAD=hackbench sh -c "$study_sh" sh /study/rt.sh /result \
 			</dev/null >$out/boot$i.log 2>&1
 		echo $? >$out/boot$i.rc
@@ -91,5 +94,5 @@ done
 [ "$(find $out/boot2 -type f | wc -l)" = $n ] && ok "the same files in both boots ($n)" ||
 	notok "the same files in both boots (boot 1: $n, boot 2: $(find $out/boot2 -type f | wc -l))"
 # and what the study measured, with the counts its sizes fix (the boots wrote the same bytes)
-python3 tests/compare/rt_counts.py rt-det $out/boot1 20 20 200
+python3 tests/compare/rt_counts.py rt-det $out/boot1 $pulses $loops $utoggle_ms
 echo "# rt-det: $(($(date +%s) - start)) s"
