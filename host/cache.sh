@@ -1,7 +1,8 @@
 #!/bin/sh
 # Host side: the content cache of built targets, outside the tree, shared by every clone and
 # lane of this machine: Debian roots with their packages (host/rootfs.sh), kernel packages
-# (vm/kernel.sh), minimal BTF's whole-kernel BTF (host/btf.sh), sysroots (host/sysroot.sh).
+# and depmod's index of their modules (vm/kernel.sh), minimal BTF's whole-kernel BTF
+# (host/btf.sh), sysroots (host/sysroot.sh).
 # What depends on the project's own C sources (gpiolat, the module, the togglers) is never in it.
 #
 # Where: $GPIOLAT_CACHE, else $XDG_CACHE_HOME/gpiolat, else ~/.cache/gpiolat; GPIOLAT_CACHE=

@@ -22,7 +22,8 @@
 # with security updates. std's and rt's kernels come from the host's apt; another release's from
 # the apt of a root of that release (host/rootfs.sh: out/roots/trixie, out/roots/testing, made
 # once), whose index is refreshed when older than a day. The image is downloaded with apt-get
-# download, extracted with dpkg-deb, its modules indexed with depmod -b, and the matching
+# download, extracted with dpkg-deb, its modules indexed with depmod -b (that index from the
+# content cache when the same packages were indexed by the same depmod), and the matching
 # headers: the host release's installed on the host (to build kmod/ for it; a foreign architecture's
 # extracted into DIR/headers instead); another release's always extracted into DIR/headers,
 # with that release's linux-kbuild and compiler installed in its root: their programs are linked
@@ -451,16 +452,39 @@ else
 fi
 rm -rf "$dir/root"
 mkdir -p "$dir/root"
+images=
 for d in "$dir"/deb/linux-*.deb; do
 	case $d in */linux-headers-*) continue ;; esac
 	dpkg-deb -x "$d" "$dir/root"
+	images="$images $d"
 done
-rm -rf "$dir/deb"
 # a merged-/usr kernel package (testing's): /lib as in a merged-/usr root, so that
 # DIR/root/lib/modules/RELEASE is where it is for every kernel
 [ -e "$dir/root/lib" ] || ln -s usr/lib "$dir/root/lib"
+# depmod [inroot]: depmod's index of the kernel's modules (modules.dep and the others beside
+# them), run on the host or in the release's root; taken from the content cache (host/cache.sh,
+# kind depmod) when the same packages were indexed by the same depmod: a distribution kernel's
+# thousands of compressed modules take about 5 s of CPU to index, on every target's build
+depmod_index() {
+	_m=$dir/root/lib/modules/$release
+	# shellcheck disable=SC2086
+	_k=$(echo "depmod -b $release: $("$@" depmod --version 2>/dev/null | head -n 1)" |
+		sh "$proj/host/cache.sh" key $images 2>/dev/null) || _k=
+	if [ -n "$_k" ] && sh "$proj/host/cache.sh" get depmod "$_k" "$dir/depmod" 2>/dev/null; then
+		cp "$dir"/depmod/modules.* "$_m"/
+		rm -rf "$dir/depmod"
+		return 0
+	fi
+	"$@" depmod -b "$dir/root" "$release"
+	[ -n "$_k" ] || return 0
+	rm -rf "$dir/depmod"
+	mkdir -p "$dir/depmod"
+	cp "$_m"/modules.* "$dir/depmod"/
+	sh "$proj/host/cache.sh" put depmod "$_k" "$dir/depmod" || true
+	rm -rf "$dir/depmod"
+}
 if [ -n "$root" ]; then
-	inroot depmod -b "$dir/root" "$release"
+	depmod_index inroot
 	if [ -z "$q" ]; then
 		# the x86_64 target binds the kernel's modules over /lib/modules/RELEASE of its
 		# root (vm/init), which it mounts read-only: the (empty) folder must exist
@@ -472,8 +496,9 @@ if [ -n "$root" ]; then
 		armuserspace
 	fi
 else
-	depmod -b "$dir/root" "$release"
+	depmod_index
 fi
+rm -rf "$dir/deb"
 rm -f "$dir/vmlinuz"
 vmlinuz=$(cd "$dir/root" && ls boot/vmlinuz-"$release" lib/modules/"$release"/vmlinuz 2>/dev/null |
 	head -n 1)
