@@ -141,6 +141,17 @@ def test_packages_install_build_the_module_run_and_purge(deb):
     with open(os.path.join(t.kdir, "release")) as f:
         release = f.read().strip()
 
+    # the target kernel's headers, installed by apt as a user installs them and kept, like the
+    # kernel: asked of host/rootfs.sh, so that a clean root with them comes from the content
+    # cache (docs/cache.md; a clean clone's root has none, and apt took 58 s on armhf); before
+    # make deb, while the other worker's make may hold its lock
+    with open(os.path.join(t.rootfs, ".rootfs-done")) as f:
+        made = f.read().split()
+    r = t.run(["sh", os.path.join(ROOT, "host", "rootfs.sh")]
+              + (["--arch", made[2]] if len(made) > 2 else [])
+              + [made[0], t.rootfs, "linux-headers-%s" % release], 1800)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+
     # The two architectures run in two workers at once (tests/host/conftest.py: each writes
     # only its own root), but make deb writes out/deb and its build root for both: one make at
     # a time, and this test's packages copied out of out/deb before the other's make replaces
@@ -160,15 +171,6 @@ def test_packages_install_build_the_module_run_and_purge(deb):
             assert not [ln for ln in f if ln.startswith("E: ")]
     debs = [os.path.relpath(os.path.join(own, n), ROOT) for n in names]
 
-    # the target kernel's headers, installed by apt as a user installs them and kept, like the
-    # kernel: asked of host/rootfs.sh, so that a clean root with them comes from the content
-    # cache (docs/cache.md; a clean clone's root has none, and apt took 58 s on armhf)
-    with open(os.path.join(t.rootfs, ".rootfs-done")) as f:
-        made = f.read().split()
-    r = t.run(["sh", os.path.join(ROOT, "host", "rootfs.sh")]
-              + (["--arch", made[2]] if len(made) > 2 else [])
-              + [made[0], t.rootfs, "linux-headers-%s" % release], 1800)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     machine = t.inroot("uname -m").stdout.strip()
     before = t.files()
     pkgs_before = t.packages()
