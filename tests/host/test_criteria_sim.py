@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "target"))
 import criteria  # noqa: E402
 
 # ---- measured inputs (emulated x86_64 target, Debian 6.1 std, TCG; ns) ----------------------
-# 81-overhead-invariants.sh's own run's JSON when it ran in real time (out/tests/81-overhead-
+# 81-overhead-invariants.sh's own run's JSON when it ran in real time (its criteria are
+# tests/target/overhead_invariants.py's since 2026-11-28; out/tests/81-overhead-
 # {control,filter}.json, the first of three runs of branch tests at 382dab3 + its new criteria,
 # 2026-11-23, machine shared and loaded; since 2026-11-26 the test runs in TIMING=icount, and
 # these figures stand for the real-time noise the criteria are built for): the control run

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kernels: arm
 # timing: icount
-# The orderings and invariants of 60-gpio-path.sh and 81-overhead-invariants.sh at tight
+# The orderings and invariants of 60-gpio-path.sh and overhead_invariants.py at tight
 # criteria, in the deterministic mode (TIMING=icount on ARCH=arm: a guest instruction is 1 ns,
 # docs/timing.md). Those two tests run in real time, where the host's noise is larger than the
 # effects and their criteria had to allow for it; here the only noise is where the guest's

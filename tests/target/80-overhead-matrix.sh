@@ -9,6 +9,11 @@
 # the same rows in real time, against this machine's noise: 79-overhead-real-time.sh (a row of
 # each way a method is counted) and 82-overhead-user.sh (the user-space rows). The whole matrix
 # took 127 s of a real-time boot (one core, the other idle) and 92 s of a lane under icount.
+# Then the invariants of the same matrix that hold on any machine (tests/target/
+# overhead_invariants.py, its criteria and their false failures there): the series grow with
+# their number, function_graph above function, each hook's empty BPF program no dearer than
+# gpiolat's, the filter and the trigger not cheaper than the event, the control 0. They had a run
+# of their own until 2026-11-28 (81-overhead-invariants.sh: the same sizes, 44 s of std's boot).
 . "$(dirname "$0")/lib.sh"
 need python3
 cd "$PROJ" || exit 1
@@ -24,5 +29,11 @@ echo "# $(($(date +%s) - start)) s for the quick matrix (emulated)"
 n=$(./gpiolat --overhead --list | grep -vc 'only when --only names it')
 # every method: measured with a figure and a CI, or not available with a reason
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 tests/target/overhead_rows.py "$out" "$n"
+[ $? = 0 ] || _failed=1
+# the invariants, over the hooks of the loader's table (gpiolat --list --json)
+GPIO_HOOKS=$(GPIOLAT_EXE=./gpiolat gpio_hooks)
+check "gpiolat --list --json names the hooks ($(echo ${GPIO_HOOKS:-none}))" test -n "$GPIO_HOOKS"
+GPIO_HOOKS=$GPIO_HOOKS PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target \
+	python3 tests/target/overhead_invariants.py "$out"
 [ $? = 0 ] || _failed=1
 done_testing

@@ -10,8 +10,8 @@ error follow, and so the half-width at any other level.
 import math
 
 # Per-run false-failure budget (at most 1 in 1000 a run of a test), split over its criteria.
-# 81-overhead-invariants.sh: the control's two-sided test, the filter's and the trigger's
-# one-sided ones.
+# overhead_invariants.py (80-overhead-matrix.sh's matrix): the control's two-sided test, the
+# filter's and the trigger's one-sided ones.
 ALPHA_CONTROL = 2e-4
 ALPHA_NOT_CHEAPER = 1e-4
 # 60-gpio-path.sh: libgpiod - ioctl not below 0, one-sided.

@@ -5,9 +5,11 @@
 # ROWS: the rows a run without --only has (gpiolat --overhead --list, its parts left out). Prints
 # one check line each (rows.py) and exits non-zero when one failed: one row per method; every
 # method measured with a figure and a CI, or not available for a reason rows.py verifies on its
-# own; every measured row with a count of its method fired on every set of its phases; the talk's
-# figure beside a row only with the row's reference, never a sum; the untraced-vs-untraced control
-# 0 within its 99.9 % CI; the report says it is emulated and names its clock.
+# own; every measured row with a count of its method fired on every set of each of its phases
+# (a counted phase a repetition: 86-overhead-fired.sh's check, which leaves its counted rows to
+# this one in a boot that runs both); the talk's figure beside a row only with the row's
+# reference, never a sum; the untraced-vs-untraced control 0 within its 99.9 % CI; the report
+# says it is emulated and names its clock.
 import json, math, sys
 from rows import line, not_available, done
 d = json.load(open(sys.argv[1]))
@@ -27,8 +29,11 @@ for r in rows:
 for r in rows:
     f = r.get("fired") or {}
     if r["measured"] and f.get("counted"):
-        line(f["fired_sets"] == f["sets"] > 0,
-             f"{r['method']}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']})")
+        per = [p["fired_sets"] for p in f["phases"]]
+        line(f["fired_sets"] == f["sets"] > 0 and len(per) == r["repetitions"]
+             and all(p["fired_sets"] == p["sets"] for p in f["phases"]),
+             f"{r['method']}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']}; per "
+             f"phase {per})")
     elif r["measured"]:
         print(f"# {r['method']}: no count ({f.get('why')})")
 # a talk figure beside a row only with the same reference (the talk's untraced pulse is our

@@ -19,11 +19,18 @@
 # difference is a "not ok" line in that test's log (the next test is compared with the new state).
 # GPIOLAT_TEST_TARGET: TARGET, for a test that keeps files in the project's out/tests (two
 # targets' boots may run at once: tests/README).
+# GPIOLAT_TEST_BOOT: the names of this boot's tests (NN-name, space-separated), for a test that
+# leaves a check to another one of the same boot (86 leaves its counted rows to 80).
 cd "$(dirname "$0")/../.." || exit 125
 target=$1
 logdir=$2
 export GPIOLAT_TEST_TARGET="$target"
 shift 2
+GPIOLAT_TEST_BOOT=
+for t in "$@"; do
+	GPIOLAT_TEST_BOOT="$GPIOLAT_TEST_BOOT${GPIOLAT_TEST_BOOT:+ }$(basename "$t" .sh)"
+done
+export GPIOLAT_TEST_BOOT
 snapdir=$(mktemp -d /tmp/run-list.XXXXXX) || exit 125
 
 # snapshot FILE: the state a test must leave as found (the trace buffer's own lines are a test's

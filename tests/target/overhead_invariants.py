@@ -1,14 +1,16 @@
-#!/bin/sh
-# timing: icount
-# gpiolat --overhead: invariants that hold on any machine, emulated or not, here on the x86
-# target (fentry beside the tracepoint and the kprobe) in the deterministic mode (TIMING=icount:
-# one guest instruction is 1 ns, docs/timing.md); 22-icount-invariants.sh judges the same
-# invariants on ARCH=arm. Every check holds in instructions, none needs the host's clock: the
-# series grow with their number, function_graph costs more than function, the empty BPF program
-# no more than gpiolat's on each hook, the filter and the trigger do not make the event cheaper,
-# the control is 0. The tight criteria below are judged in icount only (GPIOLAT_TIMING, which
-# vm/run sets); elsewhere (TIMING=real, a board) the statistical ones, kept from the real-time
-# version, still are.
+# Target tests' check of the invariants of a `gpiolat --overhead --json` matrix that hold on any
+# machine, emulated or not: tests/target/80-overhead-matrix.sh judges its quick matrix with it
+# (50 pulses x 3 repetitions, the x86 target std: fentry beside the tracepoint and the kprobe) in
+# the deterministic mode (TIMING=icount: one guest instruction is 1 ns, docs/timing.md);
+# 22-icount-invariants.sh judges the same invariants on ARCH=arm. Usage:
+#   GPIO_HOOKS='tracepoint kprobe ...' overhead_invariants.py MATRIX.json
+# (GPIO_HOOKS: the hooks of the loader's table, gpiolat --list --json). Prints one check line
+# each (rows.py) and exits non-zero when one failed. Every check holds in instructions, none
+# needs the host's clock: the series grow with their number, function_graph costs more than
+# function, the empty BPF program no more than gpiolat's on each hook, the filter and the trigger
+# do not make the event cheaper, the control is 0. The tight criteria below are judged in icount
+# only (GPIOLAT_TIMING, which vm/run sets); elsewhere (TIMING=real, a board) the statistical
+# ones, kept from the real-time version, still are.
 # Noise, measured before these sizes were chosen (the real-time version's series run, --pulses
 # 100 --reps 6, 20 rows, run once in TIMING=icount on std, 2026-11-26): a row's repetition sd
 # 0.0 to 4.2 ns (events-10: one repetition 10 ns off of 5926), most rows 0.0
@@ -19,8 +21,8 @@
 #   (a one-sided t-test at 95 % on the 10 rows' means: here t is in the thousands), and each
 #   row strictly above the one before (steps of 592 ns and 806 ns against repetitions 10 ns
 #   apart at most): under 1e-6.
-# - the orderings (--pulses 50 --reps 3, only the rows judged: the BPF tools' rows, which
-#   nothing here judges, are 80-overhead-matrix.sh's): function < function_graph, each hook's
+# - the orderings (--pulses 50 --reps 3; the BPF tools' rows, which nothing here judges, are
+#   overhead_rows.py's): function < function_graph, each hook's
 #   empty BPF program <= gpiolat's. Measured in icount on this target before: function +1758.0
 #   and function_graph +9210.9 ns (docs/timing.md); empty and gpiolat's programs 296.0 and
 #   473.4 (tracepoint), 342.0 and 788.4 (kprobe), 125.0 and 330.4 ns (fentry; make
@@ -38,22 +40,14 @@
 #   of a phase's batches: under 1e-6.
 # All together at most 5e-4 a run, as before (the kept statistical criteria 4e-4, the rest
 # under 1e-6 each).
-# In real time (until 2026-11-26) this test took 160 s of make test's std boot (CI's
-# rehearsal), with more repetitions to beat the host's noise; tests/host/test_criteria_sim.py
-# keeps simulating the statistical criteria with that real-time noise (criteria.py, also
+# In real time (until 2026-11-26) these took 160 s of make test's std boot (CI's rehearsal),
+# with more repetitions to beat the host's noise; tests/host/test_criteria_sim.py keeps
+# simulating the statistical criteria with that real-time noise (criteria.py, also
 # 60-gpio-path.sh's).
-. "$(dirname "$0")/lib.sh"
-need python3
-cd "$PROJ" || exit 1
-
-out=$PROJ/out/tests/81-overhead
-# the hooks of the loader's table (gpiolat --list --json), for the orderings' judge
-GPIO_HOOKS=$(GPIOLAT_EXE=./gpiolat gpio_hooks)
-export GPIO_HOOKS
-[ -n "$GPIO_HOOKS" ] || notok "gpiolat --list --json names the hooks"
-# invariants PYTHON-CONDITIONS...: judged on the JSON in $1
-judge() {
-	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$1" <<'PY'
+# Until 2026-11-28 these were judged on a run of their own (81-overhead-invariants.sh: the rows
+# above alone, --pulses 50 --reps 3, 44 s of std's boot under icount on a quiet host), beside 80's
+# quick matrix of every row at the same sizes; now on that matrix: a row's figure does not move
+# with its neighbours in icount (the untraced phases repeat to the instruction).
 import json, os, sys
 from rows import line, not_available, done
 # the tight criteria hold in instructions (TIMING=icount); elsewhere (TIMING=real, a board) only
@@ -148,16 +142,3 @@ if "control" in m:
     if ICOUNT:
         line(abs(c["overhead_ns"]) <= 5, f"control within 5 ns of 0 ({c['overhead_ns']:.1f} ns)")
 done()
-PY
-	[ $? = 0 ] || _failed=1
-}
-# One run, every row judged above (the real-time test's four runs, sized there for the host's
-# noise, are one here: a row's figure does not move with its neighbours in icount)
-only=control,events-*,kprobes-*,function,function_graph,event-filter,event-trigger
-for h in $GPIO_HOOKS; do
-	only=$only,bpf-empty-$h,bpf-gpiolat-$h
-done
-./gpiolat --overhead --json --pulses 50 --reps 3 --only "$only" >"$out.json"
-eq "gpiolat --overhead --pulses 50 --reps 3 --only ... exits 0" "$?" 0
-judge "$out.json"
-done_testing
