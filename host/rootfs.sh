@@ -89,16 +89,25 @@ command -v debootstrap >/dev/null || {
 	exit 1
 }
 
-# mirror LABEL DEFAULT: the host's mirror of the archive whose Release files say Label: LABEL,
-# by what the host's apt says (apt-get indextargets: the site of each index it reads, with the
-# Label of the Release file it fetched for it), whatever its suites are called; else DEFAULT
-mirror() {
-	m=$(apt-get indextargets --format '$(LABEL)|$(SITE)' 2>/dev/null |
-		awk -F'|' -v l="$1" '$1 == l && $2 != "" { print $2; exit }')
-	echo "${m:-$2}"
+# mirrors: $main and $security, the host's mirrors of the archives whose Release files say
+# Label: Debian and Debian-Security, by what the host's apt says (apt-get indextargets: the site
+# of each index it reads, with the Label of the Release file it fetched for it), whatever their
+# suites are called; else deb.debian.org's. Asked once, and only where a root is made or its
+# suites probed: apt-get indextargets takes about 1.3 s of CPU, and most calls find their root
+# made (a target's build calls this script about 12 times).
+main=
+security=
+mirrors() {
+	[ -z "$main" ] || return 0
+	_t=$(apt-get indextargets --format '$(LABEL)|$(SITE)' 2>/dev/null || true)
+	_m() {
+		printf '%s\n' "$_t" | awk -F'|' -v l="$1" '$1 == l && $2 != "" { print $2; exit }'
+	}
+	main=${ROOTFS_MIRROR:-$(_m Debian)}
+	main=${main:-http://deb.debian.org/debian}
+	security=${ROOTFS_SECURITY_MIRROR:-$(_m Debian-Security)}
+	security=${security:-http://deb.debian.org/debian-security}
 }
-main=${ROOTFS_MIRROR:-$(mirror Debian http://deb.debian.org/debian)}
-security=${ROOTFS_SECURITY_MIRROR:-$(mirror Debian-Security http://deb.debian.org/debian-security)}
 keyring=${ROOTFS_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 # how the root's sources are chosen (DIR/.rootfs-sources)
 kind=suites
@@ -109,6 +118,7 @@ kind=suites
 # line on stderr)
 sources=
 probe() {
+	mirrors
 	sources=$(sh "$here/apt.sh" suites ${mainonly:+--main-only} "$release" "$main" "$security" \
 		"$keyring" "$dir")
 }
@@ -215,6 +225,7 @@ if [ ! -f "$dir/.rootfs-done" ]; then
 		exit 1
 	fi
 	rm -rf "$dir"
+	mirrors
 	echo "  ROOTFS  $dir: debootstrap $release${rarch:+ $rarch} from $main ($(basename "$(readlink -f "$script")") script)"
 	log=$dir.debootstrap.log
 	# in a mount namespace of its own: the /proc and /sys it mounts in DIR go with it, even if
