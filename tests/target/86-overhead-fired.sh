@@ -37,7 +37,7 @@ rows=$rows',user-ioctl-uprobe,user-ioctl-trace-marker,user-ioctl-strace'
 # In a boot that also runs 80-overhead-matrix (std's), the counted rows are its: its whole matrix
 # has each of them, and overhead_rows.py checks every counted row of it as here (fired on every
 # set of each phase, a counted phase a repetition). Here then only the row without a count and
-# the withheld runs: function_graph's 3 repetitions and bpftrace's 3 starts cost the most of this
+# the withheld runs: function_graph's repetitions and bpftrace's starts cost the most of this
 # test under emulation (std, icount, one boot on a quiet host, 2026-11-28: the test 29.6 s of
 # wall time; function_graph's row alone 18.9 s, bpftrace-dt-kprobe's 8.2 s)
 case " ${GPIOLAT_TEST_BOOT:-} " in
@@ -51,7 +51,7 @@ eq "gpiolat --overhead --only (one row of each count) exits 0" "$?" 0
 comment "$out.err"
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PROJ/tests/target python3 - "$out.json" "$rows" <<'PY'
 import json, math, sys
-from rows import line, not_available, done
+from rows import line, not_available, fired_line, done
 d = json.load(open(sys.argv[1]))
 m = {r["method"]: r for r in d["methods"]}
 want = sys.argv[2].split(",")
@@ -65,11 +65,7 @@ for n in want:
         continue
     f = r.get("fired", {})
     if f.get("counted"):
-        per = [p["fired_sets"] for p in f["phases"]]
-        line(f["fired_sets"] == f["sets"] > 0 and len(per) == r["repetitions"]
-             and all(p["fired_sets"] == p["sets"] for p in f["phases"]),
-             f"{n}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']}; per phase "
-             f"{per}), {r['overhead_ns']:.1f} ns per set")
+        fired_line(r, f", {r['overhead_ns']:.1f} ns per set")
     else:
         sd = r["sd_ns"] if r["sd_ns"] is not None else 0.0
         bound = 10 + 0.05 * abs(r["overhead_ns"])

@@ -77,10 +77,6 @@ mkdir -p $tmp
 mode0=$(cat /sys/module/toggle/parameters/mode)
 overhead_snapshot >$tmp/before
 
-# (a whole run of each kind of row and what it leaves: 80-overhead-matrix.sh's matrix, since
-# 2026-11-28; here it took 26.8 s of std's icount boot at 2 repetitions of 20-pulse phases,
-# function_graph's and bpftrace's starts the most of it, the rows 80 runs anyway)
-
 midrun INT
 check "SIGINT mid-run: exit status 1 ($rc), says interrupted" \
 	sh -c "[ $rc = 1 ] && grep -q 'interrupted' $tmp/run.out"

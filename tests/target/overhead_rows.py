@@ -11,7 +11,7 @@
 # reference, never a sum; the untraced-vs-untraced control 0 within its 99.9 % CI; the report
 # says it is emulated and names its clock.
 import json, math, sys
-from rows import line, not_available, done
+from rows import line, not_available, fired_line, done
 d = json.load(open(sys.argv[1]))
 want = int(sys.argv[2])
 rows = d["methods"]
@@ -29,11 +29,7 @@ for r in rows:
 for r in rows:
     f = r.get("fired") or {}
     if r["measured"] and f.get("counted"):
-        per = [p["fired_sets"] for p in f["phases"]]
-        line(f["fired_sets"] == f["sets"] > 0 and len(per) == r["repetitions"]
-             and all(p["fired_sets"] == p["sets"] for p in f["phases"]),
-             f"{r['method']}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']}; per "
-             f"phase {per})")
+        fired_line(r)
     elif r["measured"]:
         print(f"# {r['method']}: no count ({f.get('why')})")
 # a talk figure beside a row only with the same reference (the talk's untraced pulse is our

@@ -132,5 +132,17 @@ def not_available(r):
     return ours
 
 
+def fired_line(r, extra=""):
+    """The check line of a measured row with a count (docs/overhead.md "Fired"): its method fired
+    on every set of each of its phases, a counted phase a repetition (overhead_rows.py's whole
+    matrix, 86-overhead-fired.sh's rows)."""
+    f = r["fired"]
+    per = [p["fired_sets"] for p in f["phases"]]
+    line(f["fired_sets"] == f["sets"] > 0 and len(per) == r["repetitions"]
+         and all(p["fired_sets"] == p["sets"] for p in f["phases"]),
+         f"{r['method']}: fired on {f['fired_sets']} of {f['sets']} sets ({f['by']}; per phase "
+         f"{per}){extra}")
+
+
 def done():
     sys.exit(bad)
