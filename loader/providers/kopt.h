@@ -21,13 +21,19 @@ struct undo;
  * on the run's undo stack before) */
 struct kopt_watch {
 	struct tracefs_instance *inst; /* sees the optimizer's work run */
+	int pipe; /* its trace_pipe, read without blocking (open: has_pipe) */
+	bool has_pipe;
 };
 
 /* one switch's */
 struct kopt {
 	char *before; /* the kernel's [OPTIMIZED] probes before the switch */
 	struct kopt_watch *w;
-	bool on; /* the watch's events on, its buffer cleared, for this switch */
+	bool on; /* the watch's events on, what was in its buffer before read and dropped */
+	/* what this switch's lines said so far (optimizer_state()) */
+	bool marked, started, after, running;
+	char part[512]; /* a line not yet whole */
+	size_t npart;
 };
 
 /* before switching probes on or off (never inside a phase); W the run's, U its undo stack */

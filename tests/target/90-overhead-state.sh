@@ -15,7 +15,8 @@ same() {
 # level's set_graph_function names gpiod_set_value for the whole row; the tracer itself is on
 # only in the row's traced phases, a few ms each, which a poll every 0.1 s misses);
 # uprobe: the uprobe events on utoggle are there (utoggle runs); printk: the module reloaded in
-# its printk mode (in the row's method phases only: midrun stops the run in one)
+# its printk mode (in the row's method phases only); midrun stops the run in the row's first
+# method phase for both
 on_now() {
 	case $1 in
 	graph) grep -q '^gpiod_set_value' $T/set_graph_function ;;
@@ -39,11 +40,13 @@ midrun() {
 		return
 		;;
 	esac
-	if [ "${2:-graph}" = printk ]; then
-		# the reload lasts a method phase, a few ms under icount: the run stops itself
-		# there (GPIOLAT_STOP_IN, lib.sh stop_in), is signalled, and goes on (SIGCONT) to
-		# take it
-		GPIOLAT_STOP_IN=trace_printk:1 ./gpiolat --overhead --quick --only "$_rows" \
+	if [ "${2:-graph}" != graph ]; then
+		# the reload lasts a method phase, a few ms under icount, and the uprobe row a few
+		# tenths of a second (a poll saw its uprobe and the check after it no more, once,
+		# when the row's switches no longer cleared a buffer): the run stops itself in the
+		# row's first method phase (GPIOLAT_STOP_IN, lib.sh stop_in), is signalled, and goes
+		# on (SIGCONT) to take it
+		GPIOLAT_STOP_IN=${_rows%%,*}:1 ./gpiolat --overhead --quick --only "$_rows" \
 			>$tmp/run.out 2>&1 &
 		pid=$!
 		stop_in $pid 300
