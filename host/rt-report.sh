@@ -19,7 +19,11 @@
 # the next alike). RT_IDLE_POLL (default 1): under icount on x86_64 the guest idles by polling
 # (`idle=poll` on its command line, kernel.txt says so), on both kernels alike: a halted x86_64
 # guest lets qemu 7.2's clock warp race its main loop (docs/rt.md, "The x86_64 guests poll when
-# idle"); 0 lets it halt.
+# idle"); 0 lets it halt. A polling guest emulates its idle seconds (about 31 s of the host's
+# each), and the overhead rows' phases are mostly the module's msleep(1)s: so there the
+# overhead subset runs in a boot of its own that halts when idle (RT_PARTS=overhead; the
+# latencies' boot RT_PARTS=latency), its overhead.json put in the run's folder and its idle
+# loop in overhead-idle.txt (docs/rt.md).
 # Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, ARCH, TIMING, TARGET (emulated|native),
 # VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
 # UTOGGLE_TIME, OVERHEAD_ONLY, RT_RAMROOT.
@@ -113,6 +117,22 @@ else
 	case " $kernels " in
 	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
 	esac
+	# ram_boot APPEND DIR ENV...: a boot of the study from its root in RAM ($ram, kernel $k of
+	# $a), its results copied out to DIR; RT_JOBS boots at a time (under icount the figures do
+	# not depend on the host's load: docs/timing.md)
+	ram_boot() {
+		_app=$1
+		_dir=$2
+		shift 2
+		KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
+			VM_RAMROOT_OUT=$PWD/$_dir VM_APPEND="$_app" \
+			vm/run env RT_IN_RAMROOT=1 "$@" sh /study/rt.sh /result </dev/null &
+		pids="$pids $!:${_dir##*/}"
+		[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
+	}
+	# the runs whose overhead rows have a boot of their own ("KERNEL:ARCH:RAMROOT:DIR", DIR and
+	# DIR.overhead merged at the end)
+	split=
 	for k in $kernels; do
 		target "$k"
 		# the main command built every target first (STUDY_BUILT): no second check of it; a
@@ -141,15 +161,16 @@ else
 			echo "rt-report: kernel $k ($a, TIMING=$TIMING${poll:+, $poll}), run $r of" \
 				"$runs${1:+ ($*)}" >&2
 			if [ -n "$ram" ]; then
-				# the study's root as the initramfs, its results copied out after the study
-				rm -rf "$d"
-				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} VM_RAMROOT=$ram \
-					VM_RAMROOT_OUT=$PWD/$d VM_APPEND="$append" \
-					vm/run env RT_IN_RAMROOT=1 "$@" sh /study/rt.sh /result </dev/null &
-				pids="$pids $!:${d##*/}"
-				# RT_JOBS boots at a time (under icount the figures do not depend on the host's
-				# load: docs/timing.md)
-				[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
+				# the study's root as the initramfs, its results copied out after the study;
+				# a polling guest's overhead rows in a halting boot of their own, after every
+				# kernel's latencies' boot (RT_JOBS=2: the kernels' long boots side by side)
+				rm -rf "$d" "$d.overhead"
+				if [ -n "$poll" ]; then
+					ram_boot "$append" "$d" RT_PARTS=latency "$@"
+					split="$split $k:$a:$ram:$d"
+				else
+					ram_boot "$append" "$d" "$@"
+				fi
 			else
 				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
 					VM_APPEND="$append" vm/run env "$@" \
@@ -163,7 +184,30 @@ else
 			r=$((r + 1))
 		done
 	done
+	for e in $split; do
+		d=${e##*:}
+		e=${e%:*}
+		ram=${e##*:}
+		e=${e%:*}
+		a=${e##*:}
+		k=${e%:*}
+		echo "rt-report: kernel $k ($a): the overhead rows of ${d##*/} in a boot of their own," \
+			"halting when idle" >&2
+		ram_boot "${VM_APPEND:-}" "$d.overhead" RT_PARTS=overhead "$@"
+	done
 	wait_boots
+	# each split run's overhead rows (or why they are not) into its folder, with the idle loop
+	# of the boot that measured them
+	for e in $split; do
+		d=${e##*:}
+		mkdir -p "$d"
+		for f in overhead.json overhead.unavailable; do
+			[ ! -f "$d.overhead/$f" ] || mv "$d.overhead/$f" "$d/$f"
+		done
+		[ ! -f "$d.overhead/kernel.txt" ] ||
+			sed -n 's/^idle=//p' "$d.overhead/kernel.txt" >"$d/overhead-idle.txt"
+		rm -rf "$d.overhead"
+	done
 	kernels=$names
 fi
 # shellcheck disable=SC2086

@@ -138,6 +138,12 @@ def collect(raw, kernel, d=None):
         k["load"] = None
     k["overhead"] = read_json(os.path.join(d, "overhead.json"), "overhead")
     k["overhead_unavailable"] = unavailable(d, "overhead")
+    # the idle loop of the boot that measured the overhead rows when they had one of their own
+    # (host/rt-report.sh: a polling x86_64 guest's, halting), else none
+    try:
+        k["overhead_idle"] = results.read_text(os.path.join(d, "overhead-idle.txt")).strip() or None
+    except OSError:
+        k["overhead_idle"] = None
     for t in TASKS:
         for p in PHASES:
             n = "wakeup-%s-%s" % (t, p)
@@ -275,7 +281,9 @@ def side_by_side(ks, talk, adi, notes):
     add("kernel", "release", [k["info"].get("release", "-") for k in ks])
     add("kernel", "preemption", [preemption(k) for k in ks])
     # idle=poll: the x86_64 guests under icount (host/rt-report.sh RT_IDLE_POLL); older runs: "-"
-    add("kernel", "idle loop", [k["info"].get("idle", "-") for k in ks])
+    add("kernel", "idle loop", [k["info"].get("idle", "-") +
+                                ("; overhead rows: %s, a boot of their own" % k["overhead_idle"]
+                                 if k.get("overhead_idle") else "") for k in ks])
     add("kernel", "load (\"loaded\")", [k["load"] or "-" for k in ks])
     # overhead subset: per kernel, the talk's figure of the same kind and kernel flavour
     names = []

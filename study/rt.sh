@@ -17,7 +17,10 @@
 # Environment: LOAD (hackbench|ls|stress-ng), PULSES (wakeup, default 2000), GAP_PULSES
 # (default 20000), LOOPS (cyclictest loops, default 1000), INTERVAL (cyclictest's -i in us,
 # default 10000, the ADI page's), SECONDS_EACH (utoggle and timerlat, default 10),
-# OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint), RT_RAMROOT (1: the study in a
+# OVERHEAD_ONLY (default control,event,bpf-gpiolat-tracepoint), RT_PARTS (default "overhead
+# latency": the overhead subset, and the wakeup, cyclictest, timerlat and gaps parts; one of them
+# alone for a boot that runs only it: host/rt-report.sh's x86_64 guests under icount, which poll
+# when idle for the latencies and halt for the overhead rows), RT_RAMROOT (1: the study in a
 # root in RAM, below; the default under icount), UTOGGLE_TIME (utoggle's wakeup phase in s or
 # ms, gpiolat's -d syntax, e.g. 200ms: shorter than SECONDS_EACH, which rtla's -d takes in whole
 # seconds, allows; default SECONDS_EACH seconds).
@@ -44,6 +47,7 @@ pulses=${PULSES:-2000}
 gap_pulses=${GAP_PULSES:-20000}
 load=${LOAD:-hackbench}
 only=${OVERHEAD_ONLY:-control,event,bpf-gpiolat-tracepoint}
+parts=${RT_PARTS:-overhead latency}
 D=/sys/kernel/debug/toggle
 T=/sys/kernel/tracing
 gpiolat=./gpiolat
@@ -75,6 +79,13 @@ for v in "$pulses" "$gap_pulses" "$loops" "$interval" "$secs"; do
 done
 echo "$utime" | grep -Eqx '[1-9][0-9]*m?s' ||
 	die "UTOGGLE_TIME: a positive number of s or ms (200ms, 1s), not '$utime'"
+for p in $parts; do
+	case $p in
+	overhead | latency) ;;
+	*) die "RT_PARTS: overhead, latency or both, not '$parts'" ;;
+	esac
+done
+[ -n "$parts" ] || die "RT_PARTS: overhead, latency or both, not ''"
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
 mkdir -p "$dest" || die "cannot create $dest"
 rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err
@@ -195,6 +206,7 @@ flush() {
 	echo "seconds_each=$secs"
 	echo "utoggle_time=$utime"
 	echo "overhead_only=$only"
+	echo "parts=$parts"
 } >"$out/settings.txt"
 
 # the load: a loop per worker that ends when $stop appears (in /tmp, as above: the loops look
@@ -332,8 +344,20 @@ run() {
 	fi
 }
 
-say "gpiolat --overhead --only $only"
-run overhead.json $gpiolat --overhead --quick --only "$only" --json
+case " $parts " in
+*" overhead "*)
+	say "gpiolat --overhead --only $only"
+	run overhead.json $gpiolat --overhead --quick --only "$only" --json
+	;;
+esac
+# a boot of the overhead rows alone: nothing more
+case " $parts " in
+*" latency "*) ;;
+*)
+	flush
+	exit 0
+	;;
+esac
 
 for phase in idle loaded; do
 	[ $phase = loaded ] && load_start

@@ -80,19 +80,31 @@ def test_two_architectures_each_kernel_twice_in_icount(proj):
     boots = [ln for ln in lines if ln.startswith("vm/run ")]
     rams = [ln.split() for ln in lines if ln.startswith("ramroot ")]
     made = [ln.split(" | ")[0] for ln in lines if ln.startswith("ramroot.sh ")]
-    want, names, wram = [], [], []
+    want, names, wram, split = [], [], [], []
     for k, a in (("std", HOST_ARCH), ("rt", HOST_ARCH), ("6.12", "arm"), ("6.12-rt", "arm")):
         name = k if a == HOST_ARCH else f"{a}-{k}"
         names.append(name)
+        # an x86_64 guest polls when idle under icount: its study's latencies in that boot,
+        # its overhead rows in a halting boot of their own after every kernel's first boots
+        part = "latency" if a == "x86_64" else ""
         for d in (f"rt-{name}", f"rt-{name}.run2"):
-            want.append((k, a, "icount"))
+            want.append((k, a, "icount", part))
             wram.append((f"/cache/{a}-{k}.cpio.gz", f"{proj}/out/results/raw/{d}"))
+            if part:
+                split.append(((k, a, "icount", "overhead"),
+                              (f"/cache/{a}-{k}.cpio.gz", f"{proj}/out/results/raw/{d}.overhead")))
+    want += [w for w, _ in split]
+    wram += [m for _, m in split]
     # a kernel's two boots run at once (RT_JOBS=2): their lines come in the order the scheduler
     # gave them, each kernel's pair before the next kernel's (every boot waited for)
     def pairs(seq):
         return [sorted(seq[i:i + 2]) for i in range(0, len(seq), 2)]
 
-    got = [(field(b, "KERNEL"), field(b, "ARCH"), field(b, "TIMING")) for b in boots]
+    def parts(b):
+        args = b.split(" | ")[0]
+        return args.split("RT_PARTS=", 1)[1].split(" ")[0] if "RT_PARTS=" in args else ""
+
+    got = [(field(b, "KERNEL"), field(b, "ARCH"), field(b, "TIMING"), parts(b)) for b in boots]
     assert pairs(got) == pairs(want)
     # the study from the root in RAM, its results copied out to each run's folder
     assert all(b.split(" | ")[0].endswith("sh /study/rt.sh /result") for b in boots), boots
@@ -102,6 +114,26 @@ def test_two_architectures_each_kernel_twice_in_icount(proj):
     (rep,) = [ln for ln in lines if ln.startswith("rt_report.py ")]
     assert rep.split(" | ")[0] == "rt_report.py out/results/raw out/results " + " ".join(names)
     assert not (raw / "rt-std.run3").exists()
+    # the overhead boots' folders merged into their runs' (the stub wrote nothing in them)
+    assert not [p.name for p in raw.iterdir() if p.name.endswith(".overhead")]
+
+
+def test_split_runs_overhead_rows_merged_with_the_idle_loop_that_measured_them(proj):
+    # a stub boot that writes what the study would: kernel.txt with its idle loop, and
+    # overhead.json from the overhead boot only
+    stub(proj / "vm" / "run", "vm/run",
+         'mkdir -p "$VM_RAMROOT_OUT"\n'
+         'case "$*" in *RT_PARTS=overhead*) echo "{}" >"$VM_RAMROOT_OUT/overhead.json" ;; esac\n'
+         'case "$VM_APPEND" in *idle=poll*) i=poll ;; *) i=default ;; esac\n'
+         'echo "idle=$i" >"$VM_RAMROOT_OUT/kernel.txt"\n')
+    r, lines = run(proj, RT_KERNELS="std")
+    assert r.returncode == 0, r.stderr
+    d = proj / "out" / "results" / "raw" / "rt-std"
+    assert (d / "kernel.txt").read_text() == "idle=poll\n"
+    assert (d / "overhead.json").read_text() == "{}\n"
+    assert (d / "overhead-idle.txt").read_text() == "default\n"
+    assert not (d.parent / "rt-std.overhead").exists()
+    assert "the overhead rows of rt-std in a boot of their own" in r.stderr
 
 
 def test_timing_real_is_an_option_and_bad_settings_are_usage_errors(proj):
@@ -128,11 +160,12 @@ def appends(lines):
 def test_x86_64_guests_poll_when_idle_under_icount_only(proj):
     # under icount an x86_64 guest that halts lets qemu 7.2's clock warp race its main loop
     # (docs/rt.md): both x86_64 kernels poll, the ARM ones halt as before, the user's own
-    # VM_APPEND kept
+    # VM_APPEND kept; a polling kernel's overhead rows in a halting boot of their own
     r, lines = run(proj, RT_KERNELS="x86_64-std x86_64-rt arm-6.12", VM_APPEND="quiet")
     assert r.returncode == 0, r.stderr
-    assert appends(lines) == [["arm-6.12", "[quiet]"], ["x86_64-rt", "[quiet idle=poll]"],
-                              ["x86_64-std", "[quiet idle=poll]"]]
+    assert appends(lines) == [["arm-6.12", "[quiet]"],
+                              ["x86_64-rt", "[quiet idle=poll]"], ["x86_64-rt", "[quiet]"],
+                              ["x86_64-std", "[quiet idle=poll]"], ["x86_64-std", "[quiet]"]]
     assert "idle=poll" in r.stderr
     r, lines = run(proj, RT_KERNELS="x86_64-std", RT_IDLE_POLL="0")
     assert r.returncode == 0, r.stderr
@@ -147,15 +180,25 @@ def test_jobs_run_one_kernels_boot_beside_the_next_kernels(proj, tmp_path):
     # RT_JOBS=2, one run each: std's and rt's boots at the same time (each waits for the other)
     meet = tmp_path / "meet"
     meet.mkdir()
-    r, lines = run(proj, RT_KERNELS="std rt", RT_JOBS="2", MEET=str(meet), MEET_ALL="std rt")
+    # (RT_IDLE_POLL=0: one boot a kernel; a polling kernel's overhead boots come after every
+    # kernel's first, test_two_architectures_each_kernel_twice_in_icount)
+    r, lines = run(proj, RT_KERNELS="std rt", RT_JOBS="2", MEET=str(meet), MEET_ALL="std rt",
+                   RT_IDLE_POLL="0")
     assert r.returncode == 0, r.stderr
     assert sorted(ln for ln in lines if ln.startswith("meet ")) == ["meet rt met", "meet std met"]
     # one at a time (the default): the first boot waits alone, the second finds both started
     for f in meet.iterdir():
         f.unlink()
-    r, lines = run(proj, RT_KERNELS="std rt", MEET=str(meet), MEET_ALL="std rt")
+    r, lines = run(proj, RT_KERNELS="std rt", MEET=str(meet), MEET_ALL="std rt", RT_IDLE_POLL="0")
     assert r.returncode == 0, r.stderr
     assert [ln for ln in lines if ln.startswith("meet ")] == ["meet std alone", "meet rt met"]
+    # polling (the default on x86_64): the latencies' boots side by side, then the overhead ones
+    for f in meet.iterdir():
+        f.unlink()
+    r, lines = run(proj, RT_KERNELS="std rt", RT_JOBS="2", MEET=str(meet), MEET_ALL="std rt")
+    assert r.returncode == 0, r.stderr
+    assert sorted(ln for ln in lines if ln.startswith("meet ")) == ["meet rt met"] * 2 + \
+        ["meet std met"] * 2
 
 
 def test_a_failed_boot_is_said_after_every_boot_ended(proj, tmp_path):
