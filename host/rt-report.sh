@@ -130,8 +130,8 @@ else
 		pids="$pids $!:${_dir##*/}"
 		[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
 	}
-	# the runs whose overhead rows have a boot of their own ("KERNEL:ARCH:RAMROOT:DIR", DIR and
-	# DIR.overhead merged at the end)
+	# the runs whose overhead rows have a boot of their own, a line each: "KERNEL ARCH RAMROOT
+	# DIR" (DIR and DIR.overhead merged at the end)
 	split=
 	for k in $kernels; do
 		target "$k"
@@ -167,7 +167,8 @@ else
 				rm -rf "$d" "$d.overhead"
 				if [ -n "$poll" ]; then
 					ram_boot "$append" "$d" RT_PARTS=latency "$@"
-					split="$split $k:$a:$ram:$d"
+					split="$split$k $a $ram $d
+"
 				else
 					ram_boot "$append" "$d" "$@"
 				fi
@@ -184,22 +185,19 @@ else
 			r=$((r + 1))
 		done
 	done
-	for e in $split; do
-		d=${e##*:}
-		e=${e%:*}
-		ram=${e##*:}
-		e=${e%:*}
-		a=${e##*:}
-		k=${e%:*}
+	while read -r k a ram d; do
+		[ -n "$d" ] || continue
 		echo "rt-report: kernel $k ($a): the overhead rows of ${d##*/} in a boot of their own," \
 			"halting when idle" >&2
 		ram_boot "${VM_APPEND:-}" "$d.overhead" RT_PARTS=overhead "$@"
-	done
+	done <<EOF
+$split
+EOF
 	wait_boots
 	# each split run's overhead rows (or why they are not) into its folder, with the idle loop
 	# of the boot that measured them
-	for e in $split; do
-		d=${e##*:}
+	while read -r k a ram d; do
+		[ -n "$d" ] || continue
 		mkdir -p "$d"
 		for f in overhead.json overhead.unavailable; do
 			[ ! -f "$d.overhead/$f" ] || mv "$d.overhead/$f" "$d/$f"
@@ -207,7 +205,9 @@ else
 		[ ! -f "$d.overhead/kernel.txt" ] ||
 			sed -n 's/^idle=//p' "$d.overhead/kernel.txt" >"$d/overhead-idle.txt"
 		rm -rf "$d.overhead"
-	done
+	done <<EOF
+$split
+EOF
 	kernels=$names
 fi
 # shellcheck disable=SC2086

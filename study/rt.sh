@@ -79,13 +79,18 @@ for v in "$pulses" "$gap_pulses" "$loops" "$interval" "$secs"; do
 done
 echo "$utime" | grep -Eqx '[1-9][0-9]*m?s' ||
 	die "UTOGGLE_TIME: a positive number of s or ms (200ms, 1s), not '$utime'"
+# part NAME: RT_PARTS names it
+part() {
+	case " $parts " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+# (an empty RT_PARTS is the default, as every setting here)
 for p in $parts; do
 	case $p in
 	overhead | latency) ;;
 	*) die "RT_PARTS: overhead, latency or both, not '$parts'" ;;
 	esac
 done
-[ -n "$parts" ] || die "RT_PARTS: overhead, latency or both, not ''"
 command -v "${load%% *}" >/dev/null || die "the load '$load' is not installed (host/deps.sh)"
 mkdir -p "$dest" || die "cannot create $dest"
 rm -f "$dest"/*.json "$dest"/*.txt "$dest"/*.unavailable "$dest"/*.err
@@ -344,20 +349,15 @@ run() {
 	fi
 }
 
-case " $parts " in
-*" overhead "*)
+if part overhead; then
 	say "gpiolat --overhead --only $only"
 	run overhead.json $gpiolat --overhead --quick --only "$only" --json
-	;;
-esac
+fi
 # a boot of the overhead rows alone: nothing more
-case " $parts " in
-*" latency "*) ;;
-*)
+part latency || {
 	flush
 	exit 0
-	;;
-esac
+}
 
 for phase in idle loaded; do
 	[ $phase = loaded ] && load_start
