@@ -1,6 +1,6 @@
 #!/bin/sh
 # Host side: the main job, `make bpf-histograms`: every part of the study, each at a size chosen
-# for about 5 minutes on a 2-core machine (in TIMING=icount 305 s quiet, every part; docs/bench.md), then the one page,
+# for about 5 minutes on a 2-core machine (docs/bench.md "The whole study"), then the one page,
 # out/results/report.html (make report: host/report_html.py), with no section left "Not run".
 #
 # The parts (STUDIES, in this order; each in a run of its own; one that reads the host's clock
@@ -20,7 +20,9 @@
 #                 clock (VM_TRACE; 1 us, noisy); host/pl061_trace.py: observer.json (emulated
 #                 target only)
 #   rt            standard vs PREEMPT_RT, host/rt-report.sh (RT_KERNELS, RT_PULSES,
-#                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}
+#                 RT_GAP_PULSES, RT_LOOPS, RT_SECONDS): rt.{json,csv,txt,png}; under icount
+#                 its boots are jobs of the lanes (rt:latency:KERNEL, rt:overhead:KERNEL in
+#                 study.json), the part itself their merge and the page
 # The sizes below are the main command's; the bigger runs are the parts by name (make
 # overhead-report, make rt-report, make bench-gpio, docs/getting-started.md, "The study, bigger").
 #
@@ -87,15 +89,6 @@ for s in $STUDIES; do
 done
 want() { case " $STUDIES " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# what KERNEL=std is on this host (its release's kernel: vm/std.sh), for the target and for the
-# observer's ARM target
-if [ "$TARGET" = emulated ]; then
-	# shellcheck disable=SC2046
-	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm) $(want rt &&
-		echo "${RT_ARCH:-$host_arch}")" | tr ' ' '\n' | awk 'NF && !seen[$0]++')
-	export STD_SAID=1
-fi
-
 # the main command's sizes (measured in docs/bench.md "The whole study"; each part by name
 # runs bigger: its own defaults)
 pulses=${PULSES:-2000}
@@ -111,6 +104,34 @@ rt_kernels=${RT_KERNELS:-std rt}
 KERNEL=${KERNEL:-6.12}
 export KERNEL
 rt_arch=${RT_ARCH:-$host_arch}
+# the RT part's clock; under icount on the emulated target its boots are jobs of the lanes
+# (rt_split: each kernel's latencies' boot first, its overhead rows' boot after the other parts,
+# then the merge and the page alone; docs/bench.md "The whole study")
+rt_timing=${RT_TIMING:-${TIMING:-}}
+rt_split=
+[ "$TARGET" != emulated ] || [ "$rt_timing" != icount ] || ! want rt || rt_split=1
+
+# rt_report STEP KERNELS [JOBS]: host/rt-report.sh's STEP (RT_STEP) on KERNELS, JOBS boots at a
+# time (default RT_JOBS, 2), at the main command's sizes, in the study's clock (icount by
+# default: the instructions before a wakeup; RT_TIMING=real the host's, docs/rt.md)
+rt_report() {
+	env TIMING="$rt_timing" TARGET="$TARGET" ARCH="$rt_arch" RT_STEP="$1" RT_KERNELS="$2" \
+		RT_JOBS="${3:-${RT_JOBS:-2}}" \
+		PULSES="${RT_PULSES:-200}" GAP_PULSES="${RT_GAP_PULSES:-2000}" \
+		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
+}
+
+# the RT part's settings (RT_KERNELS, RT_TIMING, ...) said wrong before anything runs
+! want rt || rt_report check "$rt_kernels"
+
+# what KERNEL=std is on this host (its release's kernel: vm/std.sh), for the target and for the
+# observer's ARM target
+if [ "$TARGET" = emulated ]; then
+	# shellcheck disable=SC2046
+	sh vm/std.sh $(echo "${ARCH:-$host_arch} $(want observer && echo arm) $(want rt &&
+		echo "${RT_ARCH:-$host_arch}")" | tr ' ' '\n' | awk 'NF && !seen[$0]++')
+	export STD_SAID=1
+fi
 
 # run_to FILE CMD...: CMD's stdout to FILE (FILE.tmp until it succeeded)
 run_to() {
@@ -236,21 +257,28 @@ part_observer() {
 }
 
 part_rt() {
-	# the study's clock (icount by default: the instructions before a wakeup), RT_TIMING=real
-	# the host's (docs/rt.md); under icount the kernels' boots two at a time (the part runs
-	# alone: the machine's two CPUs)
-	env TIMING="${RT_TIMING:-${TIMING:-}}" TARGET="$TARGET" ARCH="$rt_arch" \
-		RT_KERNELS="$rt_kernels" RT_JOBS="${RT_JOBS:-2}" \
-		PULSES="${RT_PULSES:-200}" GAP_PULSES="${RT_GAP_PULSES:-2000}" \
-		LOOPS="${RT_LOOPS:-100}" SECONDS_EACH="${RT_SECONDS:-1}" sh host/rt-report.sh
+	# split (below): the boots ran as jobs of the lanes, here the merge and the page; else the
+	# whole part, alone (the host's clock), the kernels' boots two at a time under icount
+	if [ -n "$rt_split" ]; then
+		rt_report report "$rt_kernels"
+	else
+		rt_report all "$rt_kernels"
+	fi
+}
+
+# part_rt_job STEP KERNEL: one kernel's boot of the RT part's STEP (latency or overhead), a job
+# of the lanes (under icount its figures are the same whatever else runs: docs/timing.md)
+part_rt_job() {
+	rt_report "$1" "$2" 1
 }
 
 # ---- the schedule, each part timed ---------------------------------------------------------
-# A part that reads the host's clock runs alone: syscall-cost (natively), rt (TIMING=real always),
+# A part that reads the host's clock runs alone: syscall-cost (natively), rt in RT_TIMING=real,
 # and every emulated part when TIMING=real. In TIMING=icount an emulated part's figures are
 # counted instructions, the same whatever else the host runs (docs/timing.md): those parts run
 # two at a time, in two lanes (each qemu is one TCG thread: one CPU each on a 2-core machine),
-# their output kept per part and printed when it ends. Every target a part boots is built
+# their output kept per part and printed when it ends; the RT part's boots too, each kernel's
+# two a job of the lanes (rt_split), its merge and page alone at the end. Every target a part boots is built
 # first (two makes of one build folder never at once), so that the makes inside the parts find
 # nothing to do. A part runs as a job of its own so that set -e holds in it (dash, Debian's sh).
 mkdir -p "$results"
@@ -258,6 +286,16 @@ rm -f "$results/study.json"
 log=$results/.study-parts
 : >"$log"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# call_part NAME: the part's function (rt:STEP:KERNEL: one boot of the RT part, part_rt_job)
+call_part() {
+	case $1 in
+	rt:*:*)
+		_s=${1#rt:}
+		part_rt_job "${_s%%:*}" "${_s#*:}"
+		;;
+	*) "part_$(echo "$1" | tr - _)" ;;
+	esac
+}
 # run_part NAME [LANE]: the part, timed, its line in $log
 run_part() {
 	t0=$(date +%s)
@@ -266,7 +304,7 @@ run_part() {
 		echo "bpf-histograms: $1 started (lane $2)" >&2
 		_rc=0
 		# in a job of its own: set -e holds inside it (it would not in a tested command)
-		"part_$(echo "$1" | tr - _)" >"$results/.part-$1.log" 2>&1 &
+		call_part "$1" >"$results/.part-$1.log" 2>&1 &
 		wait $! || _rc=$?
 		cat "$results/.part-$1.log" >&2
 		rm -f "$results/.part-$1.log"
@@ -275,7 +313,7 @@ run_part() {
 			return $_rc
 		}
 	else
-		"part_$(echo "$1" | tr - _)"
+		call_part "$1"
 	fi
 	t1=$(date +%s)
 	echo "bpf-histograms: $1 in $((t1 - t0)) s (load average $l0 before, $(load) after)" >&2
@@ -319,8 +357,9 @@ else
 	trap 'rmmod toggle' EXIT
 fi
 # the parts two at a time: a queue, each lane taking the next part when its last one ended,
-# longest first (overhead, then histograms, bench-gpio, observer, path: docs/bench.md "The whole
-# study"), so that the lanes end together whatever the load makes of each part's length
+# longest first (the RT part's latencies' boots, then overhead, histograms, bench-gpio,
+# observer, path, the RT part's overhead boots: docs/bench.md "The whole study"), so that the
+# lanes end together whatever the load makes of each part's length
 queue= alone=
 for p in overhead histograms bench-gpio observer path; do
 	want "$p" || continue
@@ -328,6 +367,16 @@ for p in overhead histograms bench-gpio observer path; do
 		queue="$queue $p"
 	fi
 done
+# the RT part split: its kernels' latencies' boots (a polling guest's, the longest jobs) first,
+# their overhead rows' boots last; the merge and the page (part rt) alone after the lanes
+if [ -n "$rt_split" ]; then
+	lat= ovh=
+	for k in $rt_kernels; do
+		lat="$lat rt:latency:$k"
+		ovh="$ovh rt:overhead:$k"
+	done
+	queue="$lat $queue $ovh"
+fi
 for p in $PARTS; do
 	want "$p" || continue
 	case " $queue " in *" $p "*) continue ;; esac
@@ -365,7 +414,8 @@ end=$(date +%s)
 # what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
 # sizes are the user's strings, so json.dumps writes them
 env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="$KERNEL" TIMING="${TIMING:-real}" \
-	RT_ARCH="$rt_arch" WALL_S=$((end - start)) LOAD_START="$load_start" LOAD_END="$(load)" \
+	RT_ARCH="$rt_arch" RT_TIMING="${rt_timing:-real}" WALL_S=$((end - start)) \
+	LOAD_START="$load_start" LOAD_END="$(load)" \
 	PULSES="$pulses" OVERHEAD_ARGS="$overhead_args" PATH_ARGS="$path_args" \
 	BENCH_ARGS="$bench_args" SYSCALL_ARGS="$syscall_args" RT_KERNELS="$rt_kernels" \
 	OBSERVER_ARGS="$observer_args" \
@@ -378,11 +428,13 @@ for ln in open(sys.argv[1]):
     name, secs, *avg = ln.split()
     parts.append({"part": name, "wall_s": int(secs), "load_before": load(" ".join(avg[:3])),
                   "load_after": load(" ".join(avg[3:]))})
-# in the order of PARTS (two parts at a time end in any order)
+# in the order of PARTS (two parts at a time end in any order), the boots of the RT part
+# (rt:STEP:KERNEL) after its merge
 order = sys.argv[2].split()
-parts.sort(key=lambda p: order.index(p["part"]))
+parts.sort(key=lambda p: (order.index(p["part"].split(":")[0]), p["part"]))
 json.dump({"target": e["TARGET"], "arch": e["ARCH"], "kernel": e["KERNEL"],
-           "timing": e["TIMING"], "rt_arch": e["RT_ARCH"], "wall_s": int(e["WALL_S"]),
+           "timing": e["TIMING"], "rt_arch": e["RT_ARCH"],
+           "rt_timing": e["RT_TIMING"], "wall_s": int(e["WALL_S"]),
            "load_start": load(e["LOAD_START"]), "load_end": load(e["LOAD_END"]),
            "sizes": {"pulses": int(e["PULSES"]), "overhead_args": e["OVERHEAD_ARGS"],
                      "path_args": e["PATH_ARGS"], "bench_args": e["BENCH_ARGS"],

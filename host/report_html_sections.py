@@ -371,6 +371,9 @@ def study_note(doc, rh):
         f" before, {' '.join(str(x) for x in p['load_after'])} after)"
         for p in doc.get("parts") or [])
     sz = doc.get("sizes") or {}
+    # the RT part's own clock (RT_TIMING; a study.json without it ran the part in real time)
+    rt_timing = doc.get("rt_timing") or "real"
+    rt_clock = "real time" if rt_timing == "real" else f"TIMING={rh.esc(rt_timing)}"
     out = [f"<p class=note id=study>The last <code>make bpf-histograms</code> (study.json): "
            f"{where}; the whole study in {doc.get('wall_s')} s of wall time, load average "
            f"{' '.join(str(x) for x in doc.get('load_start') or [])} before and "
@@ -380,11 +383,12 @@ def study_note(doc, rh):
            f"<code>{rh.esc(sz.get('path_args'))}</code>; bench-gpio <code>"
            f"{rh.esc(sz.get('bench_args'))}</code>; syscall cost <code>"
            f"{rh.esc(sz.get('syscall_args'))}</code>; standard vs PREEMPT_RT on "
-           f"{rh.esc(sz.get('rt_kernels'))} ({rh.esc(doc.get('rt_arch'))}, real time). Each "
+           f"{rh.esc(sz.get('rt_kernels'))} ({rh.esc(doc.get('rt_arch'))}, {rt_clock}). Each "
            "part runs bigger by name (make overhead-report, make rt-report, make bench-gpio; "
            "docs/getting-started.md).</p>"]
     if emulated and timing == "icount":
         # the one caveat's icount clause (host/results.py), and where it does not hold
-        out.append("<p class=caveat>TIMING=icount: in every emulated section but standard vs "
-                   f"PREEMPT_RT (which runs in real time), {rh.esc(results.ICOUNT)}.</p>")
+        where = ("in every emulated section but standard vs PREEMPT_RT (which runs in real "
+                 "time)" if rt_timing == "real" else "in every emulated section")
+        out.append(f"<p class=caveat>TIMING=icount: {where}, {rh.esc(results.ICOUNT)}.</p>")
     return "".join(out)

@@ -24,8 +24,13 @@
 # overhead subset runs in a boot of its own that halts when idle (RT_PARTS=overhead; the
 # latencies' boot RT_PARTS=latency), its overhead.json put in the run's folder and its idle
 # loop in overhead-idle.txt (docs/rt.md).
-# Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, ARCH, TIMING, TARGET (emulated|native),
-# VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
+# RT_STEP (default all): the main command runs the boots as jobs of its schedule (emulated, each
+# kernel's latencies' boot and overhead rows' boot a job, docs/bench.md "The whole study"): check
+# (the settings only), latency (each kernel's boot of the latencies, or of the whole study where
+# it is not split), overhead (the split runs' overhead boots), report (the merge and the page);
+# all: the four in order.
+# Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, RT_STEP, ARCH, TIMING, TARGET
+# (emulated|native), VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
 # UTOGGLE_TIME, OVERHEAD_ONLY, RT_RAMROOT.
 . "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
@@ -46,7 +51,16 @@ case ${RT_IDLE_POLL:-1} in
 	exit 2
 	;;
 esac
+step=${RT_STEP:-all}
+case $step in
+all | check | latency | overhead | report) ;;
+*)
+	echo "rt-report: RT_STEP must be all, check, latency, overhead or report, not '$step'" >&2
+	exit 2
+	;;
+esac
 if [ "${TARGET:-emulated}" = native ]; then
+	[ "$step" = check ] && exit 0
 	make -s all KERNEL=native
 	sh study/rt.sh "$raw/rt-native"
 	kernels=native
@@ -112,11 +126,14 @@ else
 		esac
 		names="$names $n"
 	done
+	[ "$step" != check ] || exit 0
 	# what std and rt are here (the host release's kernel), said before anything but a usage
 	# error (unless the main command said it already: STD_SAID)
-	case " $kernels " in
-	*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
-	esac
+	if [ "$step" != report ]; then
+		case " $kernels " in
+		*" std "* | *" rt "*) [ -n "${STD_SAID:-}" ] || sh vm/std.sh "$arch" ;;
+		esac
+	fi
 	# ram_boot APPEND DIR ENV...: a boot of the study from its root in RAM ($ram, kernel $k of
 	# $a), its results copied out to DIR; RT_JOBS boots at a time (under icount the figures do
 	# not depend on the host's load: docs/timing.md)
@@ -130,84 +147,111 @@ else
 		pids="$pids $!:${_dir##*/}"
 		[ $(($(echo $pids | wc -w))) -lt "$jobs" ] || wait_boots
 	}
-	# the runs whose overhead rows have a boot of their own, a line each: "KERNEL ARCH RAMROOT
-	# DIR" (DIR and DIR.overhead merged at the end)
-	split=
-	for k in $kernels; do
-		target "$k"
-		# the main command built every target first (STUDY_BUILT): no second check of it; a
-		# failed build after every boot under way ended
-		[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a" || {
-			wait_boots
-			exit 1
-		}
-		ram=
-		if [ "$TIMING" = icount ] && [ "${RT_RAMROOT:-1}" != 0 ]; then
-			ram=$(sh host/ramroot.sh "$k" "$a") || {
+	# boots STEP ENV...: every kernel's runs' boots of STEP (latency: the latencies' boot where
+	# the run is split, else the whole study's; overhead: a split run's overhead rows, in a boot
+	# of their own). A run is split when the study's root is in RAM and the x86_64 guest polls
+	# (RT_IDLE_POLL, above): it never halts, so qemu never warps its clock, and it emulates its
+	# idle seconds; its overhead rows (mostly the module's msleep(1)s) boot halting, in
+	# DIR.overhead, merged into DIR by the report step.
+	rams=
+	boots() {
+		_step=$1
+		shift
+		for k in $kernels; do
+			target "$k"
+			# the main command built every target first (STUDY_BUILT): no second check of it; a
+			# failed build after every boot under way ended
+			[ -n "${STUDY_BUILT:-}" ] || make -s all target KERNEL="$k" ARCH="$a" || {
 				wait_boots
 				exit 1
 			}
-		fi
-		# the x86_64 guest polls when idle (RT_IDLE_POLL, above): it never halts, so qemu
-		# never warps its clock
-		poll=
-		[ "$TIMING" != icount ] || [ "$a" != x86_64 ] || [ "${RT_IDLE_POLL:-1}" = 0 ] ||
-			poll=idle=poll
-		append="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll"
+			poll=
+			[ "$TIMING" != icount ] || [ "$a" != x86_64 ] || [ "${RT_IDLE_POLL:-1}" = 0 ] ||
+				poll=idle=poll
+			append="${VM_APPEND:-}${VM_APPEND:+${poll:+ }}$poll"
+			# a kernel that does not poll has no overhead boot
+			[ "$_step" != overhead ] || [ -n "$poll" ] || continue
+			# its root in RAM: made (or found) once for both steps
+			ram=$(printf '%s' "$rams" | sed -n "s|^$n ||p")
+			if [ -z "$ram" ] && [ "$TIMING" = icount ] && [ "${RT_RAMROOT:-1}" != 0 ]; then
+				ram=$(sh host/ramroot.sh "$k" "$a") || {
+					wait_boots
+					exit 1
+				}
+				rams="$rams$n $ram
+"
+			fi
+			split=
+			[ -z "$ram" ] || [ -z "$poll" ] || split=1
+			r=1
+			while [ $r -le "$runs" ]; do
+				d=$raw/rt-$n
+				[ $r = 1 ] || d=$d.run$r
+				if [ "$_step" = overhead ]; then
+					if [ -n "$split" ]; then
+						echo "rt-report: kernel $k ($a): the overhead rows of ${d##*/} in a" \
+							"boot of their own, halting when idle" >&2
+						rm -rf "$d.overhead"
+						ram_boot "${VM_APPEND:-}" "$d.overhead" RT_PARTS=overhead "$@"
+					fi
+					r=$((r + 1))
+					continue
+				fi
+				echo "rt-report: kernel $k ($a, TIMING=$TIMING${poll:+, $poll}), run $r of" \
+					"$runs${1:+ ($*)}" >&2
+				# a run not split here has no overhead boot: an earlier one's is not its
+				[ -n "$split" ] || rm -rf "$d.overhead"
+				if [ -n "$split" ]; then
+					rm -rf "$d"
+					ram_boot "$append" "$d" RT_PARTS=latency "$@"
+				elif [ -n "$ram" ]; then
+					# the study's root as the initramfs, its results copied out after it
+					rm -rf "$d"
+					ram_boot "$append" "$d" "$@"
+				else
+					KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
+						VM_APPEND="$append" vm/run env "$@" \
+						sh study/rt.sh "$d" </dev/null
+				fi
+				r=$((r + 1))
+			done
+			# the repeats of an earlier, longer series are not this run's
+			if [ "$_step" = latency ]; then
+				while [ -d "$raw/rt-$n.run$r" ]; do
+					rm -rf "$raw/rt-$n.run$r" "$raw/rt-$n.run$r.overhead"
+					r=$((r + 1))
+				done
+			fi
+		done
+	}
+	case $step in
+	all | latency) boots latency "$@" ;;
+	esac
+	# the overhead boots after every kernel's latencies' (RT_JOBS=2: the kernels' long boots
+	# side by side)
+	case $step in
+	all | overhead) boots overhead "$@" ;;
+	esac
+	wait_boots
+	[ "$step" = all ] || [ "$step" = report ] || exit 0
+	# each split run's overhead rows (or why they are not) into its folder, with the idle loop
+	# of the boot that measured them
+	for n in $names; do
 		r=1
 		while [ $r -le "$runs" ]; do
 			d=$raw/rt-$n
 			[ $r = 1 ] || d=$d.run$r
-			echo "rt-report: kernel $k ($a, TIMING=$TIMING${poll:+, $poll}), run $r of" \
-				"$runs${1:+ ($*)}" >&2
-			if [ -n "$ram" ]; then
-				# the study's root as the initramfs, its results copied out after the study;
-				# a polling guest's overhead rows in a halting boot of their own, after every
-				# kernel's latencies' boot (RT_JOBS=2: the kernels' long boots side by side)
-				rm -rf "$d" "$d.overhead"
-				if [ -n "$poll" ]; then
-					ram_boot "$append" "$d" RT_PARTS=latency "$@"
-					split="$split$k $a $ram $d
-"
-				else
-					ram_boot "$append" "$d" "$@"
-				fi
-			else
-				KERNEL=$k ARCH=$a VM_NOMAKE=1 VM_TIMEOUT=${VM_TIMEOUT:-1500} \
-					VM_APPEND="$append" vm/run env "$@" \
-					sh study/rt.sh "$d" </dev/null
-			fi
 			r=$((r + 1))
-		done
-		# the repeats of an earlier, longer series are not this run's
-		while [ -d "$raw/rt-$n.run$r" ]; do
-			rm -rf "$raw/rt-$n.run$r"
-			r=$((r + 1))
+			[ -d "$d.overhead" ] || continue
+			mkdir -p "$d"
+			for f in overhead.json overhead.unavailable; do
+				[ ! -f "$d.overhead/$f" ] || mv "$d.overhead/$f" "$d/$f"
+			done
+			[ ! -f "$d.overhead/kernel.txt" ] ||
+				sed -n 's/^idle=//p' "$d.overhead/kernel.txt" >"$d/overhead-idle.txt"
+			rm -rf "$d.overhead"
 		done
 	done
-	while read -r k a ram d; do
-		[ -n "$d" ] || continue
-		echo "rt-report: kernel $k ($a): the overhead rows of ${d##*/} in a boot of their own," \
-			"halting when idle" >&2
-		ram_boot "${VM_APPEND:-}" "$d.overhead" RT_PARTS=overhead "$@"
-	done <<EOF
-$split
-EOF
-	wait_boots
-	# each split run's overhead rows (or why they are not) into its folder, with the idle loop
-	# of the boot that measured them
-	while read -r k a ram d; do
-		[ -n "$d" ] || continue
-		mkdir -p "$d"
-		for f in overhead.json overhead.unavailable; do
-			[ ! -f "$d.overhead/$f" ] || mv "$d.overhead/$f" "$d/$f"
-		done
-		[ ! -f "$d.overhead/kernel.txt" ] ||
-			sed -n 's/^idle=//p' "$d.overhead/kernel.txt" >"$d/overhead-idle.txt"
-		rm -rf "$d.overhead"
-	done <<EOF
-$split
-EOF
 	kernels=$names
 fi
 # shellcheck disable=SC2086

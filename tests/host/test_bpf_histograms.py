@@ -3,8 +3,8 @@ settings, and what it leaves behind, in a copy of the project whose every tool i
 logs its call (vm/run, make, the other host scripts, the loader): seconds, no target booted.
 
 The page's ten sections come from seven files; the main command runs the seven parts that write
-them, the RT part in the study's clock too (RT_TIMING=real: real time) on this machine's
-architecture,
+them, the RT part in the study's clock too (its boots jobs of the icount lanes; RT_TIMING=real:
+alone, in real time) on this machine's architecture,
 the outside observer on the ARM target in the study's clock (icount: qemu's plugin; real: its
 trace),
 the syscall cost natively with the host's loader, and says per part its wall time and the load
@@ -30,7 +30,7 @@ line="$line TOGGLE_ARGS=${TOGGLE_ARGS:-} RT_KERNELS=${RT_KERNELS:-} PULSES=${PUL
 line="$line GAP_PULSES=${GAP_PULSES:-} LOOPS=${LOOPS:-} SECONDS_EACH=${SECONDS_EACH:-}"
 line="$line OVERHEAD_ARGS=${OVERHEAD_ARGS:-} OVERHEAD_NOREPORT=${OVERHEAD_NOREPORT:-}"
 line="$line RESULTS=${RESULTS:-} VM_TRACE=${VM_TRACE:-} VM_OBSERVE=${VM_OBSERVE:-}"
-line="$line VM_TIMEOUT=${VM_TIMEOUT:-}"
+line="$line VM_TIMEOUT=${VM_TIMEOUT:-} RT_STEP=${RT_STEP:-} RT_JOBS=${RT_JOBS:-}"
 echo "$line" >>"$STUB_LOG"
 case "$line" in *"${FAIL_ON:-@@none@@}"*) exit 1 ;; esac
 """
@@ -101,20 +101,37 @@ def part_of(line):
     return None
 
 
+def rt_steps(lines):
+    return [(field(ln, "RT_STEP"), ln.split(" RT_KERNELS=", 1)[1].split(" PULSES=")[0])
+            for ln in calls(lines, "rt-report.sh")]
+
+
 def test_the_default_runs_every_part_of_the_page_in_order(proj):
     r, lines = run(proj)
     assert r.returncode == 0, r.stderr
+    # the RT part's settings checked before anything (its usage errors first), then what std
+    # is, on the target's architecture and the observer's ARM
+    assert part_of(lines[0]) == "rt" and field(lines[0], "RT_STEP") == "check", lines
+    assert lines[1].split(" | ")[0] == "vm/std.sh %s%s" % (
+        HOST_ARCH, "" if HOST_ARCH == "arm" else " arm"), lines
     order = []
-    for ln in lines:
+    for ln in lines[1:]:
         p = part_of(ln)
         if p and p not in order:
             order.append(p)
-    # syscall-cost first and rt last, alone (the host's clock); the icount parts two at a time
-    # between them, in any order
-    assert order[0] == PARTS[0] and order[-1] == PARTS[-1] and sorted(order) == sorted(PARTS), lines
-    # first what std is, on the target's architecture and the observer's ARM
-    assert lines[0].split(" | ")[0] == "vm/std.sh %s%s" % (
-        HOST_ARCH, "" if HOST_ARCH == "arm" else " arm"), lines
+    # syscall-cost first, alone (the host's clock); the icount parts two at a time after it, in
+    # any order, the RT part's boots among them (each kernel's latencies and overhead rows a job
+    # of its own, one boot at a time), its merge and page last, alone
+    assert order[0] == PARTS[0] and sorted(order) == sorted(PARTS), lines
+    steps = rt_steps(lines)
+    assert steps[0] == ("check", "std rt") and steps[-1] == ("report", "std rt"), steps
+    assert sorted(steps[1:-1]) == [("latency", "rt"), ("latency", "std"), ("overhead", "rt"),
+                                   ("overhead", "std")], steps
+    assert all(field(ln, "RT_JOBS") == "1" for ln in calls(lines, "rt-report.sh")
+               if field(ln, "RT_STEP") in ("latency", "overhead")), lines
+    last = [ln for ln in lines if part_of(ln)][-1]
+    assert part_of(last) == "rt" and field(last, "RT_STEP") == "report", lines
+    assert "bpf-histograms: rt:latency:std started (lane" in r.stderr
     # the page last, once, after every part
     assert lines[-1].startswith("make -s report"), lines
     assert len([ln for ln in lines if ln.startswith("make -s report")]) == 1
@@ -123,7 +140,9 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
         assert (res / f).read_text() == "{}\n" if f.endswith("json") else (res / f).exists()
     assert not list(res.glob("*.tmp"))
     doc = json.loads((res / "study.json").read_text())
-    assert [p["part"] for p in doc["parts"]] == PARTS
+    assert [p["part"] for p in doc["parts"]] == PARTS + [
+        "rt:latency:rt", "rt:latency:std", "rt:overhead:rt", "rt:overhead:std"]
+    assert doc["rt_timing"] == "icount"
     for p in doc["parts"]:
         assert p["wall_s"] >= 0 and len(p["load_before"]) == 3 and len(p["load_after"]) == 3
     # the emulated target's default clock: icount (docs/bench.md), for the RT part too (the
@@ -133,8 +152,8 @@ def test_the_default_runs_every_part_of_the_page_in_order(proj):
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh") + \
             calls(lines, "bench_gpio.py"):
         assert field(ln, "TIMING") == "icount", ln
-    (rt,) = calls(lines, "rt-report.sh")
-    assert field(rt, "TIMING") == "icount", rt
+    for rt in calls(lines, "rt-report.sh"):
+        assert field(rt, "TIMING") == "icount", rt
     for part in PARTS:
         assert f"bpf-histograms: {part} in " in r.stderr and "load average" in r.stderr
     assert "the whole study in" in r.stdout and "load average" in r.stdout
@@ -147,9 +166,8 @@ def test_each_part_at_the_main_commands_size(proj):
     assert "PULSES=2000 " in hist.split(" | ")[0]
     (ov,) = calls(lines, "overhead-report.sh")
     assert field(ov, "OVERHEAD_ARGS") == "--quick" and field(ov, "OVERHEAD_NOREPORT") == "1"
-    (rt,) = calls(lines, "rt-report.sh")
-    assert (field(rt, "RT_KERNELS"), field(rt, "PULSES"), field(rt, "LOOPS")) == \
-        ("std", "200", "100")
+    for rt in calls(lines, "rt-report.sh"):
+        assert (field(rt, "PULSES"), field(rt, "LOOPS")) == ("200", "100"), rt
     (sc,) = calls(lines, "out/bin/gpiolat")
     assert "--syscall-cost --json --rounds 3" in sc
     # and the user's own sizes win
@@ -158,8 +176,9 @@ def test_each_part_at_the_main_commands_size(proj):
     assert r.returncode == 0, r.stderr
     (hist,) = [ln for ln in lines if part_of(ln) == "histograms"]
     assert "PULSES=200 " in hist.split(" | ")[0]
-    (rt,) = calls(lines, "rt-report.sh")
-    assert (field(rt, "RT_KERNELS"), field(rt, "PULSES")) == ("std", "100")
+    assert sorted(rt_steps(lines)) == [("check", "std"), ("latency", "std"),
+                                       ("overhead", "std"), ("report", "std")]
+    assert {field(rt, "PULSES") for rt in calls(lines, "rt-report.sh")} == {"100"}
     assert field(calls(lines, "overhead-report.sh")[0], "OVERHEAD_ARGS") == "--reps"
     assert "--rounds 2" in calls(lines, "out/bin/gpiolat")[0]
     # the user's sizes go into study.json as written, quotes and backslashes too
@@ -194,8 +213,8 @@ def test_icount_reaches_the_target_parts_and_rt_but_not_the_host(proj):
         if part_of(ln) != "observer":
             assert field(ln, "ARCH") == "arm", ln
     # the rt part on its own RT_ARCH, in the study's clock: the instructions before a wakeup
-    (rt,) = calls(lines, "rt-report.sh")
-    assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("icount", HOST_ARCH)
+    for rt in calls(lines, "rt-report.sh"):
+        assert (field(rt, "TIMING"), field(rt, "ARCH")) == ("icount", HOST_ARCH), rt
     # the host's loader for the native syscall cost
     assert any(ln.startswith(f"make -s loader ARCH={HOST_ARCH} ") for ln in lines), lines
     doc = json.loads((proj / "out" / "results" / "study.json").read_text())
@@ -205,10 +224,18 @@ def test_icount_reaches_the_target_parts_and_rt_but_not_the_host(proj):
 def test_rt_timing_real_puts_the_rt_part_alone_in_real_time(proj):
     r, lines = run(proj, RT_TIMING="real")
     assert r.returncode == 0, r.stderr
-    (rt,) = calls(lines, "rt-report.sh")
-    assert field(rt, "TIMING") == "real"
+    # the whole part in one run, last, after every icount part (the host's clock: alone)
+    assert rt_steps(lines) == [("check", "std rt"), ("all", "std rt")], lines
+    for rt in calls(lines, "rt-report.sh"):
+        assert field(rt, "TIMING") == "real" and field(rt, "RT_JOBS") == "2", rt
+    assert part_of([ln for ln in lines if part_of(ln)][-1]) == "rt", lines
     for ln in calls(lines, "vm/run") + calls(lines, "overhead-report.sh"):
         assert field(ln, "TIMING") == "icount", ln
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert [p["part"] for p in doc["parts"]] == PARTS and doc["rt_timing"] == "real"
+    # a bad RT setting said before anything runs, as rt-report.sh says it
+    r, lines = run(proj, FAIL_ON="RT_STEP=check")
+    assert r.returncode != 0 and len(lines) == 1 and part_of(lines[0]) == "rt", lines
 
 
 def test_timing_real_still_selects_real_time_and_a_bad_timing_is_a_usage_error(proj):
@@ -230,7 +257,9 @@ def test_studies_picks_parts_and_rejects_unknown_ones(proj):
     assert r.returncode == 0, r.stderr
     assert {part_of(ln) for ln in lines} - {None} == {"rt", "syscall-cost"}
     doc = json.loads((proj / "out" / "results" / "study.json").read_text())
-    assert [p["part"] for p in doc["parts"]] == ["syscall-cost", "rt"]
+    assert [p["part"] for p in doc["parts"]] == [
+        "syscall-cost", "rt", "rt:latency:rt", "rt:latency:std", "rt:overhead:rt",
+        "rt:overhead:std"]
     r, lines = run(proj, STUDIES="histograms bogus")
     assert r.returncode == 2 and lines == []
     assert r.stderr.count("\n") == 1 and "'bogus' is not one of" in r.stderr, r.stderr
@@ -244,13 +273,15 @@ def test_a_failing_part_stops_the_study_and_leaves_no_partial_file(proj):
     assert r.returncode != 0
     assert "gpiolat --path" in r.stderr and "failed" in r.stderr
     assert not (res / "gpio-path.json").exists() and not list(res.glob("*.tmp"))
-    # nothing started after it (path is the icount queue's last part; rt comes after the
-    # queue), and no page claims a whole study; the other lane's part, taken off the queue
-    # before path, may log its call after path's (two lanes at once)
+    # nothing started after it but what the other lane took off the queue before path failed
+    # (the RT part's overhead boots come after path), no merge of the RT part, and no page
+    # claims a whole study
     seen = [part_of(ln) for ln in lines if part_of(ln)]
-    assert "rt" not in seen and "path" in seen, lines
+    assert "path" in seen, lines
     assert set(seen) <= {"syscall-cost", "overhead", "histograms", "bench-gpio", "observer",
-                         "path"}, lines
+                         "path", "rt"}, lines
+    assert {s for s, _ in rt_steps(lines)} <= {"check", "latency", "overhead"}, lines
+    assert len([s for s, _ in rt_steps(lines) if s == "overhead"]) <= 1, lines
     assert not (res / "study.json").exists()
 
 

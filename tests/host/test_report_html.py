@@ -442,6 +442,15 @@ def test_the_study_line_names_mode_parts_wall_times_and_load(tmp_path):
                    timeout=60)
     page = (res / "report.html").read_text()
     assert "TIMING=real" in page and "one guest instruction" not in page
+    # the RT part in the study's clock (study.json's rt_timing, the main command's default):
+    # the line says its clock, and the caveat excepts no section
+    (res / "study.json").write_text(json.dumps(dict(STUDY, rt_timing="icount")))
+    subprocess.run([sys.executable, SCRIPT, str(res)], check=True, capture_output=True,
+                   timeout=60)
+    page = (res / "report.html").read_text()
+    assert "std rt (x86_64, TIMING=icount)" in page
+    assert "TIMING=icount: in every emulated section, under TIMING=icount" in page
+    assert "which runs in real time" not in page
 
 
 def test_icount_histograms_say_why_each_is_one_bar(tmp_path):

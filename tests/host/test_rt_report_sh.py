@@ -55,7 +55,7 @@ def environ(proj, **env):
     log.write_text("")
     e = {k: v for k, v in os.environ.items()
          if k not in ("TIMING", "ARCH", "KERNEL", "TARGET", "RT_KERNELS", "RT_RUNS", "RT_JOBS",
-                      "RT_IDLE_POLL", "VM_APPEND", "MAKEFLAGS", "MFLAGS")}
+                      "RT_IDLE_POLL", "RT_STEP", "VM_APPEND", "MAKEFLAGS", "MFLAGS")}
     e.update(PATH=f"{proj.parent / 'bin'}:{os.environ['PATH']}", STUB_LOG=str(log))
     e.update(env)
     return e, log
@@ -134,6 +134,45 @@ def test_split_runs_overhead_rows_merged_with_the_idle_loop_that_measured_them(p
     assert (d / "overhead-idle.txt").read_text() == "default\n"
     assert not (d.parent / "rt-std.overhead").exists()
     assert "the overhead rows of rt-std in a boot of their own" in r.stderr
+
+
+def test_the_main_commands_steps_each_boot_only_their_own(proj):
+    # the main command runs each kernel's latencies and overhead rows as jobs of its schedule
+    # (RT_STEP), then the merge and the page once: the same boots as one run, in three calls
+    stub(proj / "vm" / "run", "vm/run",
+         'mkdir -p "$VM_RAMROOT_OUT"\n'
+         'case "$*" in *RT_PARTS=overhead*) echo "{}" >"$VM_RAMROOT_OUT/overhead.json" ;; esac\n'
+         'case "$VM_APPEND" in *idle=poll*) i=poll ;; *) i=default ;; esac\n'
+         'echo "idle=$i" >"$VM_RAMROOT_OUT/kernel.txt"\n')
+    raw = proj / "out" / "results" / "raw"
+    kernels = "x86_64-std arm-6.12"
+    r, lines = run(proj, RT_KERNELS=kernels, RT_STEP="check")
+    assert r.returncode == 0 and lines == [], (r.stderr, lines)
+    r, lines = run(proj, RT_KERNELS=kernels, RT_STEP="latency")
+    assert r.returncode == 0, r.stderr
+    boots = [ln.split(" | ")[0] for ln in lines if ln.startswith("vm/run ")]
+    assert len(boots) == 2 and "RT_PARTS=latency" in boots[0] and "RT_PARTS" not in boots[1], boots
+    assert not [ln for ln in lines if ln.startswith(("rt_report.py", "make -s report"))], lines
+    r, lines = run(proj, RT_KERNELS=kernels, RT_STEP="overhead")
+    assert r.returncode == 0, r.stderr
+    boots = [ln.split(" | ")[0] for ln in lines if ln.startswith("vm/run ")]
+    # the ARM guest halts when idle: its one boot had its overhead rows; its root not asked
+    assert len(boots) == 1 and "RT_PARTS=overhead" in boots[0], boots
+    assert [ln.split(" | ")[0] for ln in lines if ln.startswith("ramroot.sh ")] == \
+        [f"ramroot.sh std {HOST_ARCH}"], lines
+    assert (raw / "rt-std.overhead" / "overhead.json").exists()
+    assert not (raw / "rt-std" / "overhead.json").exists()
+    r, lines = run(proj, RT_KERNELS=kernels, RT_STEP="report")
+    assert r.returncode == 0, r.stderr
+    assert not [ln for ln in lines if ln.startswith(("vm/run ", "ramroot"))], lines
+    assert (raw / "rt-std" / "overhead.json").read_text() == "{}\n"
+    assert (raw / "rt-std" / "overhead-idle.txt").read_text() == "default\n"
+    assert not (raw / "rt-std.overhead").exists()
+    (rep,) = [ln for ln in lines if ln.startswith("rt_report.py ")]
+    assert rep.split(" | ")[0] == "rt_report.py out/results/raw out/results std arm-6.12", rep
+    r, lines = run(proj, RT_STEP="some")
+    assert r.returncode == 2 and lines == [], lines
+    assert r.stderr.count("\n") == 1 and "RT_STEP must be" in r.stderr, r.stderr
 
 
 def test_timing_real_is_an_option_and_bad_settings_are_usage_errors(proj):
