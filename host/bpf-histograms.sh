@@ -278,9 +278,10 @@ part_rt_job() {
 # counted instructions, the same whatever else the host runs (docs/timing.md): those parts run
 # two at a time, in two lanes (each qemu is one TCG thread: one CPU each on a 2-core machine),
 # their output kept per part and printed when it ends; the RT part's boots too, each kernel's
-# two a job of the lanes (rt_split), its merge and page alone at the end. Every target a part boots is built
-# first (two makes of one build folder never at once), so that the makes inside the parts find
-# nothing to do. A part runs as a job of its own so that set -e holds in it (dash, Debian's sh).
+# two a job of the lanes (rt_split), its merge and page alone at the end. Every target a part
+# boots is built first (two makes of one build folder never at once), so that the makes inside
+# the parts find nothing to do. A part runs as a job of its own so that set -e holds in it
+# (dash, Debian's sh).
 mkdir -p "$results"
 rm -f "$results/study.json"
 log=$results/.study-parts

@@ -30,8 +30,8 @@
 # it is not split), overhead (the split runs' overhead boots), report (the merge and the page);
 # all: the four in order.
 # Environment: RT_KERNELS, RT_RUNS, RT_JOBS, RT_IDLE_POLL, RT_STEP, ARCH, TIMING, TARGET
-# (emulated|native), VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL, SECONDS_EACH,
-# UTOGGLE_TIME, OVERHEAD_ONLY, RT_RAMROOT.
+# (emulated|native), VM_TIMEOUT, LOAD, and study/rt.sh's PULSES, GAP_PULSES, LOOPS, INTERVAL,
+# SECONDS_EACH, UTOGGLE_TIME, OVERHEAD_ONLY, RT_RAMROOT.
 . "$(dirname "$0")/study-env.sh"
 kernels=${RT_KERNELS:-std rt}
 runs=${RT_RUNS:-1}
