@@ -107,6 +107,13 @@ rt_arch=${RT_ARCH:-$host_arch}
 # the RT part's clock; under icount on the emulated target its boots are jobs of the lanes
 # (rt_split: each kernel's latencies' boot first, its overhead rows' boot after the other parts,
 # then the merge and the page alone; docs/bench.md "The whole study")
+case ${RT_TIMING:-} in
+'' | real | icount) ;;
+*)
+	echo "bpf-histograms: RT_TIMING must be real or icount, not '$RT_TIMING'" >&2
+	exit 2
+	;;
+esac
 rt_timing=${RT_TIMING:-${TIMING:-}}
 rt_split=
 [ "$TARGET" != emulated ] || [ "$rt_timing" != icount ] || ! want rt || rt_split=1

@@ -236,6 +236,10 @@ def test_rt_timing_real_puts_the_rt_part_alone_in_real_time(proj):
     # a bad RT setting said before anything runs, as rt-report.sh says it
     r, lines = run(proj, FAIL_ON="RT_STEP=check")
     assert r.returncode != 0 and len(lines) == 1 and part_of(lines[0]) == "rt", lines
+    # and RT_TIMING's own value by its name
+    r, lines = run(proj, RT_TIMING="fast")
+    assert r.returncode == 2 and lines == [], lines
+    assert r.stderr.count("\n") == 1 and "RT_TIMING must be real or icount" in r.stderr, r.stderr
 
 
 def test_timing_real_still_selects_real_time_and_a_bad_timing_is_a_usage_error(proj):
