@@ -353,7 +353,7 @@ test-target: all target
 	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh target
 
 # every part of the study, then the page; the emulated target in TIMING=icount unless TIMING=real
-# (the RT part in real time always): host/bpf-histograms.sh
+# (the RT part too, unless RT_TIMING=real): host/bpf-histograms.sh
 bpf-histograms: | $(DEPS_STAMP)
 	$(Q)sh host/bpf-histograms.sh
 

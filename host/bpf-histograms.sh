@@ -119,8 +119,9 @@ rt_split=
 [ "$TARGET" != emulated ] || [ "$rt_timing" != icount ] || ! want rt || rt_split=1
 
 # rt_report STEP KERNELS [JOBS]: host/rt-report.sh's STEP (RT_STEP) on KERNELS, JOBS boots at a
-# time (default RT_JOBS, 2), at the main command's sizes, in the study's clock (icount by
-# default: the instructions before a wakeup; RT_TIMING=real the host's, docs/rt.md)
+# time (default RT_JOBS, 2; a job of the lanes is one boot), at the main command's sizes, in the
+# study's clock (icount by default: the instructions before a wakeup; RT_TIMING=real the
+# host's, docs/rt.md)
 rt_report() {
 	env TIMING="$rt_timing" TARGET="$TARGET" ARCH="$rt_arch" RT_STEP="$1" RT_KERNELS="$2" \
 		RT_JOBS="${3:-${RT_JOBS:-2}}" \
@@ -264,8 +265,8 @@ part_observer() {
 }
 
 part_rt() {
-	# split (below): the boots ran as jobs of the lanes, here the merge and the page; else the
-	# whole part, alone (the host's clock), the kernels' boots two at a time under icount
+	# split (under icount, below): the boots ran as jobs of the lanes, here the merge and the
+	# page; else (RT_TIMING=real, a board) the whole part, alone: the host's clock
 	if [ -n "$rt_split" ]; then
 		rt_report report "$rt_kernels"
 	else
@@ -422,7 +423,8 @@ end=$(date +%s)
 # what ran, how big, in how long, at what load: the page says it (host/report_html.py); the
 # sizes are the user's strings, so json.dumps writes them
 env TARGET="$TARGET" ARCH="${ARCH:-$host_arch}" KERNEL="$KERNEL" TIMING="${TIMING:-real}" \
-	RT_ARCH="$rt_arch" RT_TIMING="${rt_timing:-real}" WALL_S=$((end - start)) \
+	RT_ARCH="$rt_arch" RT_TIMING="$(if [ "$TARGET" = emulated ]; then echo "${rt_timing:-real}"
+	else echo real; fi)" WALL_S=$((end - start)) \
 	LOAD_START="$load_start" LOAD_END="$(load)" \
 	PULSES="$pulses" OVERHEAD_ARGS="$overhead_args" PATH_ARGS="$path_args" \
 	BENCH_ARGS="$bench_args" SYSCALL_ARGS="$syscall_args" RT_KERNELS="$rt_kernels" \

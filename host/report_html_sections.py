@@ -371,8 +371,9 @@ def study_note(doc, rh):
         f" before, {' '.join(str(x) for x in p['load_after'])} after)"
         for p in doc.get("parts") or [])
     sz = doc.get("sizes") or {}
-    # the RT part's own clock (RT_TIMING; a study.json without it ran the part in real time)
-    rt_timing = doc.get("rt_timing") or "real"
+    # the RT part's own clock (RT_TIMING); a study.json written before it says ran the part in
+    # the study's TIMING, as a board runs it in its own clock
+    rt_timing = doc.get("rt_timing") or (timing if emulated else "real")
     rt_clock = "real time" if rt_timing == "real" else f"TIMING={rh.esc(rt_timing)}"
     out = [f"<p class=note id=study>The last <code>make bpf-histograms</code> (study.json): "
            f"{where}; the whole study in {doc.get('wall_s')} s of wall time, load average "
@@ -386,9 +387,14 @@ def study_note(doc, rh):
            f"{rh.esc(sz.get('rt_kernels'))} ({rh.esc(doc.get('rt_arch'))}, {rt_clock}). Each "
            "part runs bigger by name (make overhead-report, make rt-report, make bench-gpio; "
            "docs/getting-started.md).</p>"]
-    if emulated and timing == "icount":
-        # the one caveat's icount clause (host/results.py), and where it does not hold
-        where = ("in every emulated section but standard vs PREEMPT_RT (which runs in real "
-                 "time)" if rt_timing == "real" else "in every emulated section")
+    if emulated and "icount" in (timing, rt_timing):
+        # the one caveat's icount clause (host/results.py), and where it holds
+        if timing == rt_timing:
+            where = "in every emulated section"
+        elif timing == "icount":
+            where = ("in every emulated section but standard vs PREEMPT_RT (which runs in real "
+                     "time)")
+        else:
+            where = "in the standard vs PREEMPT_RT section (the others in real time)"
         out.append(f"<p class=caveat>TIMING=icount: {where}, {rh.esc(results.ICOUNT)}.</p>")
     return "".join(out)

@@ -319,6 +319,17 @@ def test_the_observer_in_the_studys_clock(proj):
     assert "not on a board" in r.stderr and not calls(lines, "vm/run"), r.stderr
 
 
+def test_on_a_board_the_rt_part_runs_whole_in_its_own_clock(proj):
+    # a board's RT part is one rt-report run, natively, in the board's clock whatever TIMING or
+    # RT_TIMING the shell has; study.json says real time
+    r, lines = run(proj, TARGET="native", STUDIES="rt", CHIP="c", LINE="1", RT_TIMING="icount")
+    assert r.returncode == 0, r.stderr
+    assert rt_steps(lines) == [("check", "std rt"), ("all", "std rt")], lines
+    assert not calls(lines, "vm/run"), lines
+    doc = json.loads((proj / "out" / "results" / "study.json").read_text())
+    assert [p["part"] for p in doc["parts"]] == ["rt"] and doc["rt_timing"] == "real", doc
+
+
 def test_the_target_parts_run_on_debian_13s_6_12_unless_told(proj):
     """the main page's emulated target is Debian 13's 6.12 on Debian 13's user space, whose
     release packages ply (docs/study-target.md); KERNEL picks another; the observer keeps ARM's

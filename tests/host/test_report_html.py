@@ -401,7 +401,7 @@ def test_one_study_alone_makes_a_page(tmp_path):
 # study.json as host/bpf-histograms.sh writes it (tests/host/test_bpf_histograms.py runs the
 # writer); the figures made up for the page's text
 STUDY = {"target": "emulated", "arch": "arm", "kernel": "std", "timing": "icount",
-         "rt_arch": "x86_64", "wall_s": 287, "load_start": [1.5, 1.25, 1.0],
+         "rt_arch": "x86_64", "rt_timing": "real", "wall_s": 287, "load_start": [1.5, 1.25, 1.0],
          "load_end": [2.0, 1.5, 1.25],
          "sizes": {"pulses": 5000, "overhead_args": "--reps 3", "path_args": "-r 3",
                    "bench_args": "--passes 1", "syscall_args": "--rounds 3",
@@ -451,6 +451,21 @@ def test_the_study_line_names_mode_parts_wall_times_and_load(tmp_path):
     assert "std rt (x86_64, TIMING=icount)" in page
     assert "TIMING=icount: in every emulated section, under TIMING=icount" in page
     assert "which runs in real time" not in page
+    # a study.json from before rt_timing: the RT part ran in the study's clock
+    old = {k: v for k, v in STUDY.items() if k != "rt_timing"}
+    (res / "study.json").write_text(json.dumps(old))
+    subprocess.run([sys.executable, SCRIPT, str(res)], check=True, capture_output=True,
+                   timeout=60)
+    page = (res / "report.html").read_text()
+    assert "std rt (x86_64, TIMING=icount)" in page
+    assert "TIMING=icount: in every emulated section, under" in page
+    # the study in real time, the RT part under icount: the caveat for that section alone
+    (res / "study.json").write_text(json.dumps(dict(STUDY, timing="real", rt_timing="icount")))
+    subprocess.run([sys.executable, SCRIPT, str(res)], check=True, capture_output=True,
+                   timeout=60)
+    page = (res / "report.html").read_text()
+    assert "TIMING=icount: in the standard vs PREEMPT_RT section (the others in real time)" \
+        in page
 
 
 def test_icount_histograms_say_why_each_is_one_bar(tmp_path):
