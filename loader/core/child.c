@@ -80,14 +80,45 @@ static void first_line(const struct child *c, char *buf, size_t size)
 	}
 }
 
+/*
+ * The child waits on I/O (state D: a read of its binary or libraries, a page fault on them).
+ * Under icount the guest's clock jumps to our next poll while the guest waits on the host's
+ * I/O (a 9p read), so a loaded host's slow read ran a tool's whole readiness bound in a few of
+ * the host's seconds (strace "not attached within 30 s", a testing boot of a clean clone's
+ * make test, 2026-11-28): those polls count apart, against CHILD_IO_WAIT_MS.
+ */
+static bool child_in_io(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'D';
+}
+
 int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,
 	       const char *name, const struct child_words *w, const volatile sig_atomic_t *stop,
 	       char *why, size_t size)
 {
 	char first[200];
-	int ms;
+	int ms, io_ms = 0;
 
-	for (ms = 0; ms < timeout_ms && !*stop; ms += 20) {
+	for (ms = 0; ms < timeout_ms && io_ms < CHILD_IO_WAIT_MS && !*stop; ms += 20) {
+		if (child_in_io(c->pid)) {
+			io_ms += 20;
+			ms -= 20;
+		}
 		if (ready(c)) {
 			poll(NULL, 0, 50); /* the last probes of the set */
 			return 0;
@@ -105,6 +136,9 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 	}
 	if (*stop)
 		snprintf(why, size, "interrupted");
+	else if (io_ms >= CHILD_IO_WAIT_MS)
+		snprintf(why, size, "%s %s %d s (and %d s more waiting on I/O)", name, w->late,
+			 timeout_ms / 1000, CHILD_IO_WAIT_MS / 1000);
 	else
 		snprintf(why, size, "%s %s %d s", name, w->late, timeout_ms / 1000);
 	child_stop(c);

@@ -36,8 +36,11 @@ struct child_words {
 int child_start(struct child *c, struct undo *u, char *const argv[], char *why, size_t size);
 /*
  * until READY(c) (then 50 ms more for the last probes of the set), at most TIMEOUT_MS, while
- * *STOP is not set; 0, or -1 and why (stopped again when it did not get ready)
+ * *STOP is not set; 0, or -1 and why (stopped again when it did not get ready). The time the
+ * child waits on I/O (state D) counts apart, at most CHILD_IO_WAIT_MS: under icount a guest
+ * idle on the host's I/O sees its clock jump to each poll (child.c).
  */
+#define CHILD_IO_WAIT_MS 600000
 int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,
 	       const char *name, const struct child_words *w, const volatile sig_atomic_t *stop,
 	       char *why, size_t size);
