@@ -153,6 +153,11 @@ else
 	# (RT_IDLE_POLL, above): it never halts, so qemu never warps its clock, and it emulates its
 	# idle seconds; its overhead rows (mostly the module's msleep(1)s) boot halting, in
 	# DIR.overhead, merged into DIR by the report step.
+	# run_dir: d, the folder of run $r of the kernel named $n (rt-NAME/, rt-NAME.runR/)
+	run_dir() {
+		d=$raw/rt-$n
+		[ "$r" = 1 ] || d=$d.run$r
+	}
 	rams=
 	boots() {
 		_step=$1
@@ -185,8 +190,7 @@ else
 			[ -z "$ram" ] || [ -z "$poll" ] || split=1
 			r=1
 			while [ $r -le "$runs" ]; do
-				d=$raw/rt-$n
-				[ $r = 1 ] || d=$d.run$r
+				run_dir
 				if [ "$_step" = overhead ]; then
 					if [ -n "$split" ]; then
 						echo "rt-report: kernel $k ($a): the overhead rows of ${d##*/} in a" \
@@ -239,8 +243,7 @@ else
 	for n in $names; do
 		r=1
 		while [ $r -le "$runs" ]; do
-			d=$raw/rt-$n
-			[ $r = 1 ] || d=$d.run$r
+			run_dir
 			r=$((r + 1))
 			[ -d "$d.overhead" ] || continue
 			mkdir -p "$d"

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include "core/child.h"
+#include "core/sys.h"
 #include "core/undo.h"
 
 /* its pid reaped: its step dropped */
@@ -90,18 +91,10 @@ static void first_line(const struct child *c, char *buf, size_t size)
 static bool child_in_io(pid_t pid)
 {
 	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sys_read_str(path, buf, sizeof(buf)))
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
 	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
 	p = strrchr(buf, ')');
 	return p && p[1] == ' ' && p[2] == 'D';
@@ -114,11 +107,7 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 	char first[200];
 	int ms, io_ms = 0;
 
-	for (ms = 0; ms < timeout_ms && io_ms < CHILD_IO_WAIT_MS && !*stop; ms += 20) {
-		if (child_in_io(c->pid)) {
-			io_ms += 20;
-			ms -= 20;
-		}
+	for (ms = 0; ms < timeout_ms && io_ms < CHILD_IO_WAIT_MS && !*stop;) {
 		if (ready(c)) {
 			poll(NULL, 0, 50); /* the last probes of the set */
 			return 0;
@@ -133,6 +122,10 @@ int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeou
 			return -1;
 		}
 		poll(NULL, 0, 20);
+		if (child_in_io(c->pid))
+			io_ms += 20;
+		else
+			ms += 20;
 	}
 	if (*stop)
 		snprintf(why, size, "interrupted");
