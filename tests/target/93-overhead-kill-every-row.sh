@@ -34,6 +34,13 @@ any_line() {
 	return 1
 }
 not_nop() { [ "$1" != nop ]; }
+# differ A B: the two files differ
+differ() { ! cmp -s "$1" "$2"; }
+# left BEFORE AFTER SKIP: the first 3 lines AFTER has and BEFORE has not ("# left: > LINE"), but
+# comments and the lines that match the basic regular expression SKIP (one diff, one sed)
+left() {
+	diff "$1" "$2" | sed -n -e '/^> #/d' -e "\\%$3%d" -e '/^>/{s/^/# left: /;p;}' | head -n 3
+}
 not_comment() { case $1 in '#'*) return 1 ;; esac; }
 any() { :; }
 tracing_line() { case $1 in 'Tracing '*) return 0 ;; esac; return 1; }
@@ -161,16 +168,15 @@ for row in $rows; do
 	eq "$row: killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG); a burst of the module ends
 	i=0
-	while { ps -e -o comm= | grep -E -q -x 'utoggle|strace' ||
-		[ "$(cat $D/enable 2>/dev/null)" = 1 ]; } && [ $i -lt 100 ]; do
+	while { running utoggle || running strace || { rd $D/enable && [ "$_v" = 1 ]; }; } &&
+		[ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	overhead_state >$tmp/killed
 	check "$row: the kill left the row's change behind (the check below means something)" \
-		sh -c "! cmp -s $tmp/state0 $tmp/killed"
-	diff $tmp/state0 $tmp/killed | grep '^>' | grep -v -e '^> #' -e '^> == instance' |
-		head -n 3 | sed -e 's/^/# left: /'
+		differ $tmp/state0 $tmp/killed
+	left $tmp/state0 $tmp/killed '^> == instance'
 	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 	eq "$row: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
 	overhead_snapshot >$tmp/after
@@ -218,15 +224,14 @@ for m in $modes; do
 	eq "$m: gpiolat $(mode_cmd $m) killed while its change was in place (status 137)" "$rc" 137
 	# a killed run's children go with it (PR_SET_PDEATHSIG)
 	i=0
-	while ps -e -o comm= | grep -E -q -x 'utoggle|strace|toggle.sh' && [ $i -lt 100 ]; do
+	while { running utoggle || running strace || running toggle.sh; } && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	mode_snapshot >$tmp/killed
 	check "$m: the kill left the mode's change behind (the check below means something)" \
-		sh -c "! cmp -s $tmp/before $tmp/killed"
-	diff $tmp/before $tmp/killed | grep '^>' | grep -v -e '^> #' -e '^> ==' |
-		head -n 3 | sed -e 's/^/# left: /'
+		differ $tmp/before $tmp/killed
+	left $tmp/before $tmp/killed '^> =='
 	./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 	eq "$m: gpiolat --cleanup exits 0 ($(tail -n 1 $tmp/cleanup.out))" "$?" 0
 	mode_snapshot >$tmp/after
