@@ -220,7 +220,7 @@ bpf_state() {
 # kernel has, sorted: one bpftool (its batch: prog show, then version, whose first line parts the
 # two lists, then link show) read by the shell, and one sort. Under emulation a process costs
 # about 0.05 s of the host's time: two bpftool | sed | sort pipelines took 0.25 to 0.34 s of a
-# snapshot's 0.3 to 0.4 s (std, TIMING=icount, 2026-11-29), and make test takes one after every
+# snapshot's 0.3 to 0.4 s (std, TIMING=icount, 2026-11-28), and make test takes one after every
 # target test (tests/target/run-list.sh) and the kill tests two a row.
 bpftool_objects() {
 	printf 'prog show\nversion\nlink show\n' | bpftool batch file - 2>&1 | {
