@@ -28,6 +28,7 @@ e1=$(edges)
 eq "another line selected: exits 0" "$?" 0
 eq "another line selected: the module issued no edge" "$(edges)" "$e1"
 
+rm -f $out.txt
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
 check "SIGINT: the run is attached and the module toggling before the signal" gpiolat_ready $out.txt
@@ -56,6 +57,7 @@ check "-i 300ms: the stamps are the snapshots' times, not the schedule's" test "
 	END { print off + 0 }' $out.txt)" -gt 0
 
 # an interrupted --pulses run leaves no limit behind: the next idle-module run toggles unlimited
+rm -f $out.txt
 ./gpiolat --pulses 100000 >$out.txt 2>$out.err &
 pid=$!
 check "--pulses 100000: attached and toggling before the signal" gpiolat_ready $out.txt
@@ -93,6 +95,7 @@ check "SIGINT before attach: nothing of ours left" \
 	sh -c '! bpftool prog show 2>/dev/null | grep -q gpiolat_'
 
 # a hangup (an ssh drop) ends the run like SIGINT
+rm -f $out.txt
 ./gpiolat -d 30 >$out.txt 2>&1 &
 pid=$!
 check "SIGHUP: the run is attached and the module toggling before the signal" gpiolat_ready $out.txt

@@ -144,6 +144,8 @@ kill_when_on() {
 	_name=$1
 	_pred=$2
 	shift 2
+	# (no earlier run's lines: mode_on reads the histogram's "Tracing" line there)
+	rm -f $tmp/run.out
 	"$@" >$tmp/run.out 2>&1 &
 	_pid=$!
 	now

@@ -451,7 +451,10 @@ gv_wait_sets() {
 }
 # gpiolat_ready FILE: wait (at most 60 s) until a text-mode gpiolat wrote its "Tracing ..." line
 # (printed once its programs are attached) into FILE, and the toggle module issued 4 more edges
-# (two pulses) since: the run's readiness, instead of a sleep; 1 if it never came
+# (two pulses) since: the run's readiness, instead of a sleep; 1 if it never came. FILE must not
+# be there before the run starts: its redirection is the background child's, and a look before
+# the child truncated it read an earlier run's "Tracing" line (33's SIGINT then came before the
+# attach: "interrupted before attaching", 1 of 3 runs once the look took 6 ms, not 35)
 gpiolat_ready() {
 	_i=0
 	while ! grep -q '^Tracing ' "$1" 2>/dev/null; do
