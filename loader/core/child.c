@@ -90,14 +90,14 @@ static void first_line(const struct child *c, char *buf, size_t size)
  */
 static bool child_in_io(pid_t pid)
 {
-	char path[64], buf[512], *p;
+	char path[64], buf[512];
+	const char *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	if (sys_read_str(path, buf, sizeof(buf)))
 		return false;
-	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'D';
+	f = sys_stat_fields(buf);
+	return f && *f == 'D';
 }
 
 int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,

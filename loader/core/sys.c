@@ -232,6 +232,13 @@ int sys_check_fentry(const struct btf *vmlinux, char *why, size_t size)
 
 /* ---- files ---------------------------------------------------------------------------------- */
 
+const char *sys_stat_fields(const char *stat)
+{
+	const char *p = stat ? strrchr(stat, ')') : NULL;
+
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
 int sys_read_str(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");

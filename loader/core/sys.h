@@ -46,6 +46,11 @@ int sys_gpio_lines(__u32 *gpio, int max, int *unknown);
 
 /* the first line of a file, trailing blanks cut; 0, or -1 */
 int sys_read_str(const char *path, char *buf, size_t size);
+/*
+ * the fields of a /proc/PID/stat line after "PID (COMM) ", its state letter first (COMM may hold
+ * spaces and parentheses: after the last ')'), or NULL when STAT is not one
+ */
+const char *sys_stat_fields(const char *stat);
 /* a file holding a decimal number; 0, or -1 */
 int sys_read_long(const char *path, long *v);
 

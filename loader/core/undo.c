@@ -47,18 +47,19 @@
 static unsigned long long proc_start(long pid, bool *zombie)
 {
 	unsigned long long start = 0;
-	char p[64], *t, *s, *state;
+	char p[64], *t;
+	const char *state, *s;
 	int i;
 
 	snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
 	t = file_slurp(p);
-	/* after "pid (comm) ": field 3, the state, ... field 22, the start time */
-	state = s = t ? strrchr(t, ')') : NULL;
-	for (i = 0; s && i < 20; i++)
+	/* field 3, the state, ... field 22, the start time: 19 spaces after the state */
+	state = s = sys_stat_fields(t);
+	for (i = 0; s && i < 19; i++)
 		s = strchr(s + 1, ' ');
 	if (s) {
 		if (zombie)
-			*zombie = state[1] == ' ' && state[2] == 'Z';
+			*zombie = *state == 'Z';
 		start = strtoull(s + 1, NULL, 10);
 	}
 	free(t);

@@ -89,7 +89,7 @@ midrun KILL
 eq "SIGKILL mid-run: the run died of it (status 137)" "$rc" 137
 overhead_snapshot >$tmp/killed
 check "SIGKILL mid-run leaves something behind (the test is meaningful)" \
-	sh -c "! cmp -s $tmp/before $tmp/killed"
+	differ $tmp/before $tmp/killed
 ./gpiolat --cleanup >$tmp/cleanup.out 2>&1
 eq "gpiolat --cleanup exits 0" "$?" 0
 check "gpiolat --cleanup says it removed leftovers" grep -q 'removed the leftovers' $tmp/cleanup.out

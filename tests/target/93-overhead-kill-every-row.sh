@@ -34,8 +34,6 @@ any_line() {
 	return 1
 }
 not_nop() { [ "$1" != nop ]; }
-# differ A B: the two files differ
-differ() { ! cmp -s "$1" "$2"; }
 # left BEFORE AFTER SKIP: the first 3 lines AFTER has and BEFORE has not ("# left: > LINE"), but
 # comments and the lines that match the basic regular expression SKIP (one diff, one sed)
 left() {

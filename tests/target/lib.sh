@@ -30,6 +30,8 @@ check() {
 	shift
 	if "$@"; then ok "$_what"; else notok "$_what"; fi
 }
+# differ A B: the two files differ (a check's command, without a shell of its own)
+differ() { ! cmp -s "$1" "$2"; }
 # eq "what" got want
 eq() {
 	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else notok "$1: got '$2', want '$3'"; fi
