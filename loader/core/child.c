@@ -150,13 +150,23 @@ void child_stop(struct child *c)
 
 void child_end(struct child *c)
 {
-	int i;
+	int ms = 0;
 
 	if (c->pid > 0) {
 		kill(c->pid, SIGINT);
-		for (i = 0; i < 500 && waitpid(c->pid, NULL, WNOHANG) == 0; i++)
+		/* CHILD_EXIT_MS for its exit, the polls while it is in state D apart, as child_wait's
+		 * (a tool's exit detaches its probes: the kernel's waits there, and its page faults
+		 * on the host's 9p, are state D, where icount's clock jumps to each poll) */
+		c->io_ms = 0;
+		while (waitpid(c->pid, NULL, WNOHANG) == 0 && ms < CHILD_EXIT_MS &&
+		       c->io_ms < CHILD_IO_WAIT_MS) {
 			poll(NULL, 0, 20);
-		c->killed = i == 500;
+			if (child_in_io(c->pid))
+				c->io_ms += 20;
+			else
+				ms += 20;
+		}
+		c->killed = ms >= CHILD_EXIT_MS || c->io_ms >= CHILD_IO_WAIT_MS;
 		if (c->killed) {
 			kill(c->pid, SIGKILL);
 			waitpid(c->pid, NULL, 0);

@@ -118,11 +118,13 @@ static void pipe_open(struct kopt_watch *w)
 
 void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u)
 {
-	k->before = optimized_lines();
 	k->w = w;
 	k->on = false;
 	k->marked = k->started = k->after = k->running = false;
 	k->npart = 0;
+	k->before = w ? optimized_lines() : NULL;
+	if (!w)
+		return;
 	if (!w->inst) {
 		/*
 		 * once a run: making an instance makes the directories of every event of the
@@ -190,7 +192,11 @@ static enum kopt_state optimizer_state(struct kopt *k)
 
 int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size)
 {
-	char *after = optimized_lines();
+	char *after;
+
+	if (!k->w)
+		return 0;
+	after = optimized_lines();
 	bool changed =
 		(k->before || after) && (!k->before || !after || strcmp(k->before, after) != 0);
 	int ms = 0, quiet = 0, rc = 0;

@@ -36,7 +36,9 @@ struct kopt {
 	size_t npart;
 };
 
-/* before switching probes on or off (never inside a phase); W the run's, U its undo stack */
+/* before switching probes on or off (never inside a phase); W the run's, U its undo stack; W
+ * NULL: the switch registers no kprobe (nothing to wait for, kopt_end returns 0 at once, and
+ * no instance is made for it) */
 void kopt_begin(struct kopt *k, struct kopt_watch *w, struct undo *u);
 /* after: when the switch changed the kernel's jump-optimized probes, wait (bounded, STOP
  * ends it early) until the optimizer's work ran to its end; -1 with WHY when it did not */

@@ -122,9 +122,9 @@ static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char
 	 * wait lost the count, which is not a method that did not fire */
 	if (p->t->child.killed) {
 		snprintf(why, size,
-			 "%s did not exit within 10 s of its SIGINT and was killed: the count it "
-			 "prints at exit was lost",
-			 p->ops->name);
+			 "%s did not exit within %d s of its SIGINT (and %d s more in state D) and "
+			 "was killed: the count it prints at exit was lost",
+			 p->ops->name, CHILD_EXIT_MS / 1000, p->t->child.io_ms / 1000);
 		return -1;
 	}
 	return 0;

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "modes/overhead/overhead_int.h"
+#include "providers/gpio_hooks.h"
 
 /* what the report reads of the run (overhead.c's context): 5 repetitions of 100 pulses */
 #define TEST_CX .clock = "test", .untraced_mean = 1000, .floor_n = 3, .pulses = 100, .reps = 5
@@ -45,6 +46,8 @@ static struct user_csv user;
 const struct provider prov_events, prov_filter, prov_trigger, prov_hist, prov_synth, prov_marker,
 	prov_kprobe_events, prov_uprobe_events, prov_function, prov_graph, prov_printk,
 	prov_bpf_empty, prov_bpf_gpiolat, prov_strace, prov_bpftrace, prov_ply, prov_self_schist;
+/* the hooks' table too (--list --json's "hook": null here) */
+const struct gpio_hook_info gpio_hooks[GPIO_HOOK_MAX];
 
 /* a row from its phases as measured: REF0 M0 REF1 M1 ... REFn */
 static int stats(int n, char **v)

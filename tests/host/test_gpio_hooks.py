@@ -71,3 +71,25 @@ def test_the_methods_listed_as_json_are_the_text_listing():
     for h in gpio_hooks.HOOKS:
         assert {"name": h["rows"]["gpiolat"], "talk": h["talk"]}.items() <= \
             next(m for m in methods if m["name"] == h["rows"]["gpiolat"]).items()
+
+
+def test_the_rows_that_register_kprobes_are_marked():
+    """--overhead --list --json's "kprobes": a row's switches wait for the kprobe optimizer only
+    where it is true (loader/providers/kopt.c), so it must be true exactly where the row registers
+    a kprobe, by what the row is: the kprobe events provider, a GPIO program on the hook of the
+    kprobe family, a script whose probe is a kprobe (its own text, in ply/); on a target test 93
+    sees the kernel's list of kprobes while each lasting row's change is in place."""
+    p = run("--overhead", "--list", "--json")
+    assert p.returncode == 0, p.stderr
+    family = {h["name"]: h["family"] for h in json.loads(run("--list", "--json").stdout)["hooks"]}
+    marked = 0
+    for m in json.loads(p.stdout)["methods"]:
+        registers = m["provider"] == "kprobe events" or \
+            (m["hook"] is not None and family[m["hook"]] == "kprobe")
+        if m["script"]:
+            with open(os.path.join(ROOT, m["script"])) as f:
+                registers = registers or any(ln.startswith("kprobe:") for ln in f)
+        assert m["kprobes"] == registers, m
+        marked += registers
+    # kprobe, kprobes-1..10, the four GPIO programs of the kprobe hook, two scripts
+    assert marked >= 17, marked

@@ -100,6 +100,9 @@ END {
 }'
 }
 rows=${ROWS:-$(lasting_rows)}
+# the rows that register kprobes, by the loader's table (" NAME NAME ... ")
+kp_rows=" $(./gpiolat --overhead --list --json | awk '/"kprobes": true/ {
+	match($0, /"name": "[^"]*"/); printf "%s ", substr($0, RSTART + 9, RLENGTH - 10) }')"
 check "gpiolat --overhead --list --json names the rows that change the system ($(echo $rows))" \
 	test -n "$rows"
 # gave_up WHAT: "not ok - WHAT had ended)" or "... still ran after 120 s)" for the run $_pid,
@@ -124,6 +127,19 @@ kill_in() {
 		return 1
 	fi
 	check "$1: its change in place where the run stopped" on_now "$1"
+	# a kprobe of the row's registered there, and the kprobe optimizer's watch made (its
+	# instance), exactly where the loader's table marks the row (--list --json's "kprobes"):
+	# the loader waits for the optimizer only around those rows' switches
+	case $kp_rows in
+	*" $1 "*) _kp=yes ;;
+	*) _kp=no ;;
+	esac
+	_kl=no
+	any_line any /sys/kernel/debug/kprobes/list && _kl=yes
+	_ki=no
+	[ -d $T/instances/gpiolat_kopt ] && _ki=yes
+	eq "$1: a kprobe registered where it stopped (kprobes/list) iff the table marks it" "$_kl" "$_kp"
+	eq "$1: the kprobe optimizer's watch made (gpiolat_kopt) iff the table marks it" "$_ki" "$_kp"
 	kill -9 $_pid
 	wait $_pid
 	rc=$?

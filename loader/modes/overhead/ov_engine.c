@@ -69,6 +69,15 @@ struct ov_alt {
 	__u64 count0;
 };
 
+/* the run's watch of the kprobe optimizer for a switch of the method (WITH_REF: and of its
+ * reference), or none where neither registers kprobes (the table's kprobes mark: no other
+ * switch can change the kernel's optimized probes, each kprobe row's teardown waits for its own),
+ * so that a run without a kprobe row makes no instance for it (providers/kopt.h) */
+static struct kopt_watch *kwatch(struct ov_alt *a, bool with_ref)
+{
+	return a->m->kprobes || (with_ref && a->ref && a->ref->kprobes) ? &a->ov->kopt : NULL;
+}
+
 /* a phase of the method's pulse source: the toggle module, or utoggle for the user rows */
 static int alt_phase(void *ctx, double *fig)
 {
@@ -130,7 +139,7 @@ static int alt_on(void *ctx, int rep)
 		count_before(a);
 		return 0;
 	}
-	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
+	kopt_begin(&k, kwatch(a, false), &a->ov->run->undo);
 	if (!probe_on(&a->pm, a->r->why, WHY)) {
 		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY))
 			return -1;
@@ -156,7 +165,7 @@ static int alt_off(void *ctx)
 	int err = 0;
 
 	if (!a->withheld) {
-		kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
+		kopt_begin(&k, kwatch(a, false), &a->ov->run->undo);
 		err = probe_off(&a->pm);
 		if (kopt_end(&k, &a->ov->run->stop, a->r->why, WHY) && !err) {
 			err = -1;
@@ -239,7 +248,7 @@ static void measure(struct ov_alt *a)
 	int i;
 
 	/* the optimizer's work for the probes set up here, and at the end, outside every phase */
-	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
+	kopt_begin(&k, kwatch(a, true), &a->ov->run->undo);
 	if (ref && probe_setup(&a->pref, r->why, WHY)) {
 		kopt_end(&k, &a->ov->run->stop, NULL, 0);
 		snprintf(r->why + strlen(r->why), WHY - strlen(r->why), " (its reference %s)",
@@ -285,7 +294,7 @@ fail:
 	snprintf(r->why, WHY, "%s",
 		 a->ov->run->stop ? "interrupted" : "the toggle module's phase failed");
 out:
-	kopt_begin(&k, &a->ov->kopt, &a->ov->run->undo);
+	kopt_begin(&k, kwatch(a, true), &a->ov->run->undo);
 	probe_off(&a->pm);
 	probe_teardown(&a->pm);
 	if (ref) {

@@ -42,14 +42,14 @@
 	{                                                                                  \
 		.name = "kprobes-" #k_, .kind = KIND_TRACEFS, .prov = &prov_kprobe_events, \
 		.a = { EV_ARGS(CHAIN_KPROBES, .k = k_) }, .series = "kprobes",             \
-		.talk = k_ == 1 ? "kprobe-per-extra" : NULL                                \
+		.talk = k_ == 1 ? "kprobe-per-extra" : NULL, .kprobes = true               \
 	}
 /* gpiolat's own programs: the set to 1 stores a time, the set to 0 adds to the histogram */
 #define BPF(nm, prov_, h, talk_, ...)                                                    \
 	{                                                                                \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_,                            \
 		.a = { BPF_ARGS(.hook = h, __VA_ARGS__) }, .talk = talk_, .trust = true, \
-		.fires = FIRES_SET_UNEQUAL                                               \
+		.fires = FIRES_SET_UNEQUAL, .kprobes = (h) == GPIO_HOOK_KPROBE           \
 	}
 /* a part of gpiolat's tracepoint program: its cost breakdown, only when --only names it */
 #define BPF_PART(nm, p)                                                            \
@@ -59,18 +59,18 @@
 		.fires = FIRES_SET_UNEQUAL                                         \
 	}
 /* make bench-gpio's floor: an empty program plus one clock read on the hook */
-#define FLOOR(nm, h, prog)                                                      \
-	{                                                                       \
-		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_empty,          \
-		.a = { BPF_ARGS(.hook = h, .progs = { prog }) }, .trust = true, \
-		.fires = FIRES_SET_UNEQUAL, .bench = true                       \
+#define FLOOR(nm, h, prog)                                                                    \
+	{                                                                                     \
+		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_empty,                        \
+		.a = { BPF_ARGS(.hook = h, .progs = { prog }) }, .trust = true,               \
+		.fires = FIRES_SET_UNEQUAL, .bench = true, .kprobes = (h) == GPIO_HOOK_KPROBE \
 	}
 /* make bench-gpio's gpiolat rows: the program with exactly the features named (GPIO_FEAT_*) */
 #define BENCH(nm, h, feat)                                                                       \
 	{                                                                                        \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_bpf_gpiolat,                         \
 		.a = { BPF_ARGS(.hook = h, .features = GPIO_FEAT_SET | (feat)) }, .trust = true, \
-		.fires = FIRES_SET_UNEQUAL, .bench = true                                        \
+		.fires = FIRES_SET_UNEQUAL, .bench = true, .kprobes = (h) == GPIO_HOOK_KPROBE    \
 	}
 /* the rows of each hook (providers/gpio_hooks.h: the names come from there) */
 #define HOOK_ROWS(ID, tok, nm, fam, sec, kc, dsc, tk, ...)                         \
@@ -80,11 +80,12 @@
 #define FLOOR_ROW(ID, tok, nm, ...) \
 	FLOOR(GPIO_HOOK_FLOOR_ROW(nm), GPIO_HOOK_##ID, GPIO_HOOK_FLOOR_PROG(tok)),
 #define PLAIN_ROW(ID, tok, ...) BENCH(GPIO_HOOK_PLAIN_ROW(tok), GPIO_HOOK_##ID, 0),
-/* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0 */
-#define TOOL(nm, prov_, s, talk_, trust_)                                                      \
+/* the talk's delta scripts: a time stored at the set to 1, a delta histogrammed at the 0; KP_
+ * whether the script's probe is a kprobe */
+#define TOOL(nm, prov_, s, talk_, trust_, kp_)                                                 \
 	{                                                                                      \
 		.name = nm, .kind = KIND_BPF, .prov = &prov_, .a = { TOOL_ARGS(.script = s) }, \
-		.talk = talk_, .trust = trust_, .fires = FIRES_SET_UNEQUAL                     \
+		.talk = talk_, .trust = trust_, .fires = FIRES_SET_UNEQUAL, .kprobes = kp_     \
 	}
 #define USER(nm, prov_, talk_, ...)                                                  \
 	{                                                                            \
@@ -115,7 +116,8 @@ const struct method ov_methods[] = {
 	  .prov = &prov_kprobe_events,
 	  .a = { EV_ARGS(.funcs = { "gpiod_set_value" }, .names = { "gpiolat_gpiod_set_value" }) },
 	  .against = "event",
-	  .talk = "kprobe" },
+	  .talk = "kprobe",
+	  .kprobes = true },
 	SERIES_PAIR(1),
 	SERIES_PAIR(2),
 	SERIES_PAIR(3),
@@ -149,10 +151,10 @@ const struct method ov_methods[] = {
 		BENCH("bpf-gpiolat-tp-trust", GPIO_HOOK_TP, GPIO_FEAT_TRUST),
 	BENCH("bpf-gpiolat-tp-linear", GPIO_HOOK_TP, GPIO_FEAT_LINEAR),
 	BENCH("bpf-gpiolat-tp-intervals", GPIO_HOOK_TP, GPIO_FEAT_INTERVALS),
-	TOOL("bpftrace-delta", prov_bpftrace, "ply/delta.bt", "bpf-ply-tracepoint", false),
-	TOOL("bpftrace-dt-kprobe", prov_bpftrace, "ply/dt-kprobe.bt", NULL, false),
-	TOOL("ply-delta", prov_ply, "ply/delta.ply", "bpf-ply-tracepoint", true),
-	TOOL("ply-dt-kprobe", prov_ply, "ply/dt-kprobe.ply", NULL, true),
+	TOOL("bpftrace-delta", prov_bpftrace, "ply/delta.bt", "bpf-ply-tracepoint", false, false),
+	TOOL("bpftrace-dt-kprobe", prov_bpftrace, "ply/dt-kprobe.bt", NULL, false, true),
+	TOOL("ply-delta", prov_ply, "ply/delta.ply", "bpf-ply-tracepoint", true, false),
+	TOOL("ply-dt-kprobe", prov_ply, "ply/dt-kprobe.ply", NULL, true, true),
 	/*
 	 * the talk's own ply setting: delta.ply on top of the enabled event, against it; the
 	 * talk's bpf-ply-tracepoint still stands beside nothing: it is pulse+, the set to 0's
@@ -218,6 +220,17 @@ const struct method *ov_method_by_name(const char *name)
 	return NULL;
 }
 
+/* a GPIO program's row: its hook's name (gpio_hooks.h), else NULL */
+static const char *ov_hook(const struct method *m)
+{
+	return m->a.bpf && m->a.bpf->hook >= 0 && m->a.bpf->hook < GPIO_HOOK_MAX ?
+		       gpio_hooks[m->a.bpf->hook].name :
+		       NULL;
+}
+
+/* a JSON string or null, as three %s */
+#define Q(v) (v) ? "\"" : "", (v) ? (v) : "null", (v) ? "\"" : ""
+
 void ov_list_print(FILE *f, bool json)
 {
 	const struct method *m;
@@ -236,12 +249,15 @@ void ov_list_print(FILE *f, bool json)
 		fprintf(f,
 			"  {\"name\": \"%s\", \"kind\": \"%s\", \"against\": \"%s\", "
 			"\"fires\": \"%s\", \"talk\": %s%s%s, \"only_when_named\": %s, "
-			"\"series\": %s%s%s, \"k\": %d, \"lasting\": %s}%s\n",
+			"\"series\": %s%s%s, \"k\": %d, \"lasting\": %s, \"kprobes\": %s, "
+			"\"provider\": %s%s%s, \"hook\": %s%s%s, \"script\": %s%s%s}%s\n",
 			m->name, ov_kind_name(m->kind), ov_ref_label(m), ov_fires_name(m->fires),
 			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
 			ov_named_only(m) ? "true" : "false", m->series ? "\"" : "",
 			m->series ? m->series : "null", m->series ? "\"" : "", ov_series_k(m),
 			m->prov && m->prov->lasting ? "true" : "false",
+			m->kprobes ? "true" : "false", Q(m->prov ? m->prov->name : NULL),
+			Q(ov_hook(m)), Q(m->a.tool ? m->a.tool->script : NULL),
 			i + 1 < ov_nmethods ? "," : "");
 	}
 	if (json)

@@ -150,6 +150,9 @@ struct method {
 	const char *series; /* "events" or "kprobes", with a.ev->k (ov_series_k) */
 	bool trust; /* the report's BPF trust figures (run time, histogram) */
 	bool bench; /* make bench-gpio's rows: only when --only names it, as a part */
+	/* it registers kprobes: its switches wait for the kprobe optimizer (providers/kopt.c);
+	 * no other method's switch can change the kernel's optimized probes */
+	bool kprobes;
 };
 
 /* ov_methods.c: the table, by name, and --only */
