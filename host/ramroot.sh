@@ -25,10 +25,12 @@ kdir=out/target/$arch-$kernel
 }
 release=$(cat "$kdir/release")
 root=/
+# the binaries the target runs (vm/run: its bindir, bound over out/bin; on the host's root make
+# dist's static build since 2026-11-29), which its export copies
 bindir=out/bin
+[ ! -f "$kdir/bindir" ] || bindir=$(cat "$kdir/bindir")
 if [ -f "$kdir/userspace" ]; then
 	root=$(cat "$kdir/userspace")
-	bindir=$(cat "$kdir/bindir")
 elif [ "$arch" != "$(uname -m | sed -e 's/aarch64/arm64/' -e 's/armv7.*/arm/')" ]; then
 	echo "host/ramroot.sh: $arch-$kernel runs the busybox initramfs: no root to copy" >&2
 	exit 1

@@ -151,22 +151,25 @@ void child_stop(struct child *c)
 void child_end(struct child *c)
 {
 	int ms = 0;
+	pid_t r;
 
 	if (c->pid > 0) {
 		kill(c->pid, SIGINT);
-		/* CHILD_EXIT_MS for its exit, the polls while it is in state D apart, as child_wait's
-		 * (a tool's exit detaches its probes: the kernel's waits there, and its page faults
-		 * on the host's 9p, are state D, where icount's clock jumps to each poll) */
+		/* CHILD_EXIT_MS for its exit, the polls while it is in state D apart (at most
+		 * CHILD_EXIT_IO_MS), as child_wait's (a tool's exit detaches its probes: the
+		 * kernel's waits there, and its page faults on the host's 9p, are state D, where
+		 * icount's clock jumps to each poll) */
 		c->io_ms = 0;
-		while (waitpid(c->pid, NULL, WNOHANG) == 0 && ms < CHILD_EXIT_MS &&
-		       c->io_ms < CHILD_IO_WAIT_MS) {
+		while ((r = waitpid(c->pid, NULL, WNOHANG)) == 0 && ms < CHILD_EXIT_MS &&
+		       c->io_ms < CHILD_EXIT_IO_MS) {
 			poll(NULL, 0, 20);
 			if (child_in_io(c->pid))
 				c->io_ms += 20;
 			else
 				ms += 20;
 		}
-		c->killed = ms >= CHILD_EXIT_MS || c->io_ms >= CHILD_IO_WAIT_MS;
+		/* (reaped, or gone: not killed, whatever the counts say) */
+		c->killed = r == 0;
 		if (c->killed) {
 			kill(c->pid, SIGKILL);
 			waitpid(c->pid, NULL, 0);

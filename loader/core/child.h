@@ -24,7 +24,7 @@ struct child {
 	char out[64]; /* its output file, "" when none */
 	int probes; /* the kernel probes it attaches (child_bpftrace_ready), 0: at least one */
 	struct undo *undo; /* the run's: its kill pushed while it runs */
-	bool killed; /* since its start: its end was a SIGKILL, CHILD_EXIT_MS after the SIGINT */
+	bool killed; /* since its start: its end was a SIGKILL, its exit's wait run out */
 	int io_ms; /* at its end: the ms of the wait for its exit it spent in state D */
 };
 
@@ -45,12 +45,14 @@ int child_start(struct child *c, struct undo *u, char *const argv[], char *why, 
 int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,
 	       const char *name, const struct child_words *w, const volatile sig_atomic_t *stop,
 	       char *why, size_t size);
-/* the wait for a child's exit after its SIGINT, before its SIGKILL: the polls while it is in
- * state D count apart, at most CHILD_IO_WAIT_MS more (child_end) */
+/* the wait for a child's exit after its SIGINT, before its SIGKILL: CHILD_EXIT_MS, the polls
+ * while it is in state D counted apart, at most CHILD_EXIT_IO_MS of them (child_end) */
 #define CHILD_EXIT_MS 10000
-/* SIGINT, SIGKILL after CHILD_EXIT_MS; its output file removed */
+#define CHILD_EXIT_IO_MS 120000
+/* SIGINT, SIGKILL when it has not exited within those bounds; its output file removed */
 void child_stop(struct child *c);
-/* SIGINT, SIGKILL after CHILD_EXIT_MS; its output kept (child_stop removes it) */
+/* SIGINT, SIGKILL when it has not exited within those bounds; its output kept (child_stop
+ * removes it) */
 void child_end(struct child *c);
 /* the numbers after WORD in its output, summed: the first of a line, or EVERY one; *FOUND: how many */
 __u64 child_sum_after(const struct child *c, const char *word, bool every, int *found);

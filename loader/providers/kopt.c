@@ -227,6 +227,8 @@ int kopt_end(struct kopt *k, volatile sig_atomic_t *stop, char *why, size_t size
 		run_nap(NULL, KOPT_POLL_MS);
 		ms += KOPT_POLL_MS;
 	}
+	if (rc)
+		k->w->unsettled = true;
 	/* only its two events: no tracer, no trigger; off until the next switch */
 	if (k->on)
 		tracefs_event_disable(k->w->inst, NULL, NULL);

@@ -23,6 +23,9 @@ struct kopt_watch {
 	struct tracefs_instance *inst; /* sees the optimizer's work run */
 	int pipe; /* its trace_pipe, read without blocking (open: has_pipe) */
 	bool has_pipe;
+	/* a wait gave up (or the work could not be seen): the optimizer may still have work, so
+	 * every later switch of the run is watched, kprobes or not (ov_engine.c) */
+	bool unsettled;
 };
 
 /* one switch's */

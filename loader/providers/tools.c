@@ -121,10 +121,12 @@ static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char
 	/* bpftrace detaches its probes before it prints its maps: a detach that outlived the
 	 * wait lost the count, which is not a method that did not fire */
 	if (p->t->child.killed) {
-		snprintf(why, size,
-			 "%s did not exit within %d s of its SIGINT (and %d s more in state D) and "
-			 "was killed: the count it prints at exit was lost",
-			 p->ops->name, CHILD_EXIT_MS / 1000, p->t->child.io_ms / 1000);
+		snprintf(
+			why, size,
+			"%s did not exit after its SIGINT (at most %d s out of state D and %d s in "
+			"it; %d s were in it) and was killed: the count it prints at exit was lost",
+			p->ops->name, CHILD_EXIT_MS / 1000, CHILD_EXIT_IO_MS / 1000,
+			p->t->child.io_ms / 1000);
 		return -1;
 	}
 	return 0;

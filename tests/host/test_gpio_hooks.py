@@ -88,7 +88,8 @@ def test_the_rows_that_register_kprobes_are_marked():
             (m["hook"] is not None and family[m["hook"]] == "kprobe")
         if m["script"]:
             with open(os.path.join(ROOT, m["script"])) as f:
-                registers = registers or any(ln.startswith("kprobe:") for ln in f)
+                registers = registers or any(ln.startswith(("kprobe:", "kretprobe:"))
+                                             for ln in f)
         assert m["kprobes"] == registers, m
         marked += registers
     # kprobe, kprobes-1..10, the four GPIO programs of the kprobe hook, two scripts

@@ -72,10 +72,13 @@ struct ov_alt {
 /* the run's watch of the kprobe optimizer for a switch of the method (WITH_REF: and of its
  * reference), or none where neither registers kprobes (the table's kprobes mark: no other
  * switch can change the kernel's optimized probes, each kprobe row's teardown waits for its own),
- * so that a run without a kprobe row makes no instance for it (providers/kopt.h) */
+ * so that a run without a kprobe row makes no instance for it (providers/kopt.h); every switch
+ * once a wait gave up (its work may still come) */
 static struct kopt_watch *kwatch(struct ov_alt *a, bool with_ref)
 {
-	return a->m->kprobes || (with_ref && a->ref && a->ref->kprobes) ? &a->ov->kopt : NULL;
+	bool kp = a->m->kprobes || (with_ref && a->ref && a->ref->kprobes);
+
+	return kp || a->ov->kopt.unsettled ? &a->ov->kopt : NULL;
 }
 
 /* a phase of the method's pulse source: the toggle module, or utoggle for the user rows */
