@@ -252,10 +252,8 @@ void ov_list_print(FILE *f, bool json)
 			"\"series\": %s%s%s, \"k\": %d, \"lasting\": %s, \"kprobes\": %s, "
 			"\"provider\": %s%s%s, \"hook\": %s%s%s, \"script\": %s%s%s}%s\n",
 			m->name, ov_kind_name(m->kind), ov_ref_label(m), ov_fires_name(m->fires),
-			m->talk ? "\"" : "", m->talk ? m->talk : "null", m->talk ? "\"" : "",
-			ov_named_only(m) ? "true" : "false", m->series ? "\"" : "",
-			m->series ? m->series : "null", m->series ? "\"" : "", ov_series_k(m),
-			m->prov && m->prov->lasting ? "true" : "false",
+			Q(m->talk), ov_named_only(m) ? "true" : "false", Q(m->series),
+			ov_series_k(m), m->prov && m->prov->lasting ? "true" : "false",
 			m->kprobes ? "true" : "false", Q(m->prov ? m->prov->name : NULL),
 			Q(ov_hook(m)), Q(m->a.tool ? m->a.tool->script : NULL),
 			i + 1 < ov_nmethods ? "," : "");
