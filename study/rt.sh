@@ -130,7 +130,7 @@ if [ "$ramroot" = 1 ] && [ -z "${RT_IN_RAMROOT:-}" ]; then
 	mkdir -p "$ram/run" "$ram/tmp" "$ram/proc" "$ram/sys" "$ram/dev" "$ram/study" "$ram/out/bin" \
 		"$ram/result" "$ram/usr/bin" "$ram/usr/sbin" "$ram/usr/lib"
 	progs=
-	for t in sh env cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname chrt \
+	for t in sh env cat cp rm mkdir mktemp head sed grep sleep uname nproc id insmod rmmod dirname chrt setsid \
 		cyclictest hackbench rtla stress-ng ls; do
 		p=$(command -v $t) || continue
 		case $p in /*) ;; *) continue ;; esac
@@ -214,15 +214,28 @@ flush() {
 	echo "parts=$parts"
 } >"$out/settings.txt"
 
-# the load: a loop per worker that ends when $stop appears (in /tmp, as above: the loops look
-# for it between runs)
-stop=$out.stop-load
-load_pids=
+# the load: a loop per worker, each in a process group of its own (setsid): the loop, the
+# command under way and its children (hackbench's workers outlive their parent; an ls -lR of a
+# big tree over 9p, emulated, takes minutes) end with one signal to the group
+load_groups=
+# load_procs: how many processes the load's groups hold now (one cat and one sed over /proc:
+# each process's group is the fifth field of its stat)
+load_procs() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		sed -n 's/^[0-9][0-9]* (.*) [A-Za-z] [0-9][0-9]* \([0-9][0-9]*\) .*/\1/p' |
+		grep -cx $(for g in $load_groups; do printf ' -e %s' "$g"; done)
+}
+# A phase is measured once the load runs: every process it starts (each loop's shell and its
+# command; hackbench's parent and its 20 workers) in its group, looked for every 10 ms, with the
+# study's shell at SCHED_FIFO 1 while it looks (where chrt is: at SCHED_OTHER under hackbench
+# it gets a 21st of the one CPU, and each look would cost it a guest second), at most 3 s. A
+# fixed wait of 1 s did that before (2026-11-29): under icount a loaded guest second costs an
+# armhf qemu 11 to 12 s of the host's time, and every loaded phase began with one.
 load_start() {
-	rm -f "$stop"
 	case $load in
-	hackbench) n=1 ;;
-	*) n=5 ;;
+	hackbench) n=1 want=22 ;;
+	ls) n=5 want=10 ;;
+	stress-ng) n=5 want=20 ;;
 	esac
 	i=0
 	while [ $i -lt $n ]; do
@@ -232,49 +245,28 @@ load_start() {
 		ls) cmd="ls -lR /usr" ;;
 		stress-ng) cmd="stress-ng --cpu 1 --io 1 --timeout 5s --quiet" ;;
 		esac
-		(while [ ! -e "$stop" ]; do $cmd >/dev/null 2>&1; done) &
-		load_pids="$load_pids $!"
+		setsid sh -c "while :; do $cmd >/dev/null 2>&1; done" &
+		load_groups="$load_groups $!"
 		i=$((i + 1))
 	done
-	sleep 1
-}
-# descendants PID...: every process below the PIDs, from one snapshot of /proc (pid and parent
-# of each, by one cat and one sed), walked in the shell. Under hackbench the study's shell gets
-# a 21st of the one CPU (SCHED_OTHER against 20 workers): a walk that read each /proc/N/stat once
-# per process with sh's read (a byte a syscall) cost seconds of guest time, tens of minutes of
-# emulation. No program runs inside a phase: this runs after its measurement.
-descendants() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		sed -n 's/^\([0-9][0-9]*\) (.*) [A-Za-z] \([0-9][0-9]*\) .*/\1 \2/p' >"$out.procs"
-	_set=" $* "
-	_more=1
-	while [ $_more = 1 ]; do
-		_more=0
-		while read -r _p _pp; do
-			case $_set in *" $_p "*) continue ;; esac
-			case $_set in *" $_pp "*)
-				_set="$_set$_p "
-				_more=1
-				;;
-			esac
-		done <"$out.procs"
+	[ -z "$tool_fifo" ] || chrt -f -p 1 $$ >/dev/null 2>&1
+	i=0
+	while [ "$(load_procs)" -lt $want ] && [ $i -lt 300 ]; do
+		sleep 0.01
+		i=$((i + 1))
 	done
-	rm -f "$out.procs"
-	for _p in $_set; do
-		case " $* " in *" $_p "*) ;; *) echo "$_p" ;; esac
-	done
+	[ -z "$tool_fifo" ] || chrt -o -p 0 $$ >/dev/null 2>&1
+	[ $i -lt 300 ] ||
+		echo "the load had $(load_procs) of its $want processes after 3 s (measured then)" >>"$out/load.txt"
 }
 load_stop() {
-	: >"$stop"
-	# the command under way ends now, and its children (hackbench's workers outlive their
-	# parent; an ls -lR of a big tree over 9p, emulated, takes minutes)
-	# shellcheck disable=SC2046
-	[ -z "$load_pids" ] || kill $(descendants $load_pids) 2>/dev/null
-	for p in $load_pids; do
-		wait "$p"
+	for g in $load_groups; do
+		kill -TERM -"$g" 2>/dev/null
 	done
-	load_pids=
-	rm -f "$stop"
+	for g in $load_groups; do
+		wait "$g"
+	done
+	load_groups=
 }
 bin=$out.bin
 trap 'load_stop; flush; rm -rf "$out" "$bin"' EXIT

@@ -46,7 +46,10 @@ kernels="6.12 6.12-rt"
 # 50 wakeups of the kthread and utoggle's phase 200 ms (UTOGGLE_TIME): under hackbench a guest
 # second costs about 14 s of an armhf qemu; the test 139 s and 254 s of CPU on a quiet host,
 # against 153 s and 285 s at 200 wakeups and 1 s (2026-11-28; the rest is each boot, and each
-# tool's start-up: rtla's alone takes a guest second)
+# tool's start-up: rtla's alone takes a guest second); 99 s and 149 s with the load's readiness in
+# place of the fixed second before each loaded phase and its groups stopped by one signal
+# (study/rt.sh, 2026-11-29: a loaded guest second cost the RT kernel's qemu 11 to 12 s, and the
+# stop's walk of /proc 4 to 5 s, twice a kernel)
 pulses=50 loops=300 utoggle_ms=200
 boots rt-armhf env PULSES=$pulses GAP_PULSES=2000 SECONDS_EACH=1 UTOGGLE_TIME=${utoggle_ms}ms \
 	LOOPS=$loops sh -c "$study_sh" sh study/rt.sh || exit 0

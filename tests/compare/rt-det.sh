@@ -31,6 +31,9 @@
 # about 168 s and 335 s the same day (203 s and 370 s, one boot of them making the study's root).
 # The latency parts alone (RT_PARTS=latency, 2026-11-28, quiet host, the root made): 71 s and
 # 138 s of CPU.
+# With the load's readiness (its processes all running) in place of the fixed second before each
+# loaded phase, and its groups stopped by one signal (study/rt.sh, 2026-11-29, quiet host, the
+# root made): 44 s and 87 s of CPU; 73 s and 118 s with the root's making.
 set -u
 cd "$(dirname "$0")/../.."
 out=out/tests/rt-det
