@@ -162,17 +162,23 @@ run_host() {
 	# host's kernel (tests/host/conftest.py's groups)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
 	# pytest-xdist, as where a pyenv python3 without it comes first); the alone part runs in one
-	# worker. The free part too ran in one, beside the lanes' two boots, but it starts when the
+	# worker. The free part once ran in one, beside the lanes' two boots, but it starts when the
 	# builds are done, near the lanes' end: it ran alone for its last 81 s with a core idle
 	# (2026-11-28, a clean clone's make test: lanes done at +1268 s, the free part at +1349)
+	# make test's free part runs in 4 workers unless HOST_JOBS says: its tests wait more than
+	# they compute (91 s of CPU in 71 s of wall with 2 workers, 52 s with 4, quiet, 2026-11-29),
+	# and when the builds end after the lanes it ends their phase (46 s after the lanes on a
+	# clean clone that day)
+	jobs=${HOST_JOBS:-2}
+	[ "$part" != free ] || jobs=${HOST_JOBS:-4}
 	par=
 	py=python3
-	if [ "$part" != alone ] && [ "${HOST_JOBS:-2}" -gt 1 ]; then
+	if [ "$part" != alone ] && [ "$jobs" -gt 1 ]; then
 		if ! python3 -c 'import xdist' 2>/dev/null &&
 			/usr/bin/python3 -c 'import xdist, pytest' 2>/dev/null; then
 			py=/usr/bin/python3
 		fi
-		$py -c 'import xdist' 2>/dev/null && par="-n ${HOST_JOBS:-2} --dist loadgroup"
+		$py -c 'import xdist' 2>/dev/null && par="-n $jobs --dist loadgroup"
 	fi
 	# the serial part's slowest steps named in the log (where its minutes go, run by run)
 	[ "$part" != serial ] || par="$par --durations=8 --durations-min=5"
