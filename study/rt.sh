@@ -66,6 +66,7 @@ say() {
 [ -x "$gpiolat" ] && [ -x "$utoggle" ] || die "no ./gpiolat or $utoggle: run make first"
 [ -d $D ] || die "the toggle module is not loaded ($D missing)"
 [ "$(cat $D/enable)" = 0 ] || die "the toggler is already running"
+command -v setsid >/dev/null || die "no setsid (util-linux): the load runs in process groups of its own"
 case $load in
 hackbench | ls | stress-ng) ;;
 *) die "LOAD must be hackbench, ls or stress-ng, not '$load'" ;;
