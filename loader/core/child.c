@@ -87,17 +87,34 @@ static void first_line(const struct child *c, char *buf, size_t size)
  * I/O (a 9p read), so a loaded host's slow read ran a tool's whole readiness bound in a few of
  * the host's seconds (strace "not attached within 30 s", a testing boot of a clean clone's
  * make test, 2026-11-28): those polls count apart, against CHILD_IO_WAIT_MS.
+ * Any of its threads, not its first one's /proc/PID/stat alone: a process that exits closes its
+ * files (a tool's BPF links and perf events: the kernel's detach waits) in its last thread,
+ * while its first one is already a zombie, and a thread's wait leaves the others asleep (a
+ * bpftrace exit outlived CHILD_EXIT_MS with "0 s in state D", std, real time, 2026-11-29).
  */
 static bool child_in_io(pid_t pid)
 {
-	char path[64], buf[512];
+	char path[80], buf[512];
 	const char *f;
+	struct dirent *e;
+	bool io = false;
+	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (sys_read_str(path, buf, sizeof(buf)))
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
 		return false;
-	f = sys_stat_fields(buf);
-	return f && *f == 'D';
+	while (!io && (e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/stat", pid, e->d_name);
+		if (sys_read_str(path, buf, sizeof(buf)))
+			continue;
+		f = sys_stat_fields(buf);
+		io = f && *f == 'D';
+	}
+	closedir(d);
+	return io;
 }
 
 int child_wait(struct child *c, bool (*ready)(const struct child *c), int timeout_ms,

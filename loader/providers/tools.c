@@ -123,8 +123,8 @@ static int script_count(struct probe *p, __u64 *n, unsigned int *per_pulse, char
 	if (p->t->child.killed) {
 		snprintf(
 			why, size,
-			"%s did not exit after its SIGINT (at most %d s out of state D and %d s in "
-			"it; %d s were in it) and was killed: the count it prints at exit was lost",
+			"%s did not exit %d s after its SIGINT (%d s in state D allowed, %d s were) "
+			"and was killed: the count it prints at exit was lost",
 			p->ops->name, CHILD_EXIT_MS / 1000, CHILD_EXIT_IO_MS / 1000,
 			p->t->child.io_ms / 1000);
 		return -1;

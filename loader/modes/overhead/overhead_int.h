@@ -104,7 +104,7 @@ struct row {
 	bool counted;
 	bool count_lost; /* a count it keeps could not be read in a phase: no proof, no figure */
 	const char *fired_by; /* what counted (provider.h counted_by) */
-	char fired_why[96]; /* !counted: why not */
+	char fired_why[144]; /* !counted: why not (a tool's exit: about 130 characters) */
 	int fphases;
 	__u64 sets, fired_sets; /* the method phases' sets; those its count covers (at most) */
 	__u64 phase_sets[MAX_REPS], phase_fired[MAX_REPS];
