@@ -233,19 +233,15 @@ load_procs() {
 # fixed wait of 1 s did that before (2026-11-29): under icount a loaded guest second costs an
 # armhf qemu 11 to 12 s of the host's time, and every loaded phase began with one.
 load_start() {
+	# N loops of CMD, WANT processes in all once they run
 	case $load in
-	hackbench) n=1 want=22 ;;
-	ls) n=5 want=10 ;;
-	stress-ng) n=5 want=20 ;;
+	# one long run, never a new one inside a phase: starting a program reads it over 9p
+	hackbench) n=1 want=22 cmd="hackbench -g 2 -f 5 -l 1000000000" ;;
+	ls) n=5 want=10 cmd="ls -lR /usr" ;;
+	stress-ng) n=5 want=20 cmd="stress-ng --cpu 1 --io 1 --timeout 5s --quiet" ;;
 	esac
 	i=0
 	while [ $i -lt $n ]; do
-		case $load in
-		# one long run, never a new one inside a phase: starting a program reads it over 9p
-		hackbench) cmd="hackbench -g 2 -f 5 -l 1000000000" ;;
-		ls) cmd="ls -lR /usr" ;;
-		stress-ng) cmd="stress-ng --cpu 1 --io 1 --timeout 5s --quiet" ;;
-		esac
 		setsid sh -c "while :; do $cmd >/dev/null 2>&1; done" &
 		load_groups="$load_groups $!"
 		i=$((i + 1))
