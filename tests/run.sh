@@ -15,8 +15,9 @@
 #           pytest -k expression). A T that names no test: one line on stderr, exit status 2.
 #   --list: print what would run, one line each ("TARGET FILE" or a pytest node id), run nothing
 # Without T, the boots and host tests run in the schedule of tests/schedule.sh (tests/README):
-# the icount boots in two lanes beside the builds and the free host tests, then the serial host
-# tests, then the real-time boots one at a time (TEST_LANES, TEST_TIMING).
+# the icount boots in two lanes beside the builds, then the serial host tests with the free ones
+# beside them, then the alone ones, then the real-time boots one at a time (TEST_LANES,
+# TEST_TIMING).
 # Closes with one line "N passed, N failed, N skipped" (checks, over both parts).
 set -u
 cd "$(dirname "$0")/.."
@@ -150,8 +151,8 @@ fi
 
 # run_host NAME PART ARGS...: pytest ARGS into $log/NAME.log, shown when it ends, its counts
 # added; PART: every selected test (""), or tests/host/conftest.py's part of them ("free": the
-# files that neither boot, write a Debian root nor time this host, beside the lanes; "serial":
-# those that boot or write a root, two workers; "alone": those that time this host)
+# files that neither boot, write a Debian root nor time this host, beside the serial part;
+# "serial": those that boot or write a root, two workers; "alone": those that time this host)
 run_host() {
 	hname=$1
 	part=$2
@@ -162,13 +163,11 @@ run_host() {
 	# host's kernel (tests/host/conftest.py's groups)
 	# (the python3 first on PATH, else Debian's /usr/bin/python3 when only that one has
 	# pytest-xdist, as where a pyenv python3 without it comes first); the alone part runs in one
-	# worker. The free part once ran in one, beside the lanes' two boots, but it starts when the
-	# builds are done, near the lanes' end: it ran alone for its last 81 s with a core idle
-	# (2026-11-28, a clean clone's make test: lanes done at +1268 s, the free part at +1349)
-	# make test's free part runs in 4 workers unless HOST_JOBS says: its tests wait more than
-	# they compute (91 s of CPU in 71 s of wall with 2 workers, 52 s with 4, quiet, 2026-11-29),
-	# and when the builds end after the lanes it ends their phase (46 s after the lanes on a
-	# clean clone that day)
+	# worker. make test's free part runs in 4 workers unless HOST_JOBS says: its tests wait
+	# more than they compute (91 s of CPU in 71 s of wall with 2 workers, 52 s with 4, quiet,
+	# 2026-11-29); beside the lanes it started when the builds were done and ended their phase
+	# (46 s after the last boot on a clean clone that day): now it runs beside the serial
+	# part, whose two workers leave a core mostly idle (tests/schedule.sh)
 	jobs=${HOST_JOBS:-2}
 	[ "$part" != free ] || jobs=${HOST_JOBS:-4}
 	par=
@@ -233,8 +232,8 @@ if [ "$what" = all ] || [ "$what" = host ]; then
 		mkdir -p $log
 		run_host host "" "$@"
 	fi
-	# make test (all, no T): the host tests go into the schedule below, the free part beside
-	# the deterministic boots, the serial part alone
+	# make test (all, no T): the host tests go into the schedule below, after the deterministic
+	# boots: the serial part with the free part beside it, then the alone part
 fi
 
 # timing_of TEST: its "# timing:" line (real or icount: docs/timing.md), else $TIMING, else real

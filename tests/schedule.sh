@@ -166,11 +166,12 @@ run_schedule() {
 	# then what does, alone.
 	#  1. two lanes run every deterministic boot (TIMING=icount: a guest instruction is 1 ns,
 	#     whatever the host's load), the longest first, each building its target first; beside
-	#     them one job builds every target and then runs the free part of the host tests in two
-	#     workers (tests/host/conftest.py: they neither boot, write a Debian root nor time this
-	#     host; they start near the lanes' end, and one worker left a core idle after it)
+	#     them one job builds every target (and the host tests' helpers)
 	#  2. the serial part of the host tests (they boot or write a Debian root the boots use),
-	#     two workers; then the alone part (they time this host), one worker
+	#     two workers, and beside it the free part (tests/host/conftest.py: they neither boot,
+	#     write a Debian root nor time this host), four workers: the serial part's two workers
+	#     leave a core mostly idle (test_deb's halves wait on apt, DKMS under qemu-user and a
+	#     real-time boot); then the alone part (they time this host), one worker
 	#  3. the real-time boots (TIMING=real: their criteria were chosen against the noise of a
 	#     machine doing nothing else), one at a time, nothing beside them
 	lanes=${TEST_LANES:-2}
@@ -183,6 +184,7 @@ run_schedule() {
 	esac
 	mkdir -p $log
 	rm -f $log/lanes.queue $log/lanes.order $log/durations.new $log/cpu.new $log/builds.new $log/lane-*.counts $log/builder.counts \
+		$log/host-free.counts $log/host-free.block \
 		$log/build-*.log $log/build-*.failed $log/build-*.shown $log/build-*.made
 	# TEST_TIMING=icount: the deterministic boots alone (real: the real-time ones alone)
 	case ${TEST_TIMING:-} in
@@ -202,7 +204,7 @@ run_schedule() {
 	: >$log/build.lock
 	t0=$(date +%s)
 	beside=
-	[ "$what" = target ] || beside=" beside the builds and the free host tests, then the serial and alone ones"
+	[ "$what" = target ] || beside=" beside the builds, then the serial and free host tests, then the alone ones"
 	echo "== schedule: $(wc -l <$log/lanes.queue) deterministic boot(s) in $lanes lane(s)$beside," \
 		"then $(wc -l <$log/real.queue) real-time boot(s) one at a time"
 	pids=
@@ -231,7 +233,7 @@ run_schedule() {
 	done
 	# beside them: every target's build in the order the lanes need them (their queue's, then
 	# the real-time boots', which run last; a lane may have made one already: one make at a
-	# time), then the free host tests, whose own makes then find everything made
+	# time), then the host tests' helpers, so that the host tests' own makes find everything made
 	(
 		passed=0 failed=0 skipped=0
 		{
@@ -256,11 +258,10 @@ run_schedule() {
 				flock -w "${TEST_BUILD_WAIT:-3600}" $log/build.lock \
 					make -s out/build/test-hist out/build/test-overhead \
 					out/build/test-results-out
-				run_host host-free free tests/host
 			fi
 		} >$log/builder.block 2>&1
 		cpu_now $log/times.builder
-		echo "== the builds${beside:+ and the free host tests} done at +$(($(date +%s) - t0)) s" \
+		echo "== the builds done at +$(($(date +%s) - t0)) s" \
 			"($_cpu s of CPU)" >>$log/builder.block
 		say $log/builder.block
 		echo "$passed $failed $skipped" >$log/builder.counts
@@ -277,7 +278,21 @@ run_schedule() {
 	t1=$(date +%s)
 	echo "== the deterministic lanes and what ran beside them: $((t1 - t0)) s"
 	if [ "$what" = all ]; then
+		# the free part in the background, its block shown after the serial part's (its test
+		# that loads gpiolat's programs into this host's kernel take turns with the serial
+		# part's one: tests/host/conftest.py's host_kernel_turn)
+		(
+			passed=0 failed=0 skipped=0
+			run_host host-free free tests/host >$log/host-free.block 2>&1
+			echo "$passed $failed $skipped" >$log/host-free.counts
+		) </dev/null &
+		fpid=$!
+		trap 'kill_tree $fpid; exit 130' INT TERM
 		run_host host-serial serial tests/host
+		wait $fpid
+		trap - INT TERM
+		cat $log/host-free.block
+		tally $log/host-free.counts "the free host tests"
 		run_host host-alone alone tests/host
 	fi
 	t2=$(date +%s)
@@ -312,6 +327,6 @@ run_schedule() {
 	fi
 	# and the CPU of all of it: on 2 cores at most twice the wall time
 	cpu_now $log/times.schedule
-	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial and alone host tests" \
+	echo "== schedule: $((t3 - t0)) s: deterministic lanes $((t1 - t0)) s, serial, free and alone host tests" \
 		"$((t2 - t1)) s, real-time boots $((t3 - t2)) s; $_cpu s of CPU"
 }

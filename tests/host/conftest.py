@@ -10,6 +10,8 @@ error line.
 A test module takes one for every test with pytestmark = pytest.mark.usefixtures("NAME"), or as
 an argument (the fixture's value is the program's path).
 """
+import contextlib
+import fcntl
 import os
 import subprocess
 
@@ -57,10 +59,10 @@ def gpiolat_root():
 
 
 # Why a file cannot run anywhere, any time (tests/README, the schedule). make test runs the host
-# tests in three parts (GPIOLAT_HOST_PART): "free", beside the deterministic boots (after the
-# builds: every target and test helper is made, so a file's own make is a no-op there), two
-# workers; "serial", after the boots, two workers; "alone", after that, one worker, nothing else
-# on the machine. Unset (make test-host, T=): every selected test, two workers. In every part a
+# tests in three parts (GPIOLAT_HOST_PART): "serial", after the deterministic boots, two
+# workers; "free", beside it (every target and test helper is made by then, so a file's own make
+# is a no-op there), four workers; "alone", after them, one worker, nothing else on the
+# machine. Unset (make test-host, T=): every selected test, two workers. In every part a
 # group's files run one after another in one worker, each other file in a worker of its own.
 #
 # SERIAL: file -> its xdist group; its part is "alone" for the group "alone", else "serial"
@@ -73,7 +75,9 @@ def gpiolat_root():
 #           within a bound of the host's clock (test_loader_writes: --syscall-cost in 20 s): alone
 # HOST_KERNEL: the files that load gpiolat's programs into this host's kernel and check what is
 # left there (bpftool): one after another wherever they run (one group), else one file's check
-# sees the other's programs
+# sees the other's programs; and in the free part each of their tests takes its turn with the
+# serial part's one that does the same (test_debian13's run of test_loader_cli.py in a Debian 13
+# root, on this kernel): host_kernel_turn
 SERIAL = {
     "test_deb.py": "roots", "test_debian13.py": "roots", "test_kernels.py": "roots",
     "test_vm_run.py": "boot-vm-run", "test_pl061_observer.py": "boot-observer",
@@ -118,3 +122,26 @@ def pytest_collection_modifyitems(config, items):
         if f == "test_deb.py" and "[armhf]" in item.nodeid:
             group = "roots-armhf"
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+@contextlib.contextmanager
+def host_kernel_lock():
+    """this host's kernel to one test of the parts that run at once (make test's free and serial
+    parts: two pytest runs, a flock on out/tests/host-kernel.lock), while it loads gpiolat's
+    programs and checks what is left there"""
+    os.makedirs(os.path.join(ROOT, "out", "tests"), exist_ok=True)
+    with open(os.path.join(ROOT, "out", "tests", "host-kernel.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def host_kernel_turn(request):
+    """in make test's free part (beside the serial part), a HOST_KERNEL file's test holds
+    host_kernel_lock"""
+    f = os.path.basename(request.node.nodeid.split("::")[0])
+    if PART != "free" or f not in HOST_KERNEL:
+        yield
+        return
+    with host_kernel_lock():
+        yield
