@@ -110,13 +110,6 @@ def pytest_collection_modifyitems(config, items):
         if drop:
             config.hook.pytest_deselected(items=drop)
             items[:] = keep
-    # test_deb's amd64 half last of the roots group (its worker runs the group in this order):
-    # both halves' make deb take turns (test_deb.py), and the armhf half, the serial part's
-    # longest, takes the lock first; run first, the amd64 half waited for it (a clean clone's
-    # make test, 6ba11d7: 68 s of its 171 s), while test_debian13 and test_kernels after it
-    # made the group the serial part's end (253 s against the armhf half's 233)
-    items.sort(key=lambda i: i.nodeid.startswith("tests/host/test_deb.py::")
-               and "[amd64]" in i.nodeid)
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
