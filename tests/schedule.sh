@@ -278,9 +278,9 @@ run_schedule() {
 	t1=$(date +%s)
 	echo "== the deterministic lanes and what ran beside them: $((t1 - t0)) s"
 	if [ "$what" = all ]; then
-		# the free part in the background, its block shown after the serial part's (its test
-		# that loads gpiolat's programs into this host's kernel take turns with the serial
-		# part's one: tests/host/conftest.py's host_kernel_turn)
+		# the free part in the background (niced: run_host), its block shown after the serial
+		# part's (its tests that load gpiolat's programs into this host's kernel take turns
+		# with the serial part's one: tests/host/conftest.py's host_kernel_turn)
 		(
 			passed=0 failed=0 skipped=0
 			run_host host-free free tests/host >$log/host-free.block 2>&1

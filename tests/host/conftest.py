@@ -90,6 +90,11 @@ HOST_KERNEL = {
 PART = os.environ.get("GPIOLAT_HOST_PART", "")
 
 
+def file_of(nodeid):
+    """the file name of a pytest node id (tests/host/test_x.py::test_y[p]: test_x.py)"""
+    return os.path.basename(nodeid.split("::")[0])
+
+
 def part_of(f):
     """the part of make test's schedule a test file runs in"""
     if f not in SERIAL:
@@ -105,7 +110,7 @@ def pytest_collection_modifyitems(config, items):
     if PART in ("free", "serial", "alone"):
         keep, drop = [], []
         for item in items:
-            f = os.path.basename(item.nodeid.split("::")[0])
+            f = file_of(item.nodeid)
             (keep if part_of(f) == PART else drop).append(item)
         if drop:
             config.hook.pytest_deselected(items=drop)
@@ -113,7 +118,7 @@ def pytest_collection_modifyitems(config, items):
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        f = os.path.basename(item.nodeid.split("::")[0])
+        f = file_of(item.nodeid)
         group = "host-kernel" if f in HOST_KERNEL else SERIAL.get(f, f)
         # test_deb's armhf half writes only out/roots/trixie-armhf, which no other file of the
         # roots group writes: a group of its own, beside the rest (its make deb takes turns
@@ -139,8 +144,7 @@ def host_kernel_lock():
 def host_kernel_turn(request):
     """in make test's free part (beside the serial part), a HOST_KERNEL file's test holds
     host_kernel_lock"""
-    f = os.path.basename(request.node.nodeid.split("::")[0])
-    if PART != "free" or f not in HOST_KERNEL:
+    if PART != "free" or file_of(request.node.nodeid) not in HOST_KERNEL:
         yield
         return
     with host_kernel_lock():
