@@ -46,39 +46,54 @@ case $out/ in
 *) echo "host/deb.sh: OUTDIR must be inside $proj (the root sees only that)" >&2; exit 2 ;;
 esac
 
-# the root (made once), then what the build needs in it: installed with the indexes the root
-# has, refreshed first only when something is missing from them (a mirror mid-sync may fail some
-# indexes, a foreign architecture's most often: the ones there are are used, and apt says which
-# package it then cannot find)
-sh "$here/rootfs.sh" --main-only trixie "$root"
+# the root (made once) with the build's tools, asked of host/rootfs.sh (a root's packages are
+# its content cache's key: a clean clone takes it from the cache, 5 to 8 s, where apt installed
+# them, about 45 s): the same ask whatever architectures a call builds (the cross compilers
+# of armhf and arm64, both foreign architectures), so that every call (make test's two halves, in
+# either order) finds the same root. Then the build-deps of each call's architectures
+# (apt-get build-dep, below), installed with the indexes the root has, refreshed first only when
+# something is missing from them (a mirror mid-sync may fail some indexes, a foreign
+# architecture's most often: the ones there are are used, and apt says which package it then
+# cannot find)
+hostarch=$(dpkg --print-architecture)
+tools="build-essential debhelper dh-dkms lintian fakeroot"
+foreign=
+for a in armhf arm64; do
+	[ "$a" = "$hostarch" ] && continue
+	tools="$tools crossbuild-essential-$a"
+	foreign="$foreign -a $a"
+done
+# shellcheck disable=SC2086
+sh "$here/rootfs.sh" --main-only $foreign trixie "$root" $tools || {
+	echo "host/deb.sh: cannot make $root with the build's tools:$foreign $tools" >&2
+	exit 1
+}
 inroot() { sh "$here/inroot.sh" "$root" "$@"; }
 rootapt() { flock "$root.lock" sh "$here/inroot.sh" "$root" env DEBIAN_FRONTEND=noninteractive "$@"; }
 # the update every package step shares: an index a mirror mid-sync fails to serve is gone
 # without and named (host/apt.sh)
 update() { rootapt sh "$here/apt.sh" update "$root" || exit 1; }
 native=$(chroot "$root" dpkg --print-architecture)
-need="build-essential debhelper dh-dkms lintian fakeroot"
+# an architecture host/rootfs.sh does not add (amd64 on an ARM machine): added here, with its
+# cross compiler, installed by apt
+need=
 for a in "$@"; do
 	[ "$a" = "$native" ] && continue
-	need="$need crossbuild-essential-$a"
 	if ! chroot "$root" dpkg --print-foreign-architectures | grep -qx "$a"; then
 		chroot "$root" dpkg --add-architecture "$a"
 		update
 	fi
+	s=$(chroot "$root" dpkg-query -W -f='${db:Status-Status}' "crossbuild-essential-$a" 2>/dev/null || true)
+	[ "$s" = installed ] || need="$need crossbuild-essential-$a"
 done
-missing=
-for p in $need; do
-	s=$(chroot "$root" dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$s" = installed ] || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	echo "  DEB     installing in $root:$missing"
+if [ -n "$need" ]; then
+	echo "  DEB     installing in $root:$need"
 	# shellcheck disable=SC2086
-	rootapt apt-get install -y -qq $missing >"$out/build/apt-install.log" 2>&1 || {
+	rootapt apt-get install -y -qq $need >"$out/build/apt-install.log" 2>&1 || {
 		update
-		rootapt apt-get install -y -qq $missing >"$out/build/apt-install.log" 2>&1
+		rootapt apt-get install -y -qq $need >"$out/build/apt-install.log" 2>&1
 	} || {
-		echo "host/deb.sh: cannot install$missing in $root: $(grep '^E:' "$out/build/apt-install.log" | head -n 1)" >&2
+		echo "host/deb.sh: cannot install$need in $root: $(grep '^E:' "$out/build/apt-install.log" | head -n 1)" >&2
 		exit 1
 	}
 fi
@@ -103,6 +118,10 @@ for a in "$@"; do
 	echo "  DEB     $a (Debian 13, in $root)"
 	# shellcheck disable=SC2086
 	(cd "$src" && rootapt apt-get build-dep -y -qq $aopt ./) >"$b/build-dep.log" 2>&1 || {
+		update
+		# shellcheck disable=SC2086
+		(cd "$src" && rootapt apt-get build-dep -y -qq $aopt ./) >"$b/build-dep.log" 2>&1
+	} || {
 		echo "host/deb.sh: apt-get build-dep $aopt in $root failed: $(grep '^E:' "$b/build-dep.log" | head -n 2) (log: $b/build-dep.log)" >&2
 		exit 1
 	}
