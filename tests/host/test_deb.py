@@ -6,12 +6,13 @@ host/rootfs.sh --arch armhf, where everything runs under qemu-user):
 - `make deb DEB_ARCHS=ARCH` builds gpiolat_VERSION_ARCH.deb (armhf: cross-built) and
   gpiolat-toggle-dkms_VERSION_all.deb (host/deb.sh, in out/roots/trixie-deb; lintian without an
   error);
-- with the target kernel's headers installed in the root (linux-headers-RELEASE, RELEASE from
-  out/target/ARCH-6.12/release; kept there, like the kernel), `apt install
-  ./gpiolat_*_ARCH.deb ./gpiolat-toggle-dkms_*_all.deb` installs them and their Depends from
-  Debian 13's archive, and DKMS builds toggle.ko for RELEASE (its make.log: no warning, the
-  module's compile tests of the headers said which GPIO API they found; the seconds DKMS's
-  build took go to the log);
+- with the target kernel's headers and dkms installed in the root (linux-headers-RELEASE,
+  RELEASE from out/target/ARCH-6.12/release, and dkms, which gpiolat-toggle-dkms depends on;
+  kept there, like the kernel), `apt install ./gpiolat_*_ARCH.deb ./gpiolat-toggle-dkms_*_all.deb`
+  installs them and their Depends, and DKMS builds toggle.ko for RELEASE (its make.log: no
+  warning, the module's compile tests of the headers said which GPIO API they found; the
+  seconds DKMS's build took go to the log); the -dkms package's Depends name dkms (a board
+  without dkms gets it from Debian 13's archive by that field: dpkg-deb -f);
 - the installed gpiolat says the version of debian/changelog;
 - the target boots that root (vm/run, TOGGLE=0 VM_MODULES=root) and runs
   tests/target/deb-installed.sh: modprobe loads DKMS's module, the installed gpiolat passes
@@ -22,8 +23,10 @@ host/rootfs.sh --arch armhf, where everything runs under qemu-user):
   /usr/src, /var/lib/dkms), and every path the install added is gone but dkms's own (the
   dependency apt pulled in, left installed as apt does).
 The install and the purge run each time; what does not depend on them is kept (the roots, the
-headers, the build root of make deb); the headers are asked of host/rootfs.sh, so a clean root
-with them comes from the content cache.
+headers and dkms, the build root of make deb); the headers and dkms are asked of host/rootfs.sh,
+so a clean root with them comes from the content cache (dkms's own install, perl and dpkg-dev
+with it, took about 45 s of the armhf half's apt install under qemu-user, 2026-11-29; a tree's
+root kept it after the first run's purge already, as a user's apt does).
 The target runs in real time (TIMING=real): it checks that each step works, not its figures, and
 under icount (sleep=off) the guest's clock jumps ahead while it waits for the host, so a slow 9p
 read of bpftrace's libraries on a loaded host ran out gpiolat's 120 s wait for bpftrace's attach
@@ -141,15 +144,15 @@ def test_packages_install_build_the_module_run_and_purge(deb):
     with open(os.path.join(t.kdir, "release")) as f:
         release = f.read().strip()
 
-    # the target kernel's headers, installed by apt as a user installs them and kept, like the
-    # kernel: asked of host/rootfs.sh, so that a clean root with them comes from the content
-    # cache (docs/cache.md; a clean clone's root has none, and apt took 58 s on armhf); before
-    # make deb, while the other worker's make may hold its lock
+    # the target kernel's headers and dkms, installed by apt as a user installs them and kept,
+    # like the kernel: asked of host/rootfs.sh, so that a clean root with them comes from the
+    # content cache (docs/cache.md; a clean clone's root has none, and apt took 58 s on armhf
+    # for the headers); before make deb, while the other worker's make may hold its lock
     with open(os.path.join(t.rootfs, ".rootfs-done")) as f:
         made = f.read().split()
     r = t.run(["sh", os.path.join(ROOT, "host", "rootfs.sh")]
               + (["--arch", made[2]] if len(made) > 2 else [])
-              + [made[0], t.rootfs, "linux-headers-%s" % release], 1800)
+              + [made[0], t.rootfs, "linux-headers-%s" % release, "dkms"], 1800)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
 
     # The two architectures run in two workers at once (tests/host/conftest.py: each writes
@@ -170,6 +173,10 @@ def test_packages_install_build_the_module_run_and_purge(deb):
         with open(os.path.join(DEBS, "lintian-%s.txt" % deb)) as f:
             assert not [ln for ln in f if ln.startswith("E: ")]
     debs = [os.path.relpath(os.path.join(own, n), ROOT) for n in names]
+    # the module's package pulls dkms in where a board has none (the root here has it, above)
+    dep = t.run(["dpkg-deb", "-f", os.path.join(own, names[1]), "Depends"], 60)
+    assert dep.returncode == 0, dep.stderr
+    assert "dkms" in [d.split()[0] for a in dep.stdout.split(",") for d in a.split("|")], dep.stdout
 
     machine = t.inroot("uname -m").stdout.strip()
     before = t.files()
