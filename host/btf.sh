@@ -65,13 +65,13 @@ if [ ! -s "$kdir/vmlinux.btf" ]; then
 	else
 		# by the root's apt or the host's; the file out/cache/deb has (when that folder exists)
 		# taken from there, by name and SHA256 (host/apt.sh cache-in), what was fetched kept there
-		_apt=
-		[ -z "$root" ] || _apt="sh $here/inroot.sh $root ${aptconf:+env APT_CONFIG=$aptconf}"
+		_apt="apt-get $(sh "$here/apt.sh" cacheopts)"
+		[ -z "$root" ] || _apt="sh $here/inroot.sh $root ${aptconf:+env APT_CONFIG=$aptconf} apt-get"
 		debcache=$here/../out/cache/deb
 		get() {
-			[ ! -d "$debcache" ] || $_apt apt-get download --print-uris "$dbg" 2>/dev/null |
+			[ ! -d "$debcache" ] || $_apt download --print-uris "$dbg" 2>/dev/null |
 				sh "$here/apt.sh" cache-in "$debcache"
-			$_apt apt-get download -qq "$dbg" || return 1
+			$_apt download -qq "$dbg" || return 1
 			[ ! -d "$debcache" ] || sh "$here/apt.sh" cache-out "$debcache"
 		}
 	fi

@@ -25,6 +25,8 @@ fi
 # each package as apt has it: PKG:ARCH, or PKG when it is one package for every architecture
 # (Architecture: all, e.g. Debian 13's linux-libc-dev, whose asm headers are per triplet);
 # lists never fetched (or without that architecture yet) are fetched once
+# the host's apt with a cache of its parsed indexes where it keeps none (host/apt.sh cacheopts)
+aptc=$(sh "$here/apt.sh" cacheopts)
 pkgs="libbpf-dev libelf-dev zlib1g-dev libtracefs-dev libtraceevent-dev libjson-c-dev
 	libgpiod-dev linux-libc-dev busybox-static"
 # shellcheck disable=SC2086
@@ -34,7 +36,7 @@ sh "$here/apt.sh" pick "$deb" $pkgs >/dev/null 2>&1 || sh "$here/apt.sh" update
 # cross compiler's)
 while :; do
 	# shellcheck disable=SC2046
-	new=$(apt-cache show --no-all-versions $(for p in $pkgs; do echo "$p:$deb"; done) 2>/dev/null |
+	new=$(apt-cache $aptc show --no-all-versions $(for p in $pkgs; do echo "$p:$deb"; done) 2>/dev/null |
 		sed -n 's/^Depends: //p' | tr ',' '\n' | sed 's/^ *//; s/|.*//; s/[ (].*//; s/:any$//' |
 		grep -e '-dev$' | grep -v -x -e libc6-dev -e libc-dev -e linux-libc-dev |
 		sort -u | while read -r p; do
@@ -66,7 +68,7 @@ rm -rf "$dir"
 mkdir -p "$dir/.deb"
 chmod 777 "$dir/.deb"
 # shellcheck disable=SC2086
-(cd "$dir/.deb" && apt-get download -qq $want 2>download.log) || {
+(cd "$dir/.deb" && apt-get $aptc download -qq $want 2>download.log) || {
 	echo "host/sysroot.sh: cannot download:" \
 		"$(grep -v unsandboxed "$dir/.deb/download.log" | head -n 1)" >&2
 	exit 1

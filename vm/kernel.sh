@@ -90,7 +90,10 @@ native=$(dpkg --print-architecture)
 # at once (the host's apt is shared with other builds); every apt-get update is host/apt.sh's:
 # it waits for the lists lock too, and goes without (and names) an index the mirror fails to
 # serve
-hostapt() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
+# (with a cache of its parsed indexes where the host's apt keeps none: host/apt.sh cacheopts)
+aptc=$(sh "$proj/host/apt.sh" cacheopts)
+# shellcheck disable=SC2086
+hostapt() { apt-get -o DPkg::Lock::Timeout=600 $aptc "$@"; }
 hostapt_update() { sh "$proj/host/apt.sh" update >&2; }
 # rootapt_update [env APT_CONFIG=FILE]: the same in the root, one caller at a time
 rootapt_update() {
@@ -233,7 +236,8 @@ show() {
 	elif [ -n "$root" ]; then
 		inapt apt-cache show "$1" 2>/dev/null
 	else
-		apt-cache show "$1" 2>/dev/null
+		# shellcheck disable=SC2086
+		apt-cache $aptc show "$1" 2>/dev/null
 	fi
 }
 fetch() {
@@ -251,11 +255,11 @@ fetch() {
 		# by the root's apt or the host's; the files out/cache/deb (when that folder exists)
 		# or else the content cache's deb/ has taken from there, by name and SHA256
 		# (host/apt.sh cache-in), and what was fetched kept there
-		_apt=
-		[ -z "$root" ] || _apt=inapt
-		[ ! -d "$debcache" ] || $_apt apt-get download --print-uris "$@" 2>/dev/null |
+		_apt="apt-get $aptc"
+		[ -z "$root" ] || _apt="inapt apt-get"
+		[ ! -d "$debcache" ] || $_apt download --print-uris "$@" 2>/dev/null |
 			sh "$proj/host/apt.sh" cache-in "$debcache"
-		$_apt apt-get download -qq "$@" || return 1
+		$_apt download -qq "$@" || return 1
 		[ ! -d "$debcache" ] || sh "$proj/host/apt.sh" cache-out "$debcache"
 	fi
 }
@@ -284,7 +288,8 @@ versions() {
 		inapt apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
 			awk '!seen[$0]++'
 	else
-		apt-cache madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
+		# shellcheck disable=SC2086
+		apt-cache $aptc madison "$meta$q" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' |
 			awk '!seen[$0]++'
 	fi
 }

@@ -8,7 +8,7 @@
 # against the release's libraries, host/sysroot.sh). So std is Debian 12's 6.1 on a Debian 12
 # host and Debian 13's 6.12 on a Debian 13 host (docs/targets.md): the version said here is the
 # one apt offers now (vm/kernel.sh takes it, or the newest older one when it cannot be fetched).
-# Reads apt only: fetches and changes nothing.
+# Reads apt only: fetches and changes nothing (but apt's parsed cache, host/apt.sh cacheopts).
 set -eu
 
 os=$(sed -n 's/^PRETTY_NAME="\(.*\)"$/\1/p' /etc/os-release 2>/dev/null)
@@ -29,7 +29,7 @@ rows=$(for arch in "$@"; do
 	echo "$arch $deb linux-image-$flavour$q"
 done) || exit 2
 # shellcheck disable=SC2046
-show=$(apt-cache show --no-all-versions $(echo "$rows" | cut -d' ' -f3) 2>/dev/null || true)
+show=$(apt-cache $(sh "$(dirname "$0")/../host/apt.sh" cacheopts) show --no-all-versions $(echo "$rows" | cut -d' ' -f3) 2>/dev/null || true)
 echo "$rows" | while read -r arch deb meta; do
 	if [ "$deb" = "$native" ]; then
 		user="this host's user space (${os:-its root})"
