@@ -47,7 +47,8 @@
 #   against 0.03 s with a cache (2026-11-29), and a target's build makes 5 to 10 such calls.
 #   The cache is the tree's out/apt-host/ (apt checks it against the indexes and dpkg's status at
 #   each call, and makes it anew when they changed; it writes it whole, then renames it). Nothing
-#   where apt keeps its own cache, or where the tree's path has a blank.
+#   where apt keeps its own cache, under another apt than the host's (APT_CONFIG set: that apt's
+#   indexes are not the host's, its cache is its own), or where the tree's path has a blank.
 set -eu
 
 usage() {
@@ -56,6 +57,7 @@ usage() {
 }
 
 cacheopts() {
+	[ -z "${APT_CONFIG:-}" ] || return 0
 	_pc=
 	eval "$(apt-config shell _pc Dir::Cache::pkgcache 2>/dev/null)"
 	[ -z "$_pc" ] || return 0

@@ -23,7 +23,8 @@ suffix), never by the release's name, and one left out is said with why (absent,
 another key, another Codename); the root's key is resolved on those suites with -updates
 mid-sync (its index gone without, named). About 10 s. The roots' and the kernels' apt steps
 (host/rootfs.sh, vm/kernel.sh) under a suite mid-sync, in a real root:
-test_debian13_targets.py.
+test_debian13_targets.py. And the host's apt with a parsed cache of its own where its
+configuration keeps none (host/apt.sh cacheopts): the same answers from it.
 """
 import hashlib
 import os
@@ -441,3 +442,32 @@ def test_root_key_resolves_on_the_root_suites_with_one_mid_sync(mirror, tmp_path
     assert (a / "sources.list").read_text().splitlines() == [
         "deb [signed-by=%s] %s rel main" % (ring, main),
         "deb [signed-by=%s] %s rel-updates main" % (ring, main)]
+
+
+# ---- the host's apt with a parsed cache of its own (host/apt.sh cacheopts) ------------------
+def test_cacheopts_gives_the_same_answers_from_the_trees_cache(tmp_path):
+    """host/apt.sh cacheopts: where the host's apt keeps no parsed cache of its indexes
+    (Dir::Cache::pkgcache "": Debian's container images), the options of one in the tree's
+    out/apt-host, with which apt answers as it does without, and again from that cache once made;
+    where it keeps one, nothing; under another apt (APT_CONFIG), nothing"""
+    env = {k: v for k, v in os.environ.items() if k != "APT_CONFIG"}
+    r = run(["sh", "host/apt.sh", "cacheopts"], env)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    own = run(["apt-config", "shell", "p", "Dir::Cache::pkgcache"], env).stdout.strip()
+    if own in ("", "p=''"):
+        d = os.path.join(ROOT, "out", "apt-host")
+        assert r.stdout.split() == ["-o", "Dir::Cache::pkgcache=%s/pkgcache.bin" % d,
+                                    "-o", "Dir::Cache::srcpkgcache=%s/srcpkgcache.bin" % d]
+        ask = ["policy", "dpkg", "apt", "bash"]
+        plain = run(["apt-cache"] + ask, env)
+        assert plain.returncode == 0 and "Candidate:" in plain.stdout, plain.stderr
+        for _ in range(2):
+            cached = run(["apt-cache"] + r.stdout.split() + ask, env)
+            assert cached.returncode == 0, cached.stderr
+            assert cached.stdout == plain.stdout
+            assert os.path.getsize(os.path.join(d, "pkgcache.bin")) > 0
+    else:
+        assert r.stdout == ""
+    (tmp_path / "apt.conf").write_text('Dir::Cache "%s";\n' % tmp_path)
+    r = run(["sh", "host/apt.sh", "cacheopts"], dict(env, APT_CONFIG=str(tmp_path / "apt.conf")))
+    assert r.returncode == 0 and r.stdout == "", r.stdout + r.stderr
