@@ -343,7 +343,11 @@ $(if $(T_ERROR),$(error $(T_ERROR)))
 endif
 endif
 
-test: all target
+# (its build first, in parallel on this machine's cores: nothing else runs yet; a fresh clone's
+# all target 56 -> 31 s on 2 cores, 2026-11-29, the machine otherwise loaded)
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+test:
+	$(Q)$(MAKE) -j$(TEST_JOBS) all target
 	$(Q)KERNEL=$(KERNEL) ARCH=$(ARCH) sh tests/run.sh
 
 test-host: all
